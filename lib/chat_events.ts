@@ -1,0 +1,99 @@
+// Browser-safe: imports nothing from Deno or the database.
+// The one event vocabulary of a chat run (API.md "Events"), shared by the engine, the SSE
+// writer, the journal and the Transcript island. `seq` is assigned by the journal.
+
+export type ToolCallStatus = "pending" | "awaiting_approval" | "running" | "completed" | "error" | "denied";
+
+export type AppErrorType =
+  | "rate_limit"
+  | "quota_exhausted"
+  | "model_not_found"
+  | "auth_mismatch"
+  | "no_response"
+  | "no_provider"
+  | "interrupted"
+  | "provider_error";
+
+export interface ToolEventData {
+  event_type: "tool.started";
+  tool_call_id: string;
+  name: string;
+  preview: string;
+  args: Record<string, unknown>;
+}
+
+export interface ToolCompleteEventData {
+  event_type: "tool.completed";
+  tool_call_id: string;
+  name: string;
+  preview: string;
+  args: Record<string, unknown>;
+  duration: number;
+  is_error: boolean;
+  result_preview: string;
+  /** Extension: the terminal status of the call (completed | error | denied). */
+  status?: ToolCallStatus;
+}
+
+export interface ApprovalEventData {
+  approval_id: string;
+  command: string;
+  description: string;
+  pattern_key: string;
+  pattern_keys: string[];
+  pending_count: number;
+}
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens?: number;
+  estimated_cost?: number | null;
+}
+
+/** Every event a run can emit, discriminated by `event` (the SSE event name). */
+export type ChatEvent =
+  | { event: "token"; data: { text: string } }
+  | { event: "reasoning"; data: { text: string } }
+  | { event: "tool"; data: ToolEventData }
+  | { event: "tool_complete"; data: ToolCompleteEventData }
+  | { event: "approval"; data: ApprovalEventData }
+  | { event: "approval_resolved"; data: { approval_id: string; choice: string; pending_count: number } }
+  | { event: "clarify"; data: { clarify_id: string; question: string; choices?: string[] } }
+  | { event: "todo_state"; data: { todos: Array<{ id: string; content: string; status: string }> } }
+  | { event: "compressing"; data: { session_id: string; message: string } }
+  | { event: "compressed"; data: { session_id: string; usage?: Usage; message?: string } }
+  | {
+    event: "metering";
+    data: Usage & { ttft_ms?: number | null; tokens_per_s?: number | null };
+  }
+  | { event: "warning"; data: { type: string; message: string } }
+  | { event: "done"; data: { session: Record<string, unknown>; usage: Usage } }
+  | { event: "title"; data: { session_id: string; title: string } }
+  | { event: "stream_end"; data: { session_id: string } }
+  | { event: "cancel"; data: { message: string; type: "cancelled" } }
+  | { event: "apperror"; data: { message: string; type: AppErrorType; hint?: string; details?: string } }
+  | { event: "error"; data: { message: string } };
+
+export type ChatEventName = ChatEvent["event"];
+
+/** A journaled event: the stream it belongs to and its position in it. */
+export type SequencedEvent = ChatEvent & { seq: number };
+
+/** Events after which the server closes the SSE stream. */
+export const TERMINAL_EVENTS: ReadonlySet<ChatEventName> = new Set(["stream_end", "cancel", "apperror", "error"]);
+
+/** Encode one SSE frame exactly as API.md specifies: id, event, data, blank line. */
+export function encodeSseFrame(streamId: string, e: SequencedEvent): string {
+  return `id: ${streamId}:${e.seq}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
+}
+
+/** Parse a `Last-Event-ID` value (`<stream_id>:<seq>`) into its seq, or null. */
+export function parseLastEventId(value: string | null, streamId: string): number | null {
+  if (!value) return null;
+  const i = value.lastIndexOf(":");
+  if (i < 0) return /^\d+$/.test(value) ? Number(value) : null;
+  if (value.slice(0, i) !== streamId) return null;
+  const seq = Number(value.slice(i + 1));
+  return Number.isInteger(seq) && seq >= 0 ? seq : null;
+}

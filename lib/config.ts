@@ -1,0 +1,112 @@
+// Configuration, read once at start-up: the environment variables of API.md and the
+// YAML file at HERMES_CONFIG_PATH. This is the only module that reads Deno.env; every
+// other module receives an `AppConfig` (or the `env` snapshot inside it) as an argument.
+import { parseDocument } from "yaml";
+import { join, resolve } from "node:path";
+
+/** A start-up problem a person can fix; main.ts prints `message` alone, no stack. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export interface AppConfig {
+  host: string;
+  port: number;
+  stateDir: string;
+  defaultWorkspace: string;
+  configPath: string;
+  defaultModel: string | undefined;
+  password: string | undefined;
+  maxUploadBytes: number;
+  modelsRebuildBudgetSeconds: number;
+  /** Extra Host header values accepted besides the bind address and localhost. */
+  allowedHosts: string[];
+  /** `HERMES_WEBUI_TEST_HOOKS=1` enables test-only routes such as approval/inject_test. */
+  testHooks: boolean;
+  /** Home directory: workspaces must resolve under it or under an added workspace. */
+  home: string;
+  /** The parsed YAML config file ({} when the file does not exist). Raw: `${ENV}` unexpanded. */
+  file: Record<string, unknown>;
+  /** A snapshot of the environment, for `${ENV}` and `key_env` references and child envs. */
+  env: Readonly<Record<string, string>>;
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host) || host.startsWith("127.");
+}
+
+function numberVar(env: Record<string, string>, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) {
+    throw new ConfigError(`${name} must be a non-negative number, got "${raw}"`);
+  }
+  return n;
+}
+
+/** Read and parse the YAML config; a malformed file names the file and the line. */
+export function readConfigFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return {};
+    throw new ConfigError(`Cannot read config file ${path}: ${(err as Error).message}`);
+  }
+  return parseConfigText(text, path);
+}
+
+/** Parse YAML text from `path`; errors name the file, line and column. */
+export function parseConfigText(text: string, path: string): Record<string, unknown> {
+  const doc = parseDocument(text, { prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0];
+    const pos = e.linePos?.[0];
+    const where = pos ? ` at line ${pos.line}, column ${pos.col}` : "";
+    const reason = e.message.split("\n")[0];
+    throw new ConfigError(`Config file ${path} is malformed${where}: ${reason}`);
+  }
+  const value = doc.toJS() ?? {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new ConfigError(`Config file ${path} must be a YAML mapping at the top level`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Replace `${NAME}` references with values from `env` (missing names become ""). */
+export function expandEnvRefs(value: string, env: Readonly<Record<string, string>>): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? "");
+}
+
+/** Build the configuration from an environment snapshot (defaults to the real one). */
+export function loadConfig(env: Record<string, string> = Deno.env.toObject()): AppConfig {
+  const home = env.HOME ?? env.USERPROFILE ?? Deno.cwd();
+  const stateDir = resolve(env.HERMES_WEBUI_STATE_DIR || join(home, ".hermes", "webui"));
+  const configPath = resolve(env.HERMES_CONFIG_PATH || join(home, ".hermes", "config.yaml"));
+  const port = numberVar(env, "HERMES_WEBUI_PORT", 8787);
+  if (!Number.isInteger(port) || port > 65535) {
+    throw new ConfigError(`HERMES_WEBUI_PORT must be a port number, got "${env.HERMES_WEBUI_PORT}"`);
+  }
+  const file = readConfigFile(configPath);
+  const model = (file.model && typeof file.model === "object") ? file.model as Record<string, unknown> : {};
+  return {
+    host: env.HERMES_WEBUI_HOST || "127.0.0.1",
+    port,
+    stateDir,
+    defaultWorkspace: resolve(env.HERMES_WEBUI_DEFAULT_WORKSPACE || Deno.cwd()),
+    configPath,
+    defaultModel: env.HERMES_WEBUI_DEFAULT_MODEL ||
+      (typeof model.default === "string" ? model.default : undefined),
+    password: env.HERMES_WEBUI_PASSWORD || undefined,
+    maxUploadBytes: numberVar(env, "HERMES_WEBUI_MAX_UPLOAD_MB", 20) * 1024 * 1024,
+    modelsRebuildBudgetSeconds: numberVar(env, "HERMES_WEBUI_MODELS_REBUILD_BUDGET", 4),
+    allowedHosts: (env.HERMES_WEBUI_ALLOWED_HOSTS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    testHooks: env.HERMES_WEBUI_TEST_HOOKS === "1",
+    home,
+    file,
+    env: Object.freeze({ ...env }),
+  };
+}

@@ -1,0 +1,87 @@
+// Test fixtures: a fresh app on a temp state dir and temp workspace per test, driven through
+// its fetch handler (no port needed), plus a real loopback server when a test needs HTTP.
+import { join } from "node:path";
+import { buildApp, type BuiltApp } from "../main.ts";
+import { loadConfig } from "../lib/config.ts";
+import { createLogger } from "../lib/log.ts";
+
+export interface TestApp extends BuiltApp {
+  stateDir: string;
+  workspace: string;
+  /** Log lines written by the server (errors and warnings; info is kept too). */
+  logs: string[];
+  /** Call the app with a path and an optional JSON body (or a raw BodyInit). */
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** Same as request() but returns the parsed JSON and status. */
+  call<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: T }>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** YAML text written to the config file before start. */
+  configYaml?: string;
+  clock?: () => number;
+}
+
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const root = await Deno.makeTempDir({ prefix: "hermes-test-" });
+  const stateDir = join(root, "state");
+  const workspace = join(root, "workspace");
+  await Deno.mkdir(workspace, { recursive: true });
+  const configPath = join(root, "config.yaml");
+  if (opts.configYaml !== undefined) await Deno.writeTextFile(configPath, opts.configYaml);
+  const config = loadConfig({
+    HOME: root,
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HERMES_WEBUI_STATE_DIR: stateDir,
+    HERMES_WEBUI_DEFAULT_WORKSPACE: workspace,
+    HERMES_CONFIG_PATH: configPath,
+    ...opts.env,
+  });
+  const logs: string[] = [];
+  const app = buildApp(config, { clock: opts.clock, log: createLogger({ write: (l) => logs.push(l) }) });
+  const request = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      if (typeof body === "string" || body instanceof Uint8Array || body instanceof FormData || body instanceof ReadableStream) {
+        init.body = body as BodyInit;
+      } else {
+        init.body = JSON.stringify(body);
+        (init.headers as Record<string, string>)["content-type"] = "application/json";
+      }
+    }
+    return Promise.resolve(app.fetch(new Request(`http://127.0.0.1:8787${path}`, init)));
+  };
+  return {
+    ...app,
+    stateDir,
+    workspace,
+    logs,
+    request,
+    async call<T>(method: string, path: string, body?: unknown, headers?: Record<string, string>) {
+      const res = await request(method, path, body, headers);
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch { /* not JSON */ }
+      return { status: res.status, body: parsed as T };
+    },
+    async close() {
+      await app.close();
+      await Deno.remove(root, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** Serve a TestApp on a random loopback port (for SSE, browsers, real HTTP clients). */
+export function serveTestApp(app: BuiltApp): { url: string; shutdown(): Promise<void> } {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
+  const { port } = server.addr as Deno.NetAddr;
+  return { url: `http://127.0.0.1:${port}`, shutdown: () => server.shutdown() };
+}
