@@ -64,7 +64,8 @@ async function main(): Promise<void> {
   const server = Deno.serve({
     hostname: config.host,
     port: config.port,
-    onListen: ({ hostname, port }) => app.ctx.log.info(`Hermes Console listening on http://${hostname}:${port}`),
+    onListen: ({ hostname, port }) =>
+      app.ctx.log.info(`Hermes Console listening on http://${hostname}:${port}`),
   }, app.fetch);
   const shutdown = async () => {
     await server.shutdown();

@@ -16,7 +16,6 @@ export const manifest: Manifest = {
     "./routes/index.tsx": $3,
     "./routes/static/[...path].ts": $4,
   },
-  islands: {
-  },
+  islands: {},
   baseUrl: import.meta.url,
 };

@@ -2,7 +2,13 @@
 // The one event vocabulary of a chat run (API.md "Events"), shared by the engine, the SSE
 // writer, the journal and the Transcript island. `seq` is assigned by the journal.
 
-export type ToolCallStatus = "pending" | "awaiting_approval" | "running" | "completed" | "error" | "denied";
+export type ToolCallStatus =
+  | "pending"
+  | "awaiting_approval"
+  | "running"
+  | "completed"
+  | "error"
+  | "denied";
 
 export type AppErrorType =
   | "rate_limit"
@@ -58,7 +64,10 @@ export type ChatEvent =
   | { event: "tool"; data: ToolEventData }
   | { event: "tool_complete"; data: ToolCompleteEventData }
   | { event: "approval"; data: ApprovalEventData }
-  | { event: "approval_resolved"; data: { approval_id: string; choice: string; pending_count: number } }
+  | {
+    event: "approval_resolved";
+    data: { approval_id: string; choice: string; pending_count: number };
+  }
   | { event: "clarify"; data: { clarify_id: string; question: string; choices?: string[] } }
   | { event: "todo_state"; data: { todos: Array<{ id: string; content: string; status: string }> } }
   | { event: "compressing"; data: { session_id: string; message: string } }
@@ -72,7 +81,10 @@ export type ChatEvent =
   | { event: "title"; data: { session_id: string; title: string } }
   | { event: "stream_end"; data: { session_id: string } }
   | { event: "cancel"; data: { message: string; type: "cancelled" } }
-  | { event: "apperror"; data: { message: string; type: AppErrorType; hint?: string; details?: string } }
+  | {
+    event: "apperror";
+    data: { message: string; type: AppErrorType; hint?: string; details?: string };
+  }
   | { event: "error"; data: { message: string } };
 
 export type ChatEventName = ChatEvent["event"];
@@ -81,7 +93,12 @@ export type ChatEventName = ChatEvent["event"];
 export type SequencedEvent = ChatEvent & { seq: number };
 
 /** Events after which the server closes the SSE stream. */
-export const TERMINAL_EVENTS: ReadonlySet<ChatEventName> = new Set(["stream_end", "cancel", "apperror", "error"]);
+export const TERMINAL_EVENTS: ReadonlySet<ChatEventName> = new Set([
+  "stream_end",
+  "cancel",
+  "apperror",
+  "error",
+]);
 
 /** Encode one SSE frame exactly as API.md specifies: id, event, data, blank line. */
 export function encodeSseFrame(streamId: string, e: SequencedEvent): string {

@@ -88,10 +88,14 @@ export function loadConfig(env: Record<string, string> = Deno.env.toObject()): A
   const configPath = resolve(env.HERMES_CONFIG_PATH || join(home, ".hermes", "config.yaml"));
   const port = numberVar(env, "HERMES_WEBUI_PORT", 8787);
   if (!Number.isInteger(port) || port > 65535) {
-    throw new ConfigError(`HERMES_WEBUI_PORT must be a port number, got "${env.HERMES_WEBUI_PORT}"`);
+    throw new ConfigError(
+      `HERMES_WEBUI_PORT must be a port number, got "${env.HERMES_WEBUI_PORT}"`,
+    );
   }
   const file = readConfigFile(configPath);
-  const model = (file.model && typeof file.model === "object") ? file.model as Record<string, unknown> : {};
+  const model = (file.model && typeof file.model === "object")
+    ? file.model as Record<string, unknown>
+    : {};
   return {
     host: env.HERMES_WEBUI_HOST || "127.0.0.1",
     port,
@@ -103,7 +107,9 @@ export function loadConfig(env: Record<string, string> = Deno.env.toObject()): A
     password: env.HERMES_WEBUI_PASSWORD || undefined,
     maxUploadBytes: numberVar(env, "HERMES_WEBUI_MAX_UPLOAD_MB", 20) * 1024 * 1024,
     modelsRebuildBudgetSeconds: numberVar(env, "HERMES_WEBUI_MODELS_REBUILD_BUDGET", 4),
-    allowedHosts: (env.HERMES_WEBUI_ALLOWED_HOSTS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    allowedHosts: (env.HERMES_WEBUI_ALLOWED_HOSTS ?? "").split(",").map((s) => s.trim()).filter(
+      Boolean,
+    ),
     testHooks: env.HERMES_WEBUI_TEST_HOOKS === "1",
     home,
     file,

@@ -21,7 +21,11 @@ export class ValidationError extends Error {
 /** The request clashes with current state (an active stream, a stale answer). → 409 */
 export class ConflictError extends Error {
   override name = "ConflictError";
-  constructor(message: string, readonly extra: Record<string, unknown> = {}, options?: ErrorOptions) {
+  constructor(
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    options?: ErrorOptions,
+  ) {
     super(message, options);
   }
 }
@@ -53,7 +57,11 @@ export class PayloadTooLargeError extends Error {
 /** Too many requests from one client. → 429 */
 export class RateLimitError extends Error {
   override name = "RateLimitError";
-  constructor(message = "Too many requests", readonly retryAfterSeconds = 60, options?: ErrorOptions) {
+  constructor(
+    message = "Too many requests",
+    readonly retryAfterSeconds = 60,
+    options?: ErrorOptions,
+  ) {
     super(message, options);
   }
 }
@@ -92,15 +100,28 @@ export class ProviderError extends Error {
 }
 
 /** The single mapping from thrown errors to HTTP status + JSON body. */
-export function errorToHttp(err: unknown): { status: number; body: Record<string, unknown>; headers?: Record<string, string> } {
+export function errorToHttp(
+  err: unknown,
+): { status: number; body: Record<string, unknown>; headers?: Record<string, string> } {
   if (err instanceof NotFoundError) return { status: 404, body: { error: err.message } };
-  if (err instanceof ValidationError) return { status: 400, body: { error: err.message, ...(err.field ? { field: err.field } : {}) } };
-  if (err instanceof ConflictError) return { status: 409, body: { error: err.message, ...err.extra } };
+  if (err instanceof ValidationError) {
+    return {
+      status: 400,
+      body: { error: err.message, ...(err.field ? { field: err.field } : {}) },
+    };
+  }
+  if (err instanceof ConflictError) {
+    return { status: 409, body: { error: err.message, ...err.extra } };
+  }
   if (err instanceof AuthError) return { status: 401, body: { error: err.message } };
   if (err instanceof ForbiddenError) return { status: 403, body: { error: err.message } };
   if (err instanceof PayloadTooLargeError) return { status: 413, body: { error: err.message } };
   if (err instanceof RateLimitError) {
-    return { status: 429, body: { error: err.message }, headers: { "Retry-After": String(err.retryAfterSeconds) } };
+    return {
+      status: 429,
+      body: { error: err.message },
+      headers: { "Retry-After": String(err.retryAfterSeconds) },
+    };
   }
   if (err instanceof BusyError) return { status: 503, body: { error: err.message } };
   return { status: 500, body: { error: "Internal server error" } };

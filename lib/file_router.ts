@@ -24,8 +24,13 @@ export interface RouteContext<Data = unknown> {
   next(): Promise<Response>;
 }
 
-export type Handler<Data = unknown> = (req: Request, ctx: RouteContext<Data>) => Response | Promise<Response>;
-export type Handlers<Data = unknown> = Partial<Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", Handler<Data>>>;
+export type Handler<Data = unknown> = (
+  req: Request,
+  ctx: RouteContext<Data>,
+) => Response | Promise<Response>;
+export type Handlers<Data = unknown> = Partial<
+  Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", Handler<Data>>
+>;
 export type Middleware = (req: Request, ctx: RouteContext) => Response | Promise<Response>;
 
 export interface PageProps<Data = unknown> {
@@ -102,7 +107,9 @@ export function createRouter({ manifest, app, renderPage }: MountOptions): Hono 
   const hono = new Hono();
   const middlewares: Array<{ prefix: string; fn: Middleware }> = [];
   const routes: Array<{ path: string; file: string; mod: RouteModule }> = [];
-  const appModule = manifest.routes["./routes/_app.tsx"]?.default as ComponentType<AppModuleProps> | undefined;
+  const appModule = manifest.routes["./routes/_app.tsx"]?.default as
+    | ComponentType<AppModuleProps>
+    | undefined;
 
   for (const [file, mod] of Object.entries(manifest.routes)) {
     const base = file.split("/").at(-1)!;
@@ -120,7 +127,11 @@ export function createRouter({ manifest, app, renderPage }: MountOptions): Hono 
   const appliesTo = (prefix: string, path: string) =>
     prefix === "" || path === prefix || path.startsWith(prefix + "/");
 
-  const makeContext = (req: Request, c: { env?: unknown }, params: Record<string, string>): RouteContext => {
+  const makeContext = (
+    req: Request,
+    c: { env?: unknown },
+    params: Record<string, string>,
+  ): RouteContext => {
     const url = new URL(req.url);
     const state: Record<string, unknown> = {};
     const remoteAddr = (c.env as ConnInfo | undefined)?.remoteAddr?.hostname ?? "local";
@@ -151,7 +162,11 @@ export function createRouter({ manifest, app, renderPage }: MountOptions): Hono 
    * responses at the level they are thrown, so outer middleware (security headers) still
    * sees and decorates them.
    */
-  const runChain = (req: Request, ctx: RouteContext, final: () => Promise<Response>): Promise<Response> => {
+  const runChain = (
+    req: Request,
+    ctx: RouteContext,
+    final: () => Promise<Response>,
+  ): Promise<Response> => {
     const chain = middlewares.filter((m) => appliesTo(m.prefix, ctx.url.pathname));
     const step = async (i: number): Promise<Response> => {
       try {

@@ -11,7 +11,9 @@ export const MAX_JSON_BODY_BYTES = 20 * 1024 * 1024;
 export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > maxBytes) {
-    throw new PayloadTooLargeError(`Request body is ${declared} bytes; the limit is ${maxBytes} bytes`);
+    throw new PayloadTooLargeError(
+      `Request body is ${declared} bytes; the limit is ${maxBytes} bytes`,
+    );
   }
   if (!req.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
@@ -37,10 +39,15 @@ export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uin
 }
 
 /** Read a JSON object body. Empty, invalid or non-object JSON is a 400 with a message. */
-export async function readJsonObject(req: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<Record<string, unknown>> {
+export async function readJsonObject(
+  req: Request,
+  maxBytes = MAX_JSON_BODY_BYTES,
+): Promise<Record<string, unknown>> {
   const bytes = await readBodyBytes(req, maxBytes);
   const text = new TextDecoder().decode(bytes);
-  if (text.trim() === "") throw new ValidationError("Request body is empty; expected a JSON object");
+  if (text.trim() === "") {
+    throw new ValidationError("Request body is empty; expected a JSON object");
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -71,7 +78,9 @@ export async function readBody<S extends z.ZodType>(req: Request, schema: S): Pr
 /** A required query parameter, or a 400 naming it. */
 export function requireParam(url: URL, name: string): string {
   const value = url.searchParams.get(name);
-  if (value === null || value === "") throw new ValidationError(`Missing required parameter "${name}"`, name);
+  if (value === null || value === "") {
+    throw new ValidationError(`Missing required parameter "${name}"`, name);
+  }
   return value;
 }
 
@@ -79,6 +88,10 @@ export function requireParam(url: URL, name: string): string {
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+      ...headers,
+    },
   });
 }

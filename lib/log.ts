@@ -10,7 +10,9 @@ export interface Logger {
 }
 
 /** A logger writing to `write` (stderr by default); `quiet` drops info lines (tests). */
-export function createLogger(opts: { quiet?: boolean; write?: (line: string) => void } = {}): Logger {
+export function createLogger(
+  opts: { quiet?: boolean; write?: (line: string) => void } = {},
+): Logger {
   const secrets = new Set<string>();
   const write = opts.write ?? ((line: string) => console.error(line));
   const redact = (text: string) => {

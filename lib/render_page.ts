@@ -7,7 +7,9 @@ import type { PageRenderer } from "./file_router.ts";
 /** Render a page (wrapped by `_app` when present) to an HTML Response. */
 export const renderPage: PageRenderer = ({ page, app, props, init }) => {
   const Component = () => h(page, props);
-  const body = app ? renderToString(h(app, { Component, url: props.url, state: props.state })) : renderToString(h(Component, {}));
+  const body = app
+    ? renderToString(h(app, { Component, url: props.url, state: props.state }))
+    : renderToString(h(Component, {}));
   return Promise.resolve(
     new Response("<!DOCTYPE html>" + body, {
       ...init,

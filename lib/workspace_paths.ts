@@ -52,7 +52,9 @@ export async function resolveInWorkspace(
     return real;
   } catch (err) {
     if (err instanceof NotFoundError) throw err;
-    if (opts.mustExist !== false || !(err instanceof Deno.errors.NotFound)) throw new NotFoundError();
+    if (opts.mustExist !== false || !(err instanceof Deno.errors.NotFound)) {
+      throw new NotFoundError();
+    }
   }
   // Not there yet: walk up to the nearest existing ancestor and check it.
   const tail: string[] = [];
@@ -74,7 +76,10 @@ export async function resolveInWorkspace(
 }
 
 /** The path of `absolute` relative to the workspace root, with forward slashes. */
-export async function toWorkspaceRelative(workspaceRoot: string, absolute: string): Promise<string> {
+export async function toWorkspaceRelative(
+  workspaceRoot: string,
+  absolute: string,
+): Promise<string> {
   const root = await Deno.realPath(workspaceRoot);
   const rel = relative(root, absolute).split(sep).join("/");
   return rel === "" ? "." : rel;

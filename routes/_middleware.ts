@@ -22,6 +22,8 @@ export const handler: Middleware = async (_req, ctx) => {
   headers.set("Referrer-Policy", "same-origin");
   const type = headers.get("content-type") ?? "";
   if (type.startsWith("text/html")) headers.set("Content-Security-Policy", CSP);
-  if (ctx.url.pathname.startsWith("/api/") && !headers.has("cache-control")) headers.set("Cache-Control", "no-store");
+  if (ctx.url.pathname.startsWith("/api/") && !headers.has("cache-control")) {
+    headers.set("Cache-Control", "no-store");
+  }
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 };

@@ -4,7 +4,9 @@ import { json } from "../lib/http.ts";
 export const handler: Handlers = {
   GET(_req, { app }) {
     const { n } = app.db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number };
-    const { active } = app.db.prepare("SELECT count(*) AS active FROM streams WHERE status = 'running'").get() as {
+    const { active } = app.db.prepare(
+      "SELECT count(*) AS active FROM streams WHERE status = 'running'",
+    ).get() as {
       active: number;
     };
     const now = app.clock();

@@ -11,7 +11,12 @@ export interface TestApp extends BuiltApp {
   /** Log lines written by the server (errors and warnings; info is kept too). */
   logs: string[];
   /** Call the app with a path and an optional JSON body (or a raw BodyInit). */
-  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Response>;
   /** Same as request() but returns the parsed JSON and status. */
   call<T = Record<string, unknown>>(
     method: string,
@@ -44,11 +49,22 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     ...opts.env,
   });
   const logs: string[] = [];
-  const app = buildApp(config, { clock: opts.clock, log: createLogger({ write: (l) => logs.push(l) }) });
-  const request = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const app = buildApp(config, {
+    clock: opts.clock,
+    log: createLogger({ write: (l) => logs.push(l) }),
+  });
+  const request = (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const init: RequestInit = { method, headers: { ...headers } };
     if (body !== undefined) {
-      if (typeof body === "string" || body instanceof Uint8Array || body instanceof FormData || body instanceof ReadableStream) {
+      if (
+        typeof body === "string" || body instanceof Uint8Array || body instanceof FormData ||
+        body instanceof ReadableStream
+      ) {
         init.body = body as BodyInit;
       } else {
         init.body = JSON.stringify(body);

@@ -27,7 +27,10 @@ export const handler: Handlers = {
   async GET(req, { url }) {
     const rel = decodeURIComponent(url.pathname.slice("/static/".length));
     const path = normalize(join(STATIC_ROOT, rel));
-    if (rel.includes("\0") || !path.startsWith(STATIC_ROOT.endsWith(sep) ? STATIC_ROOT : STATIC_ROOT + sep)) {
+    if (
+      rel.includes("\0") ||
+      !path.startsWith(STATIC_ROOT.endsWith(sep) ? STATIC_ROOT : STATIC_ROOT + sep)
+    ) {
       throw new NotFoundError();
     }
     let data: Uint8Array;
@@ -39,7 +42,9 @@ export const handler: Handlers = {
     // Built bundles carry a content hash in their name, so they may be cached for good.
     const immutable = rel.startsWith("_islands/") && /-[A-Z0-9]{8}\./i.test(rel);
     const etag = `"${data.byteLength.toString(16)}-${(await digest(data)).slice(0, 16)}"`;
-    if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers: { etag } });
+    if (req.headers.get("if-none-match") === etag) {
+      return new Response(null, { status: 304, headers: { etag } });
+    }
     return new Response(data as Uint8Array<ArrayBuffer>, {
       headers: {
         "content-type": MIME[extname(path)] ?? "application/octet-stream",
