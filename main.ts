@@ -48,7 +48,7 @@ export function checkStartupSafety(config: AppConfig): void {
   }
 }
 
-async function main(): Promise<void> {
+function main(): void {
   let config: AppConfig;
   try {
     config = loadConfig();
@@ -76,4 +76,4 @@ async function main(): Promise<void> {
   if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", shutdown);
 }
 
-if (import.meta.main) await main();
+if (import.meta.main) main();
