@@ -2,16 +2,24 @@
 // `buildApp()` is exported so tests can drive the same app through its fetch handler.
 import { manifest } from "./routes.gen.ts";
 import { type AppConfig, ConfigError, isLoopbackHost, loadConfig } from "./lib/config.ts";
-import { openDatabase } from "./lib/db.ts";
+import { type Db, openDatabase } from "./lib/db.ts";
 import { createRouter } from "./lib/file_router.ts";
-import { renderPage } from "./lib/render_page.ts";
+import { createPageRenderer } from "./lib/render_page.ts";
 import { type Clock, systemClock } from "./lib/ids.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
 import type { AppContext } from "./lib/app_context.ts";
+import { applySettingsToConfig, reloadAppConfig } from "./lib/settings.ts";
+import { createSecurity, storedPasswordHash } from "./lib/auth.ts";
+import { McpManager } from "./lib/mcp/manager.ts";
+import { createToolsRuntime, type ToolsRuntimeOptions } from "./lib/tools/runtime.ts";
+import { RunManager } from "./lib/engine/run_manager.ts";
+import { createModelCatalog } from "./lib/model_catalog.ts";
 
 export interface BuildOptions {
   clock?: Clock;
   log?: Logger;
+  /** Tool runtime overrides (timeouts, bubblewrap path) for tests. */
+  tools?: ToolsRuntimeOptions;
 }
 
 export interface BuiltApp {
@@ -26,8 +34,32 @@ export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
   const log = opts.log ?? createLogger();
   if (config.password) log.addSecret(config.password);
   const db = openDatabase(config.stateDir);
-  const ctx: AppContext = { config, db, clock, log, startedAt: clock(), onClose: [] };
-  const router = createRouter({ manifest, app: ctx, renderPage });
+  applySettingsToConfig(db, config, log);
+  const ctx: AppContext = {
+    config,
+    db,
+    clock,
+    log,
+    startedAt: clock(),
+    onClose: [],
+    security: createSecurity(config, db, clock),
+    mcp: new McpManager({ config, log, clock }),
+    tools: createToolsRuntime(config, opts.tools),
+    reloadConfig: () => reloadAppConfig(ctx),
+    onProviderConfigChange: [],
+    runs: new RunManager({ db, clock, log }),
+    models: createModelCatalog({ getConfig: () => ctx.config, stateDir: config.stateDir, log }),
+  };
+  ctx.onProviderConfigChange.push(() => ctx.models.invalidate());
+  ctx.onClose.push(() => ctx.models.close());
+  ctx.onClose.push(() => ctx.mcp.close());
+  ctx.onClose.push(() => ctx.tools.close());
+  ctx.onClose.push(() => ctx.runs.close());
+  const router = createRouter({
+    manifest,
+    app: ctx,
+    renderPage: createPageRenderer({ islands: manifest.islands, log }),
+  });
   return {
     ctx,
     fetch: (req, info) => router.fetch(req, info ? { remoteAddr: info.remoteAddr } : undefined),
@@ -38,9 +70,13 @@ export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
   };
 }
 
-/** Refuse configurations that would expose the console unsafely. */
-export function checkStartupSafety(config: AppConfig): void {
-  if (!isLoopbackHost(config.host) && !config.password) {
+/**
+ * Refuse configurations that would expose the console unsafely: a non-loopback bind needs a
+ * password, from the environment or stored through the settings (pass `db` to count that one).
+ */
+export function checkStartupSafety(config: AppConfig, db?: Db): void {
+  const stored = db ? storedPasswordHash(db) !== null : false;
+  if (!isLoopbackHost(config.host) && !config.password && !stored) {
     throw new ConfigError(
       `Refusing to listen on ${config.host} without a password. Set HERMES_WEBUI_PASSWORD ` +
         `(e.g. HERMES_WEBUI_PASSWORD='a long secret' deno task start) or bind to 127.0.0.1.`,
@@ -52,7 +88,6 @@ function main(): void {
   let config: AppConfig;
   try {
     config = loadConfig();
-    checkStartupSafety(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`hermes-console: ${err.message}`);
@@ -61,6 +96,12 @@ function main(): void {
     throw err;
   }
   const app = buildApp(config);
+  try {
+    checkStartupSafety(config, app.ctx.db); // now also counting a password set in settings
+  } catch (err) {
+    console.error(`hermes-console: ${(err as Error).message}`);
+    Deno.exit(1);
+  }
   const server = Deno.serve({
     hostname: config.host,
     port: config.port,

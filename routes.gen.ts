@@ -2,9 +2,75 @@
 
 import * as $0 from "./routes/_app.tsx";
 import * as $1 from "./routes/_middleware.ts";
-import * as $2 from "./routes/health.ts";
-import * as $3 from "./routes/index.tsx";
-import * as $4 from "./routes/static/[...path].ts";
+import * as $2 from "./routes/api/approval/inject_test.ts";
+import * as $3 from "./routes/api/approval/pending.ts";
+import * as $4 from "./routes/api/approval/respond.ts";
+import * as $5 from "./routes/api/approval/stream.ts";
+import * as $6 from "./routes/api/auth/login.ts";
+import * as $7 from "./routes/api/auth/logout.ts";
+import * as $8 from "./routes/api/auth/status.ts";
+import * as $9 from "./routes/api/chat/cancel.ts";
+import * as $10 from "./routes/api/chat/start.ts";
+import * as $11 from "./routes/api/chat/stream/index.ts";
+import * as $12 from "./routes/api/chat/stream/status.ts";
+import * as $13 from "./routes/api/clarify/respond.ts";
+import * as $14 from "./routes/api/file.ts";
+import * as $15 from "./routes/api/file/raw.ts";
+import * as $16 from "./routes/api/git-info.ts";
+import * as $17 from "./routes/api/insights.ts";
+import * as $18 from "./routes/api/list.ts";
+import * as $19 from "./routes/api/mcp/reload.ts";
+import * as $20 from "./routes/api/mcp/servers.ts";
+import * as $21 from "./routes/api/mcp/servers/[name].ts";
+import * as $22 from "./routes/api/mcp/tools.ts";
+import * as $23 from "./routes/api/memory.ts";
+import * as $24 from "./routes/api/memory/write.ts";
+import * as $25 from "./routes/api/models.ts";
+import * as $26 from "./routes/api/models/refresh.ts";
+import * as $27 from "./routes/api/onboarding/complete.ts";
+import * as $28 from "./routes/api/onboarding/probe.ts";
+import * as $29 from "./routes/api/onboarding/status.ts";
+import * as $30 from "./routes/api/projects.ts";
+import * as $31 from "./routes/api/projects/bind.ts";
+import * as $32 from "./routes/api/projects/create.ts";
+import * as $33 from "./routes/api/projects/delete.ts";
+import * as $34 from "./routes/api/projects/rename.ts";
+import * as $35 from "./routes/api/session/archive.ts";
+import * as $36 from "./routes/api/session/branch.ts";
+import * as $37 from "./routes/api/session/clear.ts";
+import * as $38 from "./routes/api/session/compress.ts";
+import * as $39 from "./routes/api/session/delete.ts";
+import * as $40 from "./routes/api/session/duplicate.ts";
+import * as $41 from "./routes/api/session/export.ts";
+import * as $42 from "./routes/api/session/import.ts";
+import * as $43 from "./routes/api/session/index.ts";
+import * as $44 from "./routes/api/session/move.ts";
+import * as $45 from "./routes/api/session/new.ts";
+import * as $46 from "./routes/api/session/pin.ts";
+import * as $47 from "./routes/api/session/rename.ts";
+import * as $48 from "./routes/api/session/retry.ts";
+import * as $49 from "./routes/api/session/undo.ts";
+import * as $50 from "./routes/api/session/update.ts";
+import * as $51 from "./routes/api/session/yolo.ts";
+import * as $52 from "./routes/api/sessions.ts";
+import * as $53 from "./routes/api/sessions/search.ts";
+import * as $54 from "./routes/api/settings.ts";
+import * as $55 from "./routes/api/skills.ts";
+import * as $56 from "./routes/api/skills/content.ts";
+import * as $57 from "./routes/api/skills/delete.ts";
+import * as $58 from "./routes/api/skills/save.ts";
+import * as $59 from "./routes/api/skills/toggle.ts";
+import * as $60 from "./routes/api/upload.ts";
+import * as $61 from "./routes/api/workspaces.ts";
+import * as $62 from "./routes/api/workspaces/add.ts";
+import * as $63 from "./routes/api/workspaces/remove.ts";
+import * as $64 from "./routes/api/workspaces/rename.ts";
+import * as $65 from "./routes/health.ts";
+import * as $66 from "./routes/index.tsx";
+import * as $67 from "./routes/login.tsx";
+import * as $68 from "./routes/static/[...path].ts";
+import * as $$0 from "./islands/ActivityGroup.tsx";
+import * as $$1 from "./islands/Composer.tsx";
 
 import type { Manifest } from "./lib/file_router.ts";
 
@@ -12,10 +78,77 @@ export const manifest: Manifest = {
   routes: {
     "./routes/_app.tsx": $0,
     "./routes/_middleware.ts": $1,
-    "./routes/health.ts": $2,
-    "./routes/index.tsx": $3,
-    "./routes/static/[...path].ts": $4,
+    "./routes/api/approval/inject_test.ts": $2,
+    "./routes/api/approval/pending.ts": $3,
+    "./routes/api/approval/respond.ts": $4,
+    "./routes/api/approval/stream.ts": $5,
+    "./routes/api/auth/login.ts": $6,
+    "./routes/api/auth/logout.ts": $7,
+    "./routes/api/auth/status.ts": $8,
+    "./routes/api/chat/cancel.ts": $9,
+    "./routes/api/chat/start.ts": $10,
+    "./routes/api/chat/stream/index.ts": $11,
+    "./routes/api/chat/stream/status.ts": $12,
+    "./routes/api/clarify/respond.ts": $13,
+    "./routes/api/file.ts": $14,
+    "./routes/api/file/raw.ts": $15,
+    "./routes/api/git-info.ts": $16,
+    "./routes/api/insights.ts": $17,
+    "./routes/api/list.ts": $18,
+    "./routes/api/mcp/reload.ts": $19,
+    "./routes/api/mcp/servers.ts": $20,
+    "./routes/api/mcp/servers/[name].ts": $21,
+    "./routes/api/mcp/tools.ts": $22,
+    "./routes/api/memory.ts": $23,
+    "./routes/api/memory/write.ts": $24,
+    "./routes/api/models.ts": $25,
+    "./routes/api/models/refresh.ts": $26,
+    "./routes/api/onboarding/complete.ts": $27,
+    "./routes/api/onboarding/probe.ts": $28,
+    "./routes/api/onboarding/status.ts": $29,
+    "./routes/api/projects.ts": $30,
+    "./routes/api/projects/bind.ts": $31,
+    "./routes/api/projects/create.ts": $32,
+    "./routes/api/projects/delete.ts": $33,
+    "./routes/api/projects/rename.ts": $34,
+    "./routes/api/session/archive.ts": $35,
+    "./routes/api/session/branch.ts": $36,
+    "./routes/api/session/clear.ts": $37,
+    "./routes/api/session/compress.ts": $38,
+    "./routes/api/session/delete.ts": $39,
+    "./routes/api/session/duplicate.ts": $40,
+    "./routes/api/session/export.ts": $41,
+    "./routes/api/session/import.ts": $42,
+    "./routes/api/session/index.ts": $43,
+    "./routes/api/session/move.ts": $44,
+    "./routes/api/session/new.ts": $45,
+    "./routes/api/session/pin.ts": $46,
+    "./routes/api/session/rename.ts": $47,
+    "./routes/api/session/retry.ts": $48,
+    "./routes/api/session/undo.ts": $49,
+    "./routes/api/session/update.ts": $50,
+    "./routes/api/session/yolo.ts": $51,
+    "./routes/api/sessions.ts": $52,
+    "./routes/api/sessions/search.ts": $53,
+    "./routes/api/settings.ts": $54,
+    "./routes/api/skills.ts": $55,
+    "./routes/api/skills/content.ts": $56,
+    "./routes/api/skills/delete.ts": $57,
+    "./routes/api/skills/save.ts": $58,
+    "./routes/api/skills/toggle.ts": $59,
+    "./routes/api/upload.ts": $60,
+    "./routes/api/workspaces.ts": $61,
+    "./routes/api/workspaces/add.ts": $62,
+    "./routes/api/workspaces/remove.ts": $63,
+    "./routes/api/workspaces/rename.ts": $64,
+    "./routes/health.ts": $65,
+    "./routes/index.tsx": $66,
+    "./routes/login.tsx": $67,
+    "./routes/static/[...path].ts": $68,
   },
-  islands: {},
+  islands: {
+    "./islands/ActivityGroup.tsx": $$0,
+    "./islands/Composer.tsx": $$1,
+  },
   baseUrl: import.meta.url,
 };

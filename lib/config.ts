@@ -61,12 +61,12 @@ export function readConfigFile(path: string): Record<string, unknown> {
 
 /** Parse YAML text from `path`; errors name the file, line and column. */
 export function parseConfigText(text: string, path: string): Record<string, unknown> {
-  const doc = parseDocument(text, { prettyErrors: false });
+  const doc = parseDocument(text, { prettyErrors: true, merge: true });
   if (doc.errors.length > 0) {
     const e = doc.errors[0];
     const pos = e.linePos?.[0];
     const where = pos ? ` at line ${pos.line}, column ${pos.col}` : "";
-    const reason = e.message.split("\n")[0];
+    const reason = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
     throw new ConfigError(`Config file ${path} is malformed${where}: ${reason}`);
   }
   const value = doc.toJS() ?? {};

@@ -186,6 +186,26 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX usage_by_time ON usage(created_at);
   `,
+  // 2: login sessions (lib/auth.ts): a signed cookie is valid only while its nonce is listed.
+  `
+  CREATE TABLE auth_sessions (
+    nonce TEXT PRIMARY KEY,
+    created_at REAL NOT NULL,
+    expires_at REAL NOT NULL
+  ) WITHOUT ROWID;
+  `,
+  // 3: context compression (lib/engine/compression.ts): what the model sees in place of the
+  // messages before upto_idx. The stored transcript itself is never rewritten. boundary_ts is
+  // the timestamp of message upto_idx-1: if undo/clear changed it, the summary is stale.
+  `
+  CREATE TABLE compressions (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(session_id) ON DELETE CASCADE,
+    upto_idx INTEGER NOT NULL,
+    boundary_ts REAL NOT NULL,
+    summary TEXT NOT NULL,
+    created_at REAL NOT NULL
+  );
+  `,
 ];
 
 /** Open (creating if needed) the database file in `stateDir` and bring it up to date. */

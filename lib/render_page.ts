@@ -1,19 +1,64 @@
-// Server-side page rendering with preact-render-to-string: the page component inside the
-// `_app.tsx` shell, as a complete HTML document. The islands runtime hooks in here.
+// Server-side page rendering: the page component inside the `_app.tsx` shell, rendered by
+// the islands runtime to a complete HTML document. Invariant: a page that rendered no island
+// carries no script tag; a page with islands gets its preloads in <head> and exactly one
+// JSON payload + one module entry at the end of <body> (no inline executable script: CSP).
 import { h } from "preact";
-import { renderToString } from "preact-render-to-string";
 import type { PageRenderer } from "./file_router.ts";
+import {
+  createBundleReader,
+  createIslandRegistry,
+  type IslandBundle,
+  islandTags,
+  renderWithIslands,
+} from "./islands.ts";
+import type { Logger } from "./log.ts";
 
-/** Render a page (wrapped by `_app` when present) to an HTML Response. */
-export const renderPage: PageRenderer = ({ page, app, props, init }) => {
-  const Component = () => h(page, props);
-  const body = app
-    ? renderToString(h(app, { Component, url: props.url, state: props.state }))
-    : renderToString(h(Component, {}));
-  return Promise.resolve(
-    new Response("<!DOCTYPE html>" + body, {
-      ...init,
-      headers: { "content-type": "text/html; charset=utf-8", ...(init?.headers ?? {}) },
-    }),
-  );
-};
+export interface PageRendererOptions {
+  /** `manifest.islands` from routes.gen.ts. */
+  islands: Record<string, Record<string, unknown>>;
+  /** Reads the built bundle manifest; defaults to static/_islands/manifest.json. */
+  bundle?: () => IslandBundle | undefined;
+  log?: Logger;
+}
+
+/**
+ * Insert `text` before `marker` in `html` (or append it when absent): the first `</head>`
+ * (nothing rendered can precede the real one) and the last `</body>`.
+ */
+function insertBefore(html: string, marker: string, text: string): string {
+  if (!text) return html;
+  const at = marker === "</head>" ? html.indexOf(marker) : html.lastIndexOf(marker);
+  return at < 0 ? html + text : html.slice(0, at) + text + html.slice(at);
+}
+
+/**
+ * The page renderer the router calls for every page. Islands the bundle lacks (built before
+ * they existed, or no build at all) still render on the server; the log says why they are
+ * not interactive, once per island name.
+ */
+export function createPageRenderer(opts: PageRendererOptions): PageRenderer {
+  const registry = createIslandRegistry(opts.islands);
+  const readBundle = opts.bundle ?? createBundleReader();
+  const warned = new Set<string>();
+  return ({ page, app, props, init }) => {
+    const Component = () => h(page, props);
+    const root = app ? h(app, { Component, url: props.url, state: props.state }) : h(Component, {});
+    const { html, islands } = renderWithIslands(root, registry);
+    let doc = "<!DOCTYPE html>" + html;
+    if (islands.length > 0) {
+      const tags = islandTags(islands, readBundle());
+      for (const name of tags.missing) {
+        if (warned.has(name)) continue;
+        warned.add(name);
+        opts.log?.warn(`Island "${name}" is not in the built bundle; run \`deno task build\``);
+      }
+      doc = insertBefore(insertBefore(doc, "</head>", tags.head), "</body>", tags.body);
+    }
+    return Promise.resolve(
+      new Response(doc, {
+        ...init,
+        headers: { "content-type": "text/html; charset=utf-8", ...(init?.headers ?? {}) },
+      }),
+    );
+  };
+}

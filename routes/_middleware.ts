@@ -1,6 +1,31 @@
-// Outermost middleware: the security and caching headers of API.md on every response.
-import type { Middleware } from "../lib/file_router.ts";
+// Outermost middleware, in order: security and caching headers on every response (errors
+// included), the Host check (DNS rebinding), the cross-site check (CSRF), authentication
+// (401 for the API, a redirect to /login for pages), the CSRF token for browser writes, and
+// the per-client rate limits of chat starts and uploads.
+import type { Middleware, RouteContext } from "../lib/file_router.ts";
+import {
+  authEnabled,
+  type AuthState,
+  CSRF_HEADER,
+  csrfTokenMatches,
+  readLoginSession,
+} from "../lib/auth.ts";
+import { AuthError, errorToHttp, ForbiddenError, RateLimitError } from "../lib/errors.ts";
+import { json } from "../lib/http.ts";
+import {
+  checkHost,
+  checkSameOrigin,
+  decodedPath,
+  GUARDED_GET_PATHS,
+  isBrowserRequest,
+  isPublicPath,
+  isUnsafeMethod,
+} from "../lib/request_guard.ts";
 
+/**
+ * Pages: scripts and styles only from this origin (no inline script, no eval). Inline styles
+ * stay allowed because rendered math (KaTeX) and highlighted code carry style attributes.
+ */
 const CSP = [
   "default-src 'self'",
   "script-src 'self'",
@@ -8,22 +33,103 @@ const CSP = [
   "img-src 'self' data: blob:",
   "font-src 'self' data:",
   "connect-src 'self'",
+  "media-src 'self' blob:",
   "object-src 'none'",
   "base-uri 'none'",
   "frame-ancestors 'none'",
   "form-action 'self'",
 ].join("; ");
 
-export const handler: Middleware = async (_req, ctx) => {
-  const res = await ctx.next();
+export const handler: Middleware = async (req, ctx) => {
+  let res: Response;
+  try {
+    res = await guard(req, ctx);
+  } catch (err) {
+    // Thrown by the guards below (the router turns route errors into responses already).
+    const { status, body, headers } = errorToHttp(err);
+    if (status >= 500) {
+      ctx.app.log.error(`${req.method} ${ctx.url.pathname} failed in the request guard`, {
+        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      });
+    }
+    res = json(body, status, headers);
+  }
   const headers = new Headers(res.headers);
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("X-Frame-Options", "DENY");
   headers.set("Referrer-Policy", "same-origin");
+  headers.set("Cross-Origin-Opener-Policy", "same-origin");
+  headers.set("Cross-Origin-Resource-Policy", "same-origin");
   const type = headers.get("content-type") ?? "";
-  if (type.startsWith("text/html")) headers.set("Content-Security-Policy", CSP);
+  if (type.startsWith("text/html") && !headers.has("content-security-policy")) {
+    headers.set("Content-Security-Policy", CSP);
+  }
   if (ctx.url.pathname.startsWith("/api/") && !headers.has("cache-control")) {
     headers.set("Cache-Control", "no-store");
   }
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 };
+
+async function guard(req: Request, ctx: RouteContext): Promise<Response> {
+  const { app } = ctx;
+  const path = decodedPath(ctx.url.pathname);
+  const isApi = path.startsWith("/api/") || path === "/api";
+  const method = req.method.toUpperCase();
+
+  checkHost(req, app.config);
+  if (isUnsafeMethod(method) || GUARDED_GET_PATHS.has(path)) {
+    checkSameOrigin(req, app.config);
+  } else if (isApi && req.headers.get("sec-fetch-site")?.toLowerCase() === "cross-site") {
+    // No other site has a reason to load the API (links, <img>, <script> included).
+    throw new ForbiddenError("Cross-site request refused");
+  }
+
+  const sec = app.security;
+  const auth: AuthState = { enabled: authEnabled(sec), loggedIn: false };
+  if (auth.enabled) {
+    const session = await readLoginSession(sec, req);
+    if (session) Object.assign(auth, { loggedIn: true, ...session });
+  } else {
+    auth.loggedIn = true;
+  }
+  ctx.state.auth = auth;
+  if (auth.csrfToken) ctx.state.csrfToken = auth.csrfToken;
+
+  if (!auth.loggedIn && !isPublicPath(path)) {
+    if (!isApi && (method === "GET" || method === "HEAD")) {
+      const next = ctx.url.pathname + ctx.url.search;
+      return new Response(null, {
+        status: 302,
+        headers: {
+          location: `/login?next=${encodeURIComponent(next)}`,
+          "cache-control": "no-store",
+        },
+      });
+    }
+    throw new AuthError("Authentication required");
+  }
+
+  // With auth on, a browser's writes must echo the CSRF token of its session. Login/logout
+  // are exempt (no session yet / nothing to protect) but still passed the Origin check above.
+  if (
+    auth.enabled && auth.csrfToken && isUnsafeMethod(method) && isBrowserRequest(req) &&
+    !path.startsWith("/api/auth/") &&
+    !csrfTokenMatches(auth.csrfToken, req.headers.get(CSRF_HEADER))
+  ) {
+    throw new ForbiddenError(`Missing or invalid ${CSRF_HEADER} header`);
+  }
+
+  if (method === "POST" && (path === "/api/chat/start" || path === "/api/upload")) {
+    const limiter = path === "/api/upload" ? sec.limits.upload : sec.limits.chatStart;
+    const decision = limiter.hit(ctx.remoteAddr);
+    if (!decision.ok) {
+      const what = path === "/api/upload" ? "uploads" : "chat starts";
+      throw new RateLimitError(
+        `Too many ${what}: at most ${limiter.limit} per ${limiter.windowSeconds} s; ` +
+          `try again in ${decision.retryAfterSeconds} s`,
+        decision.retryAfterSeconds,
+      );
+    }
+  }
+  return await ctx.next();
+}

@@ -31,6 +31,8 @@ export interface TestAppOptions {
   /** YAML text written to the config file before start. */
   configYaml?: string;
   clock?: () => number;
+  /** Tool runtime overrides (timers, timeouts, bubblewrap path, output caps). */
+  tools?: import("../lib/tools/runtime.ts").ToolsRuntimeOptions;
 }
 
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
@@ -51,6 +53,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const logs: string[] = [];
   const app = buildApp(config, {
     clock: opts.clock,
+    tools: opts.tools,
     log: createLogger({ write: (l) => logs.push(l) }),
   });
   const request = (

@@ -6,6 +6,11 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 
 const root = join(dirname(fromFileUrl(import.meta.url)), "..");
 
+/** `*_test.ts` files are tests, except API.md's one route named so: /api/approval/inject_test. */
+function isTestFile(name: string): boolean {
+  return /_test\.tsx?$/.test(name) && name !== "inject_test.ts";
+}
+
 function walk(dir: string): string[] {
   const out: string[] = [];
   let entries: Deno.DirEntry[];
@@ -17,7 +22,7 @@ function walk(dir: string): string[] {
   for (const e of entries) {
     const p = join(dir, e.name);
     if (e.isDirectory) out.push(...walk(p));
-    else if (/\.(tsx?|jsx?)$/.test(e.name) && !/_test\.tsx?$/.test(e.name)) out.push(p);
+    else if (/\.(tsx?|jsx?)$/.test(e.name) && !isTestFile(e.name)) out.push(p);
   }
   return out;
 }

@@ -1,0 +1,42 @@
+// What the central column shows before the first message: a quiet invitation that says
+// where the agent will work (workspace, model), so the first chat starts with context.
+
+export interface EmptyStateProps {
+  workspace: string | null;
+  model: string | null;
+  projectName?: string | null;
+  /** A notice above the invitation, e.g. that the requested chat no longer exists. */
+  notice?: string | null;
+}
+
+export function EmptyState({ workspace, model, projectName, notice }: EmptyStateProps) {
+  return (
+    <div class="empty-state">
+      {notice ? <p class="notice" role="status">{notice}</p> : null}
+      <div class="brand-mark brand-mark-lg" aria-hidden="true">H</div>
+      <h2 class="empty-title">What are we working on?</h2>
+      <p class="empty-lede">
+        Hermes works inside your workspace: it reads and edits files and runs commands, and asks
+        before anything risky. Describe the task to begin.
+      </p>
+      <dl class="empty-context">
+        {projectName
+          ? (
+            <div>
+              <dt>Project</dt>
+              <dd>{projectName}</dd>
+            </div>
+          )
+          : null}
+        <div>
+          <dt>Workspace</dt>
+          <dd class="mono">{workspace ?? "not set"}</dd>
+        </div>
+        <div>
+          <dt>Model</dt>
+          <dd class="mono">{model ?? "provider default"}</dd>
+        </div>
+      </dl>
+    </div>
+  );
+}

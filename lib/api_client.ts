@@ -1,0 +1,58 @@
+// Browser-safe: imports nothing from Deno or the database.
+// How islands call the JSON API: same-origin fetch, JSON in and out, the CSRF token (when
+// the server rendered one into <meta name="hermes-csrf-token">) on unsafe methods, and an
+// Error carrying the server's `{"error": "..."}` sentence and status on any non-2xx answer.
+
+/** An API call that did not succeed; `message` is the server's sentence for the user. */
+export class ApiError extends Error {
+  override name = "ApiError";
+  constructor(message: string, readonly status: number, readonly body: unknown) {
+    super(message);
+  }
+}
+
+/** The CSRF token the page carries (auth on), or undefined. */
+export function csrfToken(doc: Document | undefined = globalThis.document): string | undefined {
+  return doc?.querySelector<HTMLMetaElement>('meta[name="hermes-csrf-token"]')?.content ||
+    undefined;
+}
+
+/** Call the API: `body` is sent as JSON; the parsed JSON answer is returned. */
+export async function api<T = Record<string, unknown>>(
+  method: "GET" | "POST",
+  path: string,
+  body?: unknown,
+  init: { signal?: AbortSignal } = {},
+): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const token = method === "POST" ? csrfToken() : undefined;
+  if (token) headers["x-hermes-csrf-token"] = token;
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+      signal: init.signal,
+    });
+  } catch (err) {
+    if ((err as Error).name === "AbortError") throw err;
+    throw new ApiError("The server could not be reached. Is it still running?", 0, null);
+  }
+  const text = await res.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch { /* not JSON: reported below */ }
+  if (!res.ok) {
+    const message = (parsed as { error?: unknown } | null)?.error;
+    throw new ApiError(
+      typeof message === "string" ? message : `${method} ${path} failed with ${res.status}`,
+      res.status,
+      parsed,
+    );
+  }
+  return parsed as T;
+}

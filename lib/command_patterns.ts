@@ -1,0 +1,173 @@
+// The command policy's vocabulary: every pattern the policy can report, by stable key, with its
+// tier and human description (allowlists in config.yaml store these keys, so they never change
+// meaning), plus the shared command-name sets and the scope a judgement accumulates into.
+
+export type Tier = "hardline" | "dangerous" | "safe";
+
+export interface PatternMatch {
+  pattern_key: string;
+  description: string;
+}
+
+export interface PolicyOptions {
+  /** The console's own config file: writes to it need approval. */
+  configPath?: string;
+  /** The home directory: its literal path is treated like `~`. */
+  home?: string;
+  /** The session workspace: paths inside it are never "system paths". */
+  workspace?: string;
+}
+
+export type P = { tier: "hardline" | "dangerous"; description: string };
+
+/** Every pattern the policy knows, by stable key. */
+export const PATTERNS = {
+  // Hardline: never run, even with approvals skipped.
+  rm_root: { tier: "hardline", description: "Recursive delete of the root filesystem (/)" },
+  rm_system_root: {
+    tier: "hardline",
+    description: "Recursive delete of a system directory (/etc, /usr, /var, /home, …)",
+  },
+  rm_home: { tier: "hardline", description: "Recursive delete of the home directory (~)" },
+  find_delete_root: {
+    tier: "hardline",
+    description: "find -delete / -exec rm over /, a system directory or the home directory",
+  },
+  format_device: {
+    tier: "hardline",
+    description: "Formatting or wiping a device (mkfs, wipefs, blkdiscard, shred on /dev/…)",
+  },
+  write_block_device: {
+    tier: "hardline",
+    description: "Writing directly to a block device (dd of=/dev/…, > /dev/sd…)",
+  },
+  fork_bomb: { tier: "hardline", description: "Fork bomb" },
+  kill_all_processes: { tier: "hardline", description: "Killing every process (kill -1)" },
+  shutdown_host: {
+    tier: "hardline",
+    description: "Shutting down or rebooting the machine (shutdown, reboot, halt, init 0/6)",
+  },
+  // Dangerous: ask first.
+  rm_recursive: { tier: "dangerous", description: "Recursive delete (rm -r)" },
+  rm_system_path: { tier: "dangerous", description: "Deleting a file in a system directory" },
+  find_delete: { tier: "dangerous", description: "Deleting files with find (-delete, -exec rm)" },
+  xargs_rm: { tier: "dangerous", description: "Deleting files listed through xargs" },
+  format_filesystem: { tier: "dangerous", description: "Creating or wiping a filesystem" },
+  chmod_world_writable: {
+    tier: "dangerous",
+    description: "Making files world-writable (chmod 777, o+w)",
+  },
+  chmod_system_path: {
+    tier: "dangerous",
+    description: "Recursive permission change of a system directory",
+  },
+  chown_root: {
+    tier: "dangerous",
+    description: "Recursive ownership change to root or of a system directory",
+  },
+  sql_drop: { tier: "dangerous", description: "SQL DROP TABLE / DATABASE" },
+  sql_delete_all: { tier: "dangerous", description: "SQL DELETE without a WHERE clause" },
+  sql_truncate: { tier: "dangerous", description: "SQL TRUNCATE" },
+  write_etc: { tier: "dangerous", description: "Writing to /etc" },
+  write_system_path: {
+    tier: "dangerous",
+    description: "Writing to a system directory (/usr, /bin, /boot, /sys, …)",
+  },
+  write_ssh: { tier: "dangerous", description: "Writing to ~/.ssh (keys, authorized_keys)" },
+  write_shell_rc: {
+    tier: "dangerous",
+    description: "Writing to a shell start-up file (.bashrc, .zshrc, .profile, …)",
+  },
+  write_env_file: { tier: "dangerous", description: "Writing to a .env file" },
+  write_credentials: {
+    tier: "dangerous",
+    description: "Writing to a credentials file (.aws/credentials, .netrc, .npmrc, id_rsa, …)",
+  },
+  write_hermes_config: {
+    tier: "dangerous",
+    description: "Writing to the console's own config file",
+  },
+  systemctl_stop: {
+    tier: "dangerous",
+    description: "Stopping or disabling a system service",
+  },
+  kill_force: {
+    tier: "dangerous",
+    description: "Force-killing processes by name (pkill -9, killall)",
+  },
+  pipe_download_to_shell: {
+    tier: "dangerous",
+    description: "Running a downloaded script (curl/wget piped into a shell or interpreter)",
+  },
+  pipe_decoded_to_shell: {
+    tier: "dangerous",
+    description: "Running a decoded blob (base64 -d / xxd -r piped into a shell)",
+  },
+  git_reset_hard: { tier: "dangerous", description: "git reset --hard (discards local changes)" },
+  git_force_push: { tier: "dangerous", description: "git push --force (rewrites remote history)" },
+  git_clean: { tier: "dangerous", description: "git clean -f (deletes untracked files)" },
+  git_branch_delete: { tier: "dangerous", description: "git branch -D (force-deletes a branch)" },
+  package_remove: {
+    tier: "dangerous",
+    description: "Removing installed packages (apt remove, pip uninstall, npm uninstall -g, …)",
+  },
+  sudo: { tier: "dangerous", description: "Running as another user (sudo, su, doas)" },
+  cloud_metadata: {
+    tier: "dangerous",
+    description: "Reaching the cloud metadata service (169.254.169.254)",
+  },
+  crontab_remove: { tier: "dangerous", description: "Removing the crontab (crontab -r)" },
+} as const satisfies Record<string, P>;
+
+export type PatternKey = keyof typeof PATTERNS;
+
+/** The marker `$HOME`, `${HOME}` and the literal home path are folded into. */
+export const HOME = "~";
+
+/** A set from a space-separated list (keeps long tables compact). */
+export const words = (list: string) => new Set(list.split(" "));
+
+export const SHELLS = words(
+  "sh bash zsh dash ksh mksh fish ash csh tcsh",
+);
+export const INTERPRETERS = words(
+  "python python2 python3 perl ruby node nodejs deno bun php lua Rscript osascript",
+);
+export const DOWNLOADERS = words(
+  "curl wget fetch aria2c http https xh lynx",
+);
+export const SQL_CLIENTS = words(
+  "psql mysql mariadb sqlite3 sqlite sqlcmd duckdb clickhouse-client clickhouse cockroach " +
+    "mongo mongosh pgcli mycli litecli usql docker kubectl podman",
+);
+export const KEYWORDS = words(
+  "if then else elif fi do done while until { } ! time function [[ ]]",
+);
+
+/** What one classification accumulates while it walks a command line. */
+export interface Scope {
+  opts: PolicyOptions;
+  found: Map<string, PatternMatch>;
+  vars: Map<string, string>;
+  cwd: string | null;
+  depth: number;
+  commandNames: Set<string>;
+}
+
+/** Record a pattern match once. */
+export const add = (scope: Scope, key: PatternKey) => {
+  if (!scope.found.has(key)) {
+    scope.found.set(key, { pattern_key: key, description: PATTERNS[key].description });
+  }
+};
+
+export const basename = (p: string) => p.slice(p.lastIndexOf("/") + 1);
+export const isFlag = (a: string) => a.startsWith("-") && a !== "-" && a !== "--";
+
+/** Extract quoted string literals from interpreter code (python -c, perl -e, …). */
+export function stringLiterals(code: string): string[] {
+  const out: string[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`((?:[^`\\]|\\.)*)`/g;
+  for (const m of code.matchAll(re)) out.push((m[1] ?? m[2] ?? m[3]).replace(/\\(.)/g, "$1"));
+  return out;
+}

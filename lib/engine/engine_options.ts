@@ -1,0 +1,96 @@
+// The engine's knobs, read once from config.yaml with safe defaults, and the hooks through which
+// it reaches the tools subsystem (tool registry, approvals, clarify). Tests override any of
+// them per app; nothing here is process-global.
+//
+// config.yaml keys (all optional):
+//   provider_timeout_seconds: 120      # silence before a turn fails with no_response
+//   provider_retry: {attempts: 3, base_delay_ms: 1000, max_delay_ms: 60000}
+//   compression: {threshold: 0.8}      # share of the context window before compressing
+//   context_windows: {my-model: 65536} # per-model context window overrides
+//   pricing: {my-model: {input: 1.0, output: 2.0, cached: 0.1}}  # USD per 1M tokens
+//   agent: {max_steps: 60}             # model steps per turn
+import type { AppConfig } from "../config.ts";
+import type { AppContext } from "../app_context.ts";
+import type { SessionRow } from "../sessions.ts";
+import type { ToolDefinition } from "../tools/types.ts";
+import { contextWindowOverrides } from "../providers/context_windows.ts";
+import { type ModelPrice, pricingOverrides } from "../providers/pricing.ts";
+import { DEFAULT_RETRY, type RetryPolicy } from "../providers/model_stream.ts";
+import { DEFAULT_COMPRESSION_THRESHOLD } from "./compression.ts";
+import type { Run } from "./run.ts";
+import { TOOL_HOOKS } from "./tool_hooks.ts";
+
+/** How the engine reaches tools, approvals and clarify (wired to lib/tools in main.ts). */
+export interface EngineHooks {
+  buildTools(app: AppContext, session: SessionRow): ToolDefinition[] | Promise<ToolDefinition[]>;
+  requestApproval(
+    app: AppContext,
+    run: Run,
+    req: { command: string; description: string; patternKey: string; patternKeys: string[] },
+  ): Promise<{ approved: boolean; message?: string }>;
+  askClarify(app: AppContext, run: Run, question: string, choices?: string[]): Promise<string>;
+  allowNetwork(app: AppContext, session: SessionRow): boolean;
+}
+
+export interface EngineOptions {
+  idleTimeoutMs: number;
+  retry: RetryPolicy;
+  compressionThreshold: number;
+  contextWindows: Record<string, number>;
+  pricing: Record<string, ModelPrice>;
+  maxSteps: number;
+  /** How often a streaming assistant message is saved to the transcript. */
+  persistIntervalMs: number;
+  /** SSE `: heartbeat` interval. */
+  heartbeatMs: number;
+  /** Journals of runs that ended longer ago than this are pruned at start-up. */
+  journalRetentionDays: number;
+  /** Test seam: the fetch the provider clients use. */
+  fetch?: typeof fetch;
+  hooks: EngineHooks;
+}
+
+/** Hooks for a console without tools (tests of the bare loop): nothing to run, approve or ask. */
+export const NO_TOOL_HOOKS: EngineHooks = {
+  buildTools: () => [],
+  requestApproval: () =>
+    Promise.resolve({ approved: false, message: "Approvals are not available in this console" }),
+  askClarify: () => Promise.reject(new Error("Asking the user is not available in this console")),
+  allowNetwork: () => false,
+};
+
+function num(v: unknown, fallback: number, min = 0): number {
+  const n = typeof v === "string" ? Number(v) : v;
+  return typeof n === "number" && Number.isFinite(n) && n >= min ? n : fallback;
+}
+
+function obj(v: unknown): Record<string, unknown> {
+  return v && typeof v === "object" && !Array.isArray(v) ? v as Record<string, unknown> : {};
+}
+
+/** Options from config.yaml, then `overrides` (tests, main.ts hooks). */
+export function engineOptionsFromConfig(
+  config: AppConfig,
+  overrides: Partial<EngineOptions> = {},
+): EngineOptions {
+  const f = config.file;
+  const retry = obj(f.provider_retry);
+  const threshold = num(obj(f.compression).threshold, DEFAULT_COMPRESSION_THRESHOLD);
+  return {
+    idleTimeoutMs: num(f.provider_timeout_seconds, 120, 0.001) * 1000,
+    retry: {
+      attempts: Math.max(1, Math.floor(num(retry.attempts, DEFAULT_RETRY.attempts, 1))),
+      baseDelayMs: num(retry.base_delay_ms, DEFAULT_RETRY.baseDelayMs),
+      maxDelayMs: num(retry.max_delay_ms, DEFAULT_RETRY.maxDelayMs),
+    },
+    compressionThreshold: threshold > 0 && threshold <= 1 ? threshold : DEFAULT_COMPRESSION_THRESHOLD,
+    contextWindows: contextWindowOverrides(f),
+    pricing: pricingOverrides(f),
+    maxSteps: Math.max(1, Math.floor(num(obj(f.agent).max_steps, 60, 1))),
+    persistIntervalMs: 250,
+    heartbeatMs: 5000,
+    journalRetentionDays: 14,
+    hooks: TOOL_HOOKS,
+    ...overrides,
+  };
+}

@@ -1,0 +1,165 @@
+// The stored transcript (OpenAI-style rows) turned into the AI SDK's ModelMessage list that is
+// sent to a provider. Invariants: every assistant tool call is followed by exactly one result
+// (a run cut off mid-tool gets a synthetic "no result" so the next request is valid); orphan
+// tool results and empty assistant rows are dropped; the stored transcript is never changed.
+import type { ModelMessage } from "ai";
+import { isAbsolute, join } from "node:path";
+import type { StoredMessage } from "../messages.ts";
+
+type AssistantPart =
+  | { type: "text"; text: string }
+  | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown };
+type UserPart =
+  | { type: "text"; text: string }
+  | { type: "image"; image: Uint8Array | URL; mediaType?: string };
+
+/** Where to find a session's uploaded files (attachments with relative paths). */
+export interface AttachmentRoot {
+  stateDir: string;
+  sessionId: string;
+  workspace: string;
+}
+
+const MAX_INLINE_IMAGE_BYTES = 5 * 1024 * 1024;
+
+function text(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return content == null ? "" : String(content);
+  return content.map((p) => (p && typeof p === "object" && "text" in p ? String(p.text) : "")).join("");
+}
+
+/** Parse tool-call arguments; invalid JSON becomes `{}` plus the raw text, never a throw. */
+export function parseToolArgs(raw: unknown): Record<string, unknown> {
+  if (raw && typeof raw === "object" && !Array.isArray(raw)) return raw as Record<string, unknown>;
+  if (typeof raw !== "string" || raw.trim() === "") return {};
+  try {
+    const v = JSON.parse(raw);
+    return v && typeof v === "object" && !Array.isArray(v) ? v : { value: v };
+  } catch {
+    return { _raw_arguments: raw };
+  }
+}
+
+async function userContent(m: StoredMessage, root?: AttachmentRoot): Promise<string | UserPart[]> {
+  const parts: UserPart[] = [];
+  if (Array.isArray(m.content)) {
+    for (const p of m.content as Array<Record<string, unknown>>) {
+      if (p?.type === "text" && typeof p.text === "string") parts.push({ type: "text", text: p.text });
+      else if (p?.type === "image_url") {
+        const url = (p.image_url as { url?: string } | undefined)?.url;
+        if (url) {
+          try {
+            parts.push({ type: "image", image: new URL(url) });
+          } catch { /* not a URL */ }
+        }
+      }
+    }
+  } else if (m.content) {
+    parts.push({ type: "text", text: String(m.content) });
+  }
+  const notes: string[] = [];
+  for (const a of (m.attachments ?? []) as unknown[]) {
+    const att = typeof a === "string" ? { filename: a, path: a } : (a ?? {}) as Record<string, unknown>;
+    const name = String(att.filename ?? att.name ?? att.path ?? "file");
+    const rel = String(att.path ?? att.filename ?? "");
+    const mime = typeof att.mime === "string" ? att.mime : "";
+    const abs = !rel ? "" : isAbsolute(rel)
+      ? rel
+      : root
+      ? join(root.stateDir, "attachments", root.sessionId, rel.split("/").pop()!)
+      : "";
+    if (root && abs && (att.is_image === true || mime.startsWith("image/"))) {
+      try {
+        const stat = await Deno.stat(abs);
+        if (stat.size <= MAX_INLINE_IMAGE_BYTES) {
+          parts.push({ type: "image", image: await Deno.readFile(abs), ...(mime ? { mediaType: mime } : {}) });
+          continue;
+        }
+      } catch { /* fall back to a note */ }
+    }
+    notes.push(`[Attached file: ${name}${abs ? ` at ${abs}` : ""}${mime ? ` (${mime})` : ""}]`);
+  }
+  if (notes.length) parts.push({ type: "text", text: notes.join("\n") });
+  if (parts.every((p) => p.type === "text")) return parts.map((p) => (p as { text: string }).text).join("\n");
+  return parts;
+}
+
+/**
+ * Convert stored messages to provider messages. Reasoning is not sent back (providers do not
+ * need it and it costs tokens); system rows are skipped (the system prompt is separate).
+ */
+export async function toModelMessages(
+  stored: StoredMessage[],
+  root?: AttachmentRoot,
+): Promise<ModelMessage[]> {
+  const out: ModelMessage[] = [];
+  const open = new Map<string, string>(); // tool_call_id → tool name, awaiting a result
+  const closeOpen = () => {
+    if (open.size === 0) return;
+    out.push({
+      role: "tool",
+      content: [...open].map(([toolCallId, toolName]) => ({
+        type: "tool-result" as const,
+        toolCallId,
+        toolName,
+        output: { type: "text" as const, value: "[no result: the run was interrupted before this tool finished]" },
+      })),
+    });
+    open.clear();
+  };
+  for (const m of stored) {
+    if (m.role === "system") continue;
+    if (m.role === "tool") {
+      const id = m.tool_call_id ?? "";
+      const name = open.get(id);
+      if (name === undefined) continue; // orphan result
+      open.delete(id);
+      out.push({
+        role: "tool",
+        content: [{
+          type: "tool-result",
+          toolCallId: id,
+          toolName: m.name ?? name,
+          output: { type: "text", value: text(m.content) },
+        }],
+      });
+      continue;
+    }
+    closeOpen();
+    if (m.role === "user") {
+      out.push({ role: "user", content: await userContent(m, root) } as ModelMessage);
+      continue;
+    }
+    const parts: AssistantPart[] = [];
+    const body = text(m.content);
+    if (body) parts.push({ type: "text", text: body });
+    for (const tc of m.tool_calls ?? []) {
+      const name = tc.function?.name ?? "unknown";
+      parts.push({ type: "tool-call", toolCallId: tc.id, toolName: name, input: parseToolArgs(tc.function?.arguments) });
+      open.set(tc.id, name);
+    }
+    if (parts.length === 0) continue;
+    out.push({ role: "assistant", content: parts });
+  }
+  closeOpen();
+  return out;
+}
+
+/** Approximate size of a message list in characters (for token estimates). */
+export function messagesChars(messages: ModelMessage[]): number {
+  let n = 0;
+  for (const m of messages) {
+    if (typeof m.content === "string") n += m.content.length;
+    else {
+      for (const p of m.content as Array<Record<string, unknown>>) {
+        if (typeof p.text === "string") n += p.text.length;
+        else if (p.type === "tool-call") n += JSON.stringify(p.input ?? {}).length + 20;
+        else if (p.type === "tool-result") {
+          const o = p.output as { value?: unknown };
+          n += typeof o?.value === "string" ? o.value.length : JSON.stringify(o?.value ?? "").length;
+        } else if (p.type === "image") n += 4000; // images cost roughly 1k tokens
+      }
+    }
+  }
+  return n;
+}

@@ -1,0 +1,259 @@
+// The runs of one app: starting a turn (persist the user message, claim the session, run the
+// agent in the background), retry, manual compression, cancel, lookup for SSE, and start-up
+// recovery of runs a previous process left unfinished. Invariants: one instance per app (no
+// process-global state); a session has at most one active run; a run continues whether or
+// not anyone listens; the HTTP caller gets its ids before the agent does any work.
+import type { AppConfig } from "../config.ts";
+import type { AppContext } from "../app_context.ts";
+import type { Db } from "../db.ts";
+import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
+import { type Clock, newStreamId, randomHex } from "../ids.ts";
+import type { Logger } from "../log.ts";
+import { appendMessages, listMessages, truncateMessages } from "../messages.ts";
+import { getSession, normalizeTitle, UNTITLED, updateSession } from "../sessions.ts";
+import { resolveTrustedWorkspace } from "../workspaces.ts";
+import { claimSession, createEventAppender, getStream, pruneJournal, recoverInterruptedStreams, releaseSession } from "../journal.ts";
+import { type RunMode, runAgent } from "./agent_loop.ts";
+import { type EngineOptions, engineOptionsFromConfig } from "./engine_options.ts";
+import { Run } from "./run.ts";
+import { setToolCallStatus } from "./tool_runner.ts";
+
+export interface StartInput {
+  sessionId: string;
+  message: string;
+  model?: string;
+  modelProvider?: string;
+  workspace?: string;
+  attachments?: unknown[];
+}
+
+export interface StartResult {
+  stream_id: string;
+  session_id: string;
+  turn_id: string;
+  title: string;
+}
+
+/** A title from the first user message: one line, whitespace collapsed, ≤ 80 characters. */
+export function deriveTitle(message: string): string {
+  const line = message.replace(/\s+/g, " ").trim();
+  const chars = Array.from(line);
+  if (chars.length <= 80) return normalizeTitle(line);
+  const cut = chars.slice(0, 79).join("");
+  const space = cut.lastIndexOf(" ");
+  return normalizeTitle((space > 40 ? cut.slice(0, space) : cut) + "…");
+}
+
+export class RunManager {
+  private overrides: Partial<EngineOptions>;
+  private runs = new Map<string, Run>();
+  private append: ReturnType<typeof createEventAppender>;
+  private closed = false;
+
+  /** Recovers runs a previous process left `running` (see journal.ts) before anything else. */
+  constructor(
+    private deps: { db: Db; clock: Clock; log: Logger },
+    overrides: Partial<EngineOptions> = {},
+  ) {
+    this.overrides = overrides;
+    this.append = createEventAppender(deps.db, deps.clock);
+    const recovered = recoverInterruptedStreams(deps.db, deps.clock);
+    if (recovered.length) {
+      deps.log.warn(`marked ${recovered.length} unfinished run(s) as interrupted`, {
+        streams: recovered.map((s) => s.stream_id),
+      });
+    }
+    pruneJournal(deps.db, deps.clock, (overrides.journalRetentionDays ?? 14) * 86400);
+  }
+
+  /** Change engine options for later runs (main.ts wires tool hooks; tests shorten timeouts). */
+  configure(overrides: Partial<EngineOptions>): void {
+    this.overrides = { ...this.overrides, ...overrides };
+  }
+
+  /** The options a run started now would use: config.yaml (re-read each run), then overrides. */
+  options(config: AppConfig): EngineOptions {
+    return engineOptionsFromConfig(config, this.overrides);
+  }
+
+  /** The live run of a stream, if it is still running in this process. */
+  get(streamId: string): Run | undefined {
+    return this.runs.get(streamId);
+  }
+
+  /** Number of runs in progress. */
+  get activeCount(): number {
+    return this.runs.size;
+  }
+
+  /** POST /api/chat/start: persist the message, claim the session, start the agent. */
+  async start(app: AppContext, input: StartInput): Promise<StartResult> {
+    const { db, clock } = this.deps;
+    const message = input.message.trim();
+    if (!message && !(input.attachments?.length)) throw new ValidationError("message is required", "message");
+    const session = getSession(db, input.sessionId);
+    this.refuseIfActive(session.session_id, session.active_stream_id);
+    const workspace = input.workspace && input.workspace !== session.workspace
+      ? await resolveTrustedWorkspace({ db, config: app.config }, input.workspace)
+      : undefined;
+    const streamId = newStreamId();
+    const turnId = randomHex(16);
+    this.claim(session.session_id, streamId, turnId, input.model ?? session.model, input.modelProvider ?? session.model_provider);
+    let title = session.title;
+    let newTitle: string | undefined;
+    try {
+      if (workspace || input.model !== undefined || input.modelProvider !== undefined) {
+        updateSession(db, clock, session.session_id, {
+          ...(workspace ? { workspace } : {}),
+          ...(input.model !== undefined ? { model: input.model || null } : {}),
+          ...(input.modelProvider !== undefined ? { model_provider: input.modelProvider || null } : {}),
+        });
+      }
+      const firstTurn = !listMessages(db, session.session_id).some((m) => m.role === "user");
+      appendMessages(db, clock, session.session_id, [{
+        role: "user",
+        content: input.message,
+        turn_id: turnId,
+        ...(input.attachments?.length ? { attachments: input.attachments } : {}),
+      }]);
+      if (firstTurn && session.title === UNTITLED) {
+        newTitle = deriveTitle(message || String((input.attachments?.[0] as { filename?: string })?.filename ?? ""));
+        if (newTitle !== UNTITLED) {
+          title = updateSession(db, clock, session.session_id, { title: newTitle }).title;
+        } else newTitle = undefined;
+      }
+    } catch (err) {
+      this.abandon(session.session_id, streamId);
+      throw err;
+    }
+    this.launch(app, { streamId, sessionId: session.session_id, turnId }, "chat", newTitle);
+    return { stream_id: streamId, session_id: session.session_id, turn_id: turnId, title };
+  }
+
+  /** POST /api/session/retry: drop the last answer and run the last user message again. */
+  retry(app: AppContext, sessionId: string): StartResult {
+    const { db, clock } = this.deps;
+    const session = getSession(db, sessionId);
+    this.refuseIfActive(sessionId, session.active_stream_id);
+    const messages = listMessages(db, sessionId);
+    const lastUser = messages.findLast((m) => m.role === "user");
+    if (!lastUser) throw new ValidationError(`Session "${sessionId}" has no user message to retry`, "session_id");
+    const streamId = newStreamId();
+    const turnId = lastUser.turn_id ?? randomHex(16);
+    this.claim(sessionId, streamId, turnId, session.model, session.model_provider);
+    try {
+      truncateMessages(db, sessionId, lastUser.idx + 1, clock());
+      if (lastUser.turn_id) {
+        db.prepare("DELETE FROM tool_calls WHERE session_id = ? AND turn_id = ?").run(sessionId, lastUser.turn_id);
+      }
+    } catch (err) {
+      this.abandon(sessionId, streamId);
+      throw err;
+    }
+    this.launch(app, { streamId, sessionId, turnId }, "chat");
+    return { stream_id: streamId, session_id: sessionId, turn_id: turnId, title: session.title };
+  }
+
+  /** POST /api/session/compress: summarize older turns now, as a run of its own. */
+  compress(app: AppContext, sessionId: string): StartResult {
+    const session = getSession(this.deps.db, sessionId);
+    this.refuseIfActive(sessionId, session.active_stream_id);
+    const streamId = newStreamId();
+    const turnId = randomHex(16);
+    this.claim(sessionId, streamId, turnId, session.model, session.model_provider);
+    this.launch(app, { streamId, sessionId, turnId }, "compress");
+    return { stream_id: streamId, session_id: sessionId, turn_id: turnId, title: session.title };
+  }
+
+  /**
+   * GET /api/chat/cancel: stop the run now. Keeps the partial answer, marks the running tool
+   * as an error, emits `cancel`, frees the session. Idempotent: false if nothing was running.
+   */
+  cancel(streamId: string): boolean {
+    const run = this.runs.get(streamId);
+    if (!run || run.finished) return false;
+    run.controller.abort(new Error("cancelled by user"));
+    if (run.activeToolCallId) {
+      setToolCallStatus(this.deps.db, run.sessionId, run.activeToolCallId, "error", {
+        result: "Cancelled by user",
+        duration: 0,
+      });
+    }
+    run.end("cancelled", [{ event: "cancel", data: { message: "Cancelled by user", type: "cancelled" } }]);
+    this.runs.delete(streamId);
+    return true;
+  }
+
+  /** Stop every run without final events (server shutdown); the next start marks them interrupted. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const runs = [...this.runs.values()];
+    for (const run of runs) run.halt();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.allSettled(runs.map((r) => r.done)),
+      new Promise((r) => (timer = setTimeout(r, 2000))),
+    ]);
+    clearTimeout(timer);
+    this.runs.clear();
+  }
+
+  private refuseIfActive(sessionId: string, active: string | null): void {
+    if (active) {
+      throw new ConflictError("session already has an active stream", { active_stream_id: active });
+    }
+    void sessionId;
+  }
+
+  private claim(sessionId: string, streamId: string, turnId: string, model: string | null | undefined, provider: string | null | undefined): void {
+    if (this.closed) throw new ConflictError("The server is shutting down");
+    const res = claimSession(this.deps.db, this.deps.clock, {
+      streamId,
+      sessionId,
+      turnId,
+      model: model ?? null,
+      modelProvider: provider ?? null,
+    });
+    if (res === undefined) throw new NotFoundError(`Session "${sessionId}" not found`);
+    if (res.conflict) {
+      throw new ConflictError("session already has an active stream", { active_stream_id: res.conflict });
+    }
+  }
+
+  /** Undo a claim whose run never started. */
+  private abandon(sessionId: string, streamId: string): void {
+    const { db } = this.deps;
+    releaseSession(db, sessionId, streamId);
+    if (getStream(db, streamId)) db.prepare("DELETE FROM streams WHERE stream_id = ?").run(streamId);
+  }
+
+  private launch(
+    app: AppContext,
+    ids: { streamId: string; sessionId: string; turnId: string },
+    mode: RunMode,
+    title?: string,
+  ): void {
+    const opts = this.options(app.config);
+    const run = new Run({
+      db: this.deps.db,
+      clock: this.deps.clock,
+      log: this.deps.log,
+      append: this.append,
+      persistIntervalMs: opts.persistIntervalMs,
+    }, ids);
+    this.runs.set(ids.streamId, run);
+    // Start on the next macrotask so the HTTP response leaves first.
+    run.done = new Promise<void>((resolve) => setTimeout(resolve, 0))
+      .then(() => runAgent(run, { app, opts, mode, title }))
+      .catch((err) => this.deps.log.error("run crashed", { error: String(err) }))
+      .finally(() => {
+        if (!run.finished && !this.closed) {
+          run.end("error", [
+            { event: "error", data: { message: "The run stopped unexpectedly" } },
+            { event: "stream_end", data: { session_id: run.sessionId } },
+          ]);
+        }
+        if (this.runs.get(ids.streamId) === run) this.runs.delete(ids.streamId);
+      });
+  }
+}

@@ -1,0 +1,120 @@
+// The system prompt of a run, assembled from ordered sections: who the agent is, where it
+// works, the tools it has, project context files, and the user's own instructions from
+// config.yaml. Skills and memory add their sections to SECTIONS. Invariants: deterministic for
+// the same inputs (tests assert its contents); a failing section is skipped, never fatal;
+// context files are capped so one huge file cannot crowd out the conversation.
+import { join } from "node:path";
+import type { AppContext } from "../app_context.ts";
+import { memoryPromptSection } from "../memory.ts";
+import { sessionSkillsSection } from "../skills.ts";
+
+/** What sections may look at. `session` is the compact session row. */
+export interface PromptInput {
+  app: AppContext;
+  session: { session_id: string; workspace: string; model: string | null; title: string };
+  /** Names and one-line descriptions of the tools offered this run. */
+  tools: Array<{ name: string; description: string }>;
+  model: string;
+  /** Epoch seconds (the app clock), for the date line. */
+  now: number;
+}
+
+export type PromptSection = (input: PromptInput) => string | null | Promise<string | null>;
+
+/** Context files read from the workspace root, first match of each group wins. */
+export const CONTEXT_FILES = [["AGENTS.md", "HERMES.md", ".hermes.md"], ["CLAUDE.md"]];
+export const MAX_CONTEXT_FILE_CHARS = 20_000;
+
+const identity: PromptSection = ({ model }) =>
+  `You are Hermes, a capable assistant running in Hermes Console, a self-hosted web console ` +
+  `(model: ${model}). You help with software and general tasks. Be direct and accurate; ` +
+  `format answers in Markdown; say so when you are unsure instead of guessing.`;
+
+const environment: PromptSection = ({ session, now }) => {
+  const date = new Date(now * 1000).toISOString().slice(0, 10);
+  return `Today is ${date}. The session's workspace (your working directory) is ` +
+    `${session.workspace}. Paths you give to file tools are relative to it; you cannot leave it.`;
+};
+
+const toolGuide: PromptSection = ({ tools }) => {
+  if (tools.length === 0) return "No tools are available in this session; answer from knowledge.";
+  const lines = tools.map((t) => `- ${t.name}: ${t.description.split("\n")[0]}`);
+  return `You can call these tools:\n${lines.join("\n")}\n` +
+    `Use tools to look things up rather than guessing about files. Commands that could do ` +
+    `damage may need the user's approval; if a call is denied, do not retry it — explain and ` +
+    `ask how to proceed.`;
+};
+
+const contextFiles: PromptSection = async ({ session }) => {
+  const parts: string[] = [];
+  for (const group of CONTEXT_FILES) {
+    for (const name of group) {
+      try {
+        let text = await Deno.readTextFile(join(session.workspace, name));
+        if (text.length > MAX_CONTEXT_FILE_CHARS) {
+          text = text.slice(0, MAX_CONTEXT_FILE_CHARS) + "\n[… truncated]";
+        }
+        parts.push(`## ${name} (project instructions)\n${text.trim()}`);
+        break;
+      } catch {
+        // not present or unreadable: try the next name
+      }
+    }
+  }
+  return parts.length ? parts.join("\n\n") : null;
+};
+
+const userInstructions: PromptSection = ({ app }) => {
+  const file = app.config.file as Record<string, unknown>;
+  const agent = (file.agent && typeof file.agent === "object" ? file.agent : {}) as Record<
+    string,
+    unknown
+  >;
+  const text = agent.system_prompt ?? file.system_prompt;
+  return typeof text === "string" && text.trim() ? `## Instructions from the user\n${text.trim()}` : null;
+};
+
+/** Ordered sections. Other subsystems (skills, memory) append theirs here. */
+export const SECTIONS: PromptSection[] = [
+  identity,
+  environment,
+  toolGuide,
+  contextFiles,
+  userInstructions,
+  ({ app, tools }) =>
+    memoryPromptSection(app.config.stateDir, {
+      toolOffered: tools.some((t) => t.name === "memory"),
+    }),
+  ({ app, session, tools }) =>
+    sessionSkillsSection(app, session.session_id, {
+      toolOffered: tools.some((t) => t.name === "skill"),
+    }),
+];
+
+/**
+ * Assemble the system prompt for one run of `session`. `opts.tools` lists the tools offered,
+ * `opts.model` the model id, `opts.now` the time (defaults: none, the session's model, app clock).
+ */
+export async function buildSystemPrompt(
+  app: AppContext,
+  session: PromptInput["session"],
+  opts: Partial<Pick<PromptInput, "tools" | "model" | "now">> = {},
+): Promise<string> {
+  const input: PromptInput = {
+    app,
+    session,
+    tools: opts.tools ?? [],
+    model: opts.model ?? session.model ?? "unknown",
+    now: opts.now ?? app.clock(),
+  };
+  const out: string[] = [];
+  for (const section of SECTIONS) {
+    try {
+      const text = await section(input);
+      if (text && text.trim()) out.push(text.trim());
+    } catch (err) {
+      input.app.log.warn("system prompt section failed", { error: String(err) });
+    }
+  }
+  return out.join("\n\n");
+}

@@ -1,0 +1,45 @@
+// The engine's bridge to the tools subsystem: the session's toolset (built-ins from
+// lib/tools/registry.ts plus the tools of connected MCP servers), approvals (lib/approvals.ts)
+// and clarifying questions (lib/clarify.ts), each bound to the run that asks.
+import { requestApproval } from "../approvals.ts";
+import { askClarify } from "../clarify.ts";
+import { buildToolset } from "../tools/registry.ts";
+import { loadMcpTools } from "../tools/mcp_tools.ts";
+import type { EngineHooks } from "./engine_options.ts";
+
+/** `terminal.allow_network: true` in config.yaml lets sandboxed commands reach the network. */
+function terminalNetwork(file: Record<string, unknown>): boolean {
+  const t = file.terminal;
+  return !!t && typeof t === "object" && (t as Record<string, unknown>).allow_network === true;
+}
+
+export const TOOL_HOOKS: EngineHooks = {
+  async buildTools(app, session) {
+    const builtIn = buildToolset(app, session);
+    const mcp = await loadMcpTools(app.mcp).catch((err) => {
+      app.log.warn("MCP tools unavailable for this turn", { error: String(err) });
+      return [];
+    });
+    const names = new Set(builtIn.map((t) => t.name));
+    return [...builtIn, ...mcp.filter((t) => !names.has(t.name))];
+  },
+  async requestApproval(app, run, req) {
+    const decision = await requestApproval(app, {
+      sessionId: run.sessionId,
+      streamId: run.streamId,
+      ...req,
+      emit: (e) => run.emit(e),
+      signal: run.signal,
+    });
+    return { approved: decision.approved, ...(decision.message ? { message: decision.message } : {}) };
+  },
+  askClarify: (app, run, question, choices) =>
+    askClarify(app.tools.clarify, {
+      sessionId: run.sessionId,
+      question,
+      ...(choices ? { choices } : {}),
+      emit: (e) => run.emit(e),
+      signal: run.signal,
+    }),
+  allowNetwork: (app) => terminalNetwork(app.config.file),
+};

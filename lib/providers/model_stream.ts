@@ -1,0 +1,276 @@
+// One model step over the wire. The AI SDK's provider packages speak the protocols (the
+// endpoint's protocol picks chat-completions for every OpenAI-compatible server, Messages for
+// Anthropic); the SDK's own prompt conversion turns ModelMessages into the provider prompt.
+// The loop is ours: the engine calls the model's `doStream` directly (streamText's stream
+// pipeline costs more than the whole relay budget) and runs tools itself.
+// Invariants: every failure leaves here as a ProviderFailure; silence longer than
+// `idleTimeoutMs` is `no_response`; rate limits are retried (honouring Retry-After) only
+// while nothing has been streamed in that attempt.
+import type { ModelMessage } from "ai";
+import { convertToLanguageModelPrompt, standardizePrompt } from "ai/internal";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { ProviderEndpoint } from "../provider_config.ts";
+import {
+  type FailureContext,
+  noResponseFailure,
+  ProviderFailure,
+  toProviderFailure,
+  truncatedFailure,
+} from "./provider_errors.ts";
+
+/** A tool as the model sees it: name, description, JSON schema of its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface StepUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  /** False when the provider reported no usage at all. */
+  reported: boolean;
+}
+
+export type StepPart =
+  | { type: "text"; text: string }
+  | { type: "reasoning"; text: string }
+  | {
+    type: "tool-call";
+    id: string;
+    name: string;
+    /** Parsed arguments, or the raw text when the model sent invalid JSON. */
+    input: unknown;
+  }
+  | {
+    type: "finish";
+    usage: StepUsage;
+    finishReason: string;
+    /** The provider's own finish reason; undefined when the stream ended without one. */
+    rawFinishReason: string | undefined;
+  };
+
+export interface StepRequest {
+  endpoint: ProviderEndpoint;
+  model: string;
+  system: string;
+  messages: ModelMessage[];
+  tools: ToolSpec[];
+  signal: AbortSignal;
+  /** Give up with `no_response` after this much silence. */
+  idleTimeoutMs: number;
+  configPath: string;
+  maxOutputTokens?: number;
+  /** Test seam: the fetch used by the SDK client. */
+  fetch?: typeof fetch;
+}
+
+/** The provider-level model (LanguageModelV4 of the SDK's provider spec). */
+type ProviderModel = ReturnType<ReturnType<typeof createOpenAICompatible>["chatModel"]>;
+type StreamPartOf<M extends ProviderModel> = Awaited<ReturnType<M["doStream"]>>["stream"] extends
+  ReadableStream<infer P> ? P : never;
+
+/** Build the SDK model for an endpoint. Non-Anthropic endpoints use chat-completions. */
+export function createLanguageModel(
+  endpoint: ProviderEndpoint,
+  model: string,
+  fetchImpl?: typeof fetch,
+): ProviderModel {
+  const common = fetchImpl ? { fetch: fetchImpl } : {};
+  if (endpoint.protocol === "anthropic") {
+    return createAnthropic({
+      apiKey: endpoint.apiKey ?? "",
+      ...(endpoint.baseUrl ? { baseURL: endpoint.baseUrl } : {}),
+      ...common,
+    }).messages(model);
+  }
+  if (endpoint.protocol === "openai") {
+    return createOpenAI({
+      apiKey: endpoint.apiKey ?? "",
+      ...(endpoint.baseUrl ? { baseURL: endpoint.baseUrl } : {}),
+      ...common,
+    }).chat(model);
+  }
+  return createOpenAICompatible({
+    name: endpoint.id.replace(/[^a-z0-9]+/gi, "_"),
+    baseURL: endpoint.baseUrl ?? "",
+    ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+    includeUsage: true,
+    ...(endpoint.id === "openrouter"
+      ? { headers: { "X-Title": "Hermes Console", "HTTP-Referer": "https://github.com/hermes-console" } }
+      : {}),
+    ...common,
+  }).chatModel(model);
+}
+
+function parseInput(raw: string): unknown {
+  if (raw.trim() === "") return {};
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw; // the engine turns invalid JSON into a tool error the model can read
+  }
+}
+
+/** Stream one model step. Throws ProviderFailure; stops quietly when `signal` aborts. */
+export async function* streamModelStep(req: StepRequest): AsyncGenerator<StepPart> {
+  const ctx: FailureContext = { endpoint: req.endpoint, model: req.model, configPath: req.configPath };
+  if (req.signal.aborted) return;
+  const local = new AbortController();
+  const onOuterAbort = () => local.abort(req.signal.reason);
+  req.signal.addEventListener("abort", onOuterAbort, { once: true });
+  // Silence watchdog: parts only stamp the time (re-arming a timer per token is costly).
+  let lastActivity = performance.now();
+  let idleFired = false;
+  const watchdog = setInterval(() => {
+    if (performance.now() - lastActivity >= req.idleTimeoutMs) {
+      idleFired = true;
+      local.abort(new Error("idle timeout"));
+    }
+  }, Math.max(5, Math.min(1000, req.idleTimeoutMs / 4)));
+  let streamError: unknown;
+  let reader: ReadableStreamDefaultReader<StreamPartOf<ProviderModel>> | undefined;
+  try {
+    const model = createLanguageModel(req.endpoint, req.model, req.fetch);
+    const prompt = await convertToLanguageModelPrompt({
+      prompt: await standardizePrompt({ system: req.system, messages: req.messages }),
+      supportedUrls: await model.supportedUrls,
+      download: undefined,
+      abortSignal: local.signal,
+      provider: model.provider,
+    });
+    const { stream } = await model.doStream({
+      prompt,
+      ...(req.tools.length
+        ? {
+          tools: req.tools.map((t) => ({
+            type: "function" as const,
+            name: t.name,
+            description: t.description,
+            // deno-lint-ignore no-explicit-any
+            inputSchema: t.inputSchema as any,
+          })),
+          toolChoice: { type: "auto" as const },
+        }
+        : {}),
+      ...(req.maxOutputTokens ? { maxOutputTokens: req.maxOutputTokens } : {}),
+      abortSignal: local.signal,
+    });
+    reader = stream.getReader();
+    while (true) {
+      const { done, value: part } = await reader.read();
+      if (done) break;
+      lastActivity = performance.now();
+      switch (part.type) {
+        case "text-delta":
+          if (part.delta) yield { type: "text", text: part.delta };
+          break;
+        case "reasoning-delta":
+          if (part.delta) yield { type: "reasoning", text: part.delta };
+          break;
+        case "tool-call":
+          yield { type: "tool-call", id: part.toolCallId, name: part.toolName, input: parseInput(part.input) };
+          break;
+        case "error":
+          streamError ??= part.error;
+          break;
+        case "finish": {
+          if (streamError) break;
+          if (part.finishReason.unified === "interrupted") {
+            streamError = truncatedFailure(ctx);
+            break;
+          }
+          const u = part.usage;
+          const input = u.inputTokens.total;
+          const output = u.outputTokens.total;
+          yield {
+            type: "finish",
+            finishReason: part.finishReason.unified,
+            rawFinishReason: part.finishReason.raw,
+            usage: {
+              inputTokens: input ?? 0,
+              outputTokens: output ?? 0,
+              cachedTokens: u.inputTokens.cacheRead ?? 0,
+              reported: input !== undefined || output !== undefined,
+            },
+          };
+          break;
+        }
+      }
+      if (streamError) break;
+    }
+  } catch (err) {
+    streamError ??= err;
+  } finally {
+    clearInterval(watchdog);
+    req.signal.removeEventListener("abort", onOuterAbort);
+    if (!local.signal.aborted) local.abort();
+    reader?.cancel().catch(() => {});
+  }
+  if (req.signal.aborted) return;
+  if (idleFired) throw noResponseFailure(ctx, Math.round(req.idleTimeoutMs / 100) / 10);
+  if (streamError) throw toProviderFailure(streamError, ctx);
+}
+
+export interface RetryPolicy {
+  /** Total attempts for a retryable failure (default 3). */
+  attempts: number;
+  /** First backoff in ms (doubles each retry; default 1000). */
+  baseDelayMs: number;
+  /** A Retry-After longer than this gives up at once instead of waiting (default 60 s). */
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 1000, maxDelayMs: 60_000 };
+
+/**
+ * `streamModelStep` with retries for retryable failures (rate limits, 5xx) that happen
+ * before anything was streamed. `onRetry` is told before each wait (to warn the user).
+ */
+export async function* streamModelStepWithRetry(
+  req: StepRequest,
+  policy: RetryPolicy = DEFAULT_RETRY,
+  onRetry?: (failure: ProviderFailure, attempt: number, delayMs: number) => void,
+): AsyncGenerator<StepPart> {
+  for (let attempt = 1;; attempt++) {
+    let streamed = false;
+    try {
+      for await (const part of streamModelStep(req)) {
+        streamed = true;
+        yield part;
+      }
+      return;
+    } catch (err) {
+      const failure = err instanceof ProviderFailure ? err : toProviderFailure(err, {
+        endpoint: req.endpoint,
+        model: req.model,
+        configPath: req.configPath,
+      });
+      if (streamed || !failure.retryable || attempt >= policy.attempts) throw failure;
+      const backoff = policy.baseDelayMs * 2 ** (attempt - 1);
+      const delay = failure.retryAfterMs !== undefined ? Math.max(failure.retryAfterMs, 0) : backoff;
+      if (delay > policy.maxDelayMs) throw failure;
+      onRetry?.(failure, attempt, delay);
+      if (!(await abortableSleep(delay, req.signal))) return;
+    }
+  }
+}
+
+/** Sleep `ms`; resolves false early when `signal` aborts. */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const t = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      resolve(false);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

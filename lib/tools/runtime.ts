@@ -1,0 +1,83 @@
+// The per-app state behind the agent's tools: the file-sandbox worker pool, the terminal's
+// command runner, the approval and clarify hubs and the todo lists. One instance per app
+// (AppContext.tools), closed with the app: workers terminated, running commands killed.
+import type { AppConfig } from "../config.ts";
+import { type ApprovalHub, closeApprovalHub, createApprovalHub } from "../approvals.ts";
+import { type ClarifyHub, closeClarifyHub, createClarifyHub } from "../clarify.ts";
+import { createFileSandboxPool, type FileSandboxPool } from "../sandbox/file_sandbox.ts";
+import { type CommandRunner, createCommandRunner } from "../sandbox/command_runner.ts";
+import type { Timers } from "../timers.ts";
+import type { TodoItem } from "./todo.ts";
+
+export interface ToolsRuntime {
+  files: FileSandboxPool;
+  commands: CommandRunner;
+  approvals: ApprovalHub;
+  clarify: ClarifyHub;
+  /** The latest plan of each session (seeded from the journal after a restart). */
+  todos: Map<string, TodoItem[]>;
+  /** Terminal timeouts; config.yaml `terminal.timeout` (seconds) sets the default. */
+  terminal: { defaultTimeoutMs: number; maxTimeoutMs: number };
+  close(): Promise<void>;
+}
+
+export interface ToolsRuntimeOptions {
+  timers?: Timers;
+  /** null runs terminal commands without bubblewrap. */
+  bwrapPath?: string | null;
+  approvalTimeoutMs?: number;
+  clarifyTimeoutMs?: number;
+  fileCallTimeoutMs?: number;
+  terminalHeadBytes?: number;
+  terminalTailBytes?: number;
+  /** More paths to mask inside the terminal sandbox (besides state dir, config, sockets). */
+  hiddenPaths?: string[];
+}
+
+function seconds(section: unknown, key: string): number | undefined {
+  if (!section || typeof section !== "object") return undefined;
+  const v = (section as Record<string, unknown>)[key];
+  return typeof v === "number" && v > 0 ? v * 1000 : undefined;
+}
+
+/**
+ * Build the tools runtime for `config`. Timeouts come from options first, then config.yaml
+ * (`approvals.timeout`, `clarify.timeout`, `terminal.timeout` in seconds), then defaults.
+ */
+export function createToolsRuntime(
+  config: AppConfig,
+  opts: ToolsRuntimeOptions = {},
+): ToolsRuntime {
+  const files = createFileSandboxPool({ callTimeoutMs: opts.fileCallTimeoutMs });
+  const commands = createCommandRunner({
+    bwrapPath: opts.bwrapPath,
+    headBytes: opts.terminalHeadBytes,
+    tailBytes: opts.terminalTailBytes,
+    hiddenPaths: [config.stateDir, config.configPath, ...(opts.hiddenPaths ?? [])],
+    env: { PATH: config.env.PATH, LANG: config.env.LANG, TERM: "dumb" },
+  });
+  const defaultTimeoutMs = seconds(config.file.terminal, "timeout") ?? 180_000;
+  const approvals = createApprovalHub({
+    file: config.file,
+    timers: opts.timers,
+    timeoutMs: opts.approvalTimeoutMs ?? seconds(config.file.approvals, "timeout"),
+  });
+  const clarify = createClarifyHub({
+    timers: opts.timers,
+    timeoutMs: opts.clarifyTimeoutMs ?? seconds(config.file.clarify, "timeout"),
+  });
+  return {
+    files,
+    commands,
+    approvals,
+    clarify,
+    todos: new Map(),
+    terminal: { defaultTimeoutMs, maxTimeoutMs: Math.max(defaultTimeoutMs, 600_000) },
+    async close() {
+      closeApprovalHub(approvals);
+      closeClarifyHub(clarify);
+      files.close();
+      await commands.close();
+    },
+  };
+}

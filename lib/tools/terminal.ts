@@ -1,0 +1,106 @@
+// The `terminal` tool: run a bash command in the workspace. Order of checks: the command policy
+// (lib/command_policy.ts) refuses hardline commands outright; dangerous ones go through the
+// run's requestApproval (session grants, allowlist and the skip switch are decided there); then
+// the command runs under bubblewrap when available, with a timeout and a head+tail output cap.
+import { z } from "zod";
+import { classifyCommand } from "../command_policy.ts";
+import type { CommandRunner } from "../sandbox/command_runner.ts";
+import { resolveInWorkspace } from "../workspace_paths.ts";
+import { defineTool, type ToolDefinition, type ToolResult } from "./types.ts";
+
+export interface TerminalToolDeps {
+  commands: CommandRunner;
+  configPath: string;
+  home: string;
+  defaultTimeoutMs: number;
+  maxTimeoutMs: number;
+}
+
+export function terminalTool(deps: TerminalToolDeps): ToolDefinition {
+  const maxSeconds = Math.floor(deps.maxTimeoutMs / 1000);
+  return defineTool({
+    name: "terminal",
+    description: "Run a bash command in the workspace (the working directory) and return its " +
+      "combined stdout and stderr with the exit code. Non-interactive: no stdin, no TTY. " +
+      `Default timeout ${Math.round(deps.defaultTimeoutMs / 1000)} s (max ${maxSeconds} s). ` +
+      "Long output keeps its beginning and end. Dangerous commands (recursive rm, force push, " +
+      "sudo, …) need the user's approval; catastrophic ones (rm -rf /, mkfs on a disk, " +
+      "shutdown, …) are always refused. The network may be disabled by the sandbox.",
+    parameters: z.object({
+      command: z.string().min(1).describe("The bash command line to run."),
+      timeout: z.number().int().min(1).max(maxSeconds).optional()
+        .describe("Timeout in seconds."),
+      workdir: z.string().optional()
+        .describe("Working directory relative to the workspace root (default .)."),
+    }),
+    async execute(args, ctx): Promise<ToolResult> {
+      const verdict = classifyCommand(args.command, {
+        configPath: deps.configPath,
+        home: deps.home,
+        workspace: ctx.workspace,
+      });
+      if (verdict.tier === "hardline") {
+        const why = verdict.matches.filter((m) => m.pattern_key).map((m) => m.description);
+        return {
+          output: `BLOCKED: this command is never allowed (${why.join("; ")}). It was not run, ` +
+            "and no approval can enable it. Find a safer way to reach the goal, or ask the " +
+            "user to run it themselves.",
+          isError: true,
+          denied: true,
+        };
+      }
+      if (verdict.tier === "dangerous") {
+        const decision = await ctx.requestApproval({
+          command: args.command,
+          description: verdict.matches.map((m) => m.description).join("; "),
+          patternKey: verdict.matches[0].pattern_key,
+          patternKeys: verdict.matches.map((m) => m.pattern_key),
+        });
+        if (!decision.approved) {
+          const note = decision.message ? ` The user said: "${decision.message}"` : "";
+          return {
+            output: `BLOCKED: the command was not approved (${
+              verdict.matches.map((m) => m.description).join("; ")
+            }) and was not run.${note} Do not retry it unchanged.`,
+            isError: true,
+            denied: true,
+          };
+        }
+      }
+      let cwd: string;
+      let workspace: string;
+      try {
+        workspace = await Deno.realPath(ctx.workspace);
+        cwd = await resolveInWorkspace(workspace, args.workdir ?? ".", { mustExist: true });
+      } catch {
+        return {
+          output: `workdir "${args.workdir}" is not a directory in the workspace.`,
+          isError: true,
+        };
+      }
+      const timeoutMs = Math.min(
+        deps.maxTimeoutMs,
+        args.timeout ? args.timeout * 1000 : deps.defaultTimeoutMs,
+      );
+      const r = await deps.commands.run({
+        command: args.command,
+        workspace,
+        cwd,
+        timeoutMs,
+        allowNetwork: ctx.allowNetwork,
+        signal: ctx.signal,
+      });
+      const body = r.output.trimEnd() === "" ? "(no output)" : r.output.trimEnd();
+      let status: string;
+      if (r.timedOut) {
+        status = `[timed out after ${Math.round(timeoutMs / 1000)} s; the command was killed]`;
+      } else if (r.cancelled) status = "[cancelled]";
+      else if (r.signal) status = `[killed by ${r.signal}]`;
+      else status = `[exit code ${r.exitCode}]`;
+      return {
+        output: `${body}\n${status}`,
+        isError: r.timedOut || r.cancelled || r.exitCode !== 0,
+      };
+    },
+  });
+}

@@ -1,0 +1,20 @@
+// GET /api/chat/stream/status?stream_id= → {active, stream_id, replay_available}: whether the run
+// is still going in this process, and whether its journal can be replayed.
+import type { Handlers } from "../../../../lib/file_router.ts";
+import { json, requireParam } from "../../../../lib/http.ts";
+import { getStream, lastSeq } from "../../../../lib/journal.ts";
+
+export const handler: Handlers = {
+  GET(_req, { app, url }) {
+    const streamId = requireParam(url, "stream_id");
+    const run = app.runs.get(streamId);
+    const row = getStream(app.db, streamId);
+    const seq = row ? lastSeq(app.db, streamId) : 0;
+    return json({
+      active: !!run && !run.finished,
+      stream_id: streamId,
+      replay_available: seq > 0,
+      ...(row ? { status: row.status, session_id: row.session_id, last_seq: seq } : {}),
+    });
+  },
+};

@@ -1,0 +1,25 @@
+// POST /api/clarify/respond {session_id, clarify_id?, response} → {ok, response}; no open
+// question (or a different clarify_id) → 409.
+import { z } from "zod";
+import type { Handlers } from "../../../lib/file_router.ts";
+import { json, readBody } from "../../../lib/http.ts";
+import { respondClarify } from "../../../lib/clarify.ts";
+
+const Body = z.object({
+  session_id: z.string().min(1),
+  clarify_id: z.string().min(1).optional(),
+  response: z.string().max(20_000),
+});
+
+export const handler: Handlers = {
+  async POST(req, { app }) {
+    const body = await readBody(req, Body);
+    return json(
+      respondClarify(app.tools.clarify, {
+        sessionId: body.session_id,
+        clarifyId: body.clarify_id,
+        response: body.response,
+      }),
+    );
+  },
+};

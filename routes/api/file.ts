@@ -1,0 +1,14 @@
+// GET /api/file?session_id=&path= → {path, content, size, lines}: a text file of the session's
+// workspace for the viewer (UTF-8 with replacement; over 400,000 bytes → 413).
+import type { Handlers } from "../../lib/file_router.ts";
+import { readTextFile } from "../../lib/files.ts";
+import { json, requireParam } from "../../lib/http.ts";
+import { getSession } from "../../lib/sessions.ts";
+
+export const handler: Handlers = {
+  async GET(_req, { app, url }) {
+    const session = getSession(app.db, requireParam(url, "session_id"));
+    const path = requireParam(url, "path");
+    return json(await readTextFile(session.workspace, path, { hidden: [app.config.stateDir] }));
+  },
+};

@@ -1,0 +1,19 @@
+// GET /api/insights?days=N | start=&end= → usage analytics for one window (seed §4.12).
+// The window rules live in lib/insights_window.ts; the aggregation in lib/insights.ts.
+import type { Handlers } from "../../lib/file_router.ts";
+import { json } from "../../lib/http.ts";
+import { computeInsights } from "../../lib/insights.ts";
+import { resolveInsightsWindow, serverCalendar } from "../../lib/insights_window.ts";
+
+export const handler: Handlers = {
+  GET(_req, { app, url }) {
+    const q = url.searchParams;
+    const cal = serverCalendar(app.config.env.TZ);
+    const window = resolveInsightsWindow(
+      { days: q.get("days"), start: q.get("start"), end: q.get("end") },
+      app.clock(),
+      cal,
+    );
+    return json(computeInsights(app.db, window, cal));
+  },
+};

@@ -1,0 +1,11 @@
+// GET /api/mcp/servers → {servers:[{name, transport, enabled, approval, status, tool_count,
+// last_error, command?/args?/url?, env/headers masked, timeout, connect_timeout, retry_at}]}.
+// Passive: never starts or probes a server.
+import type { Handlers } from "../../../lib/file_router.ts";
+import { json } from "../../../lib/http.ts";
+
+export const handler: Handlers = {
+  GET(_req, { app }) {
+    return json({ servers: app.mcp.status() });
+  },
+};

@@ -1,0 +1,23 @@
+// POST /api/models/refresh {provider?} → {ok, provider}: forget the catalog (memory and disk,
+// superseding any rebuild in flight) so the next GET /api/models probes again. An unknown
+// provider id is a 404; no provider (or "all") refreshes every provider.
+import { z } from "zod";
+import { NotFoundError } from "../../../lib/errors.ts";
+import type { Handlers } from "../../../lib/file_router.ts";
+import { json, readBody, validate } from "../../../lib/http.ts";
+import { invalidateModelCatalog } from "../../../lib/model_catalog.ts";
+import { resolveProviders } from "../../../lib/provider_config.ts";
+
+const Body = z.object({ provider: z.string().trim().min(1).max(200).nullish() });
+
+export const handler: Handlers = {
+  async POST(req, { app }) {
+    const { provider } = req.body ? await readBody(req, Body) : validate(Body, {});
+    if (provider && provider !== "all") {
+      const known = resolveProviders(app.config).endpoints.some((e) => e.id === provider);
+      if (!known) throw new NotFoundError(`Unknown provider "${provider}"`);
+    }
+    await invalidateModelCatalog(app.models, provider ?? undefined);
+    return json({ ok: true, provider: provider ?? null });
+  },
+};

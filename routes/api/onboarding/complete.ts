@@ -1,0 +1,48 @@
+// POST /api/onboarding/complete {provider, base_url?, api_key?, model, workspace?, password?}
+// → {ok, config_path, provider, default_model}: writes the provider to config.yaml (comments
+// and ${ENV} strings kept; a malformed file is refused untouched), stores the workspace and
+// password, and reloads the provider config so the choice works without a restart.
+import type { Handlers } from "../../../lib/file_router.ts";
+import { json, readBody } from "../../../lib/http.ts";
+import { createLoginSession, sessionCookie } from "../../../lib/auth.ts";
+import { checkCompletion, CompleteBody, writeProviderConfig } from "../../../lib/onboarding.ts";
+import { updateSettings } from "../../../lib/settings.ts";
+import { resolveProviders } from "../../../lib/provider_config.ts";
+
+export const handler: Handlers = {
+  async POST(req, { app, url }) {
+    const body = await readBody(req, CompleteBody);
+    await checkCompletion(app.config, body);
+    if (body.api_key) app.log.addSecret(body.api_key);
+    await writeProviderConfig(app.config, body);
+    const { passwordChanged } = await updateSettings(app, {
+      onboarding_completed: true,
+      // The model just chosen is the default: drop an older override from the settings.
+      default_model: null,
+      ...(body.workspace ? { default_workspace: body.workspace } : {}),
+      ...(body.password ? { password: body.password } : {}),
+    });
+    await app.reloadConfig();
+    const resolved = resolveProviders(app.config, app.log);
+    const headers: Record<string, string> = {};
+    if (passwordChanged) {
+      headers["set-cookie"] = sessionCookie(
+        await createLoginSession(app.security),
+        url.protocol === "https:",
+      );
+    }
+    return json(
+      {
+        ok: true,
+        config_path: app.config.configPath,
+        provider: resolved.activeProviderId,
+        default_model: resolved.defaultModel,
+        has_provider: resolved.active !== null,
+        ...(resolved.issue ? { issue: resolved.issue } : {}),
+        workspace: app.config.defaultWorkspace,
+      },
+      200,
+      headers,
+    );
+  },
+};

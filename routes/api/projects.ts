@@ -1,0 +1,11 @@
+// GET /api/projects → {projects:[{project_id, name, color, workspaces, default_workspace,
+// model, model_provider, created_at, …}]}.
+import type { Handlers } from "../../lib/file_router.ts";
+import { json } from "../../lib/http.ts";
+import { listProjects } from "../../lib/projects.ts";
+
+export const handler: Handlers = {
+  GET(_req, { app }) {
+    return json({ projects: listProjects(app.db) });
+  },
+};

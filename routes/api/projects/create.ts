@@ -1,0 +1,17 @@
+// POST /api/projects/create {name≤128, color?} → {ok, project}.
+import { z } from "zod";
+import type { Handlers } from "../../../lib/file_router.ts";
+import { json, readBody } from "../../../lib/http.ts";
+import { COLOR_RE, createProject, MAX_PROJECT_NAME } from "../../../lib/projects.ts";
+
+const Body = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(MAX_PROJECT_NAME),
+  color: z.string().regex(COLOR_RE, "must be a hex colour like #3b82f6").nullable().optional(),
+});
+
+export const handler: Handlers = {
+  async POST(req, { app }) {
+    const body = await readBody(req, Body);
+    return json({ ok: true, project: createProject(app.db, app.clock, body) });
+  },
+};

@@ -1,0 +1,16 @@
+// POST /api/session/delete {session_id} → {ok:true}. Idempotent: an unknown id is fine.
+// Removes messages, journal, tool calls, approvals, usage (FK cascade) and attachments.
+import { z } from "zod";
+import type { Handlers } from "../../../lib/file_router.ts";
+import { json, readBody } from "../../../lib/http.ts";
+import { deleteSession } from "../../../lib/sessions.ts";
+
+const Body = z.object({ session_id: z.string().min(1) });
+
+export const handler: Handlers = {
+  async POST(req, { app }) {
+    const { session_id } = await readBody(req, Body);
+    await deleteSession(app.db, app.config.stateDir, session_id);
+    return json({ ok: true });
+  },
+};

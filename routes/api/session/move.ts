@@ -1,0 +1,17 @@
+// POST /api/session/move {session_id, project_id|null} → {ok, session}; unknown project → 404.
+import { z } from "zod";
+import type { Handlers } from "../../../lib/file_router.ts";
+import { json, readBody } from "../../../lib/http.ts";
+import { getProject } from "../../../lib/projects.ts";
+import { getSession, moveSession } from "../../../lib/sessions.ts";
+
+const Body = z.object({ session_id: z.string().min(1), project_id: z.string().min(1).nullable() });
+
+export const handler: Handlers = {
+  async POST(req, { app }) {
+    const { session_id, project_id } = await readBody(req, Body);
+    getSession(app.db, session_id);
+    if (project_id !== null) getProject(app.db, project_id);
+    return json({ ok: true, session: moveSession(app.db, session_id, project_id) });
+  },
+};

@@ -1,0 +1,14 @@
+// POST /api/session/pin {session_id, pinned} → {ok, session}; a 4th pin is a 400.
+import { z } from "zod";
+import type { Handlers } from "../../../lib/file_router.ts";
+import { json, readBody } from "../../../lib/http.ts";
+import { pinSession } from "../../../lib/sessions.ts";
+
+const Body = z.object({ session_id: z.string().min(1), pinned: z.boolean().default(true) });
+
+export const handler: Handlers = {
+  async POST(req, { app }) {
+    const { session_id, pinned } = await readBody(req, Body);
+    return json({ ok: true, session: pinSession(app.db, app.clock, session_id, pinned) });
+  },
+};

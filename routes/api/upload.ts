@@ -1,0 +1,30 @@
+// POST /api/upload (multipart: session_id, file) → {filename, path, size, mime, is_image}.
+// The cap (HERMES_WEBUI_MAX_UPLOAD_MB) is enforced while the body streams in → 413; no file →
+// 400; unknown session → 404. Files land in the session's attachments folder, never overwritten.
+import type { Handlers } from "../../lib/file_router.ts";
+import { ValidationError } from "../../lib/errors.ts";
+import { json } from "../../lib/http.ts";
+import { getSession } from "../../lib/sessions.ts";
+import { readUploadForm, storeUpload } from "../../lib/uploads.ts";
+
+export const handler: Handlers = {
+  async POST(req, { app, url }) {
+    const form = await readUploadForm(req, app.config.maxUploadBytes);
+    const field = form.get("session_id") ?? url.searchParams.get("session_id");
+    if (typeof field !== "string" || field === "") {
+      throw new ValidationError('Missing required field "session_id"', "session_id");
+    }
+    const session = getSession(app.db, field);
+    const file = form.get("file");
+    if (!(file instanceof File)) {
+      throw new ValidationError('No file in the upload (expected a field named "file")', "file");
+    }
+    const stored = await storeUpload(
+      app.config.stateDir,
+      session.session_id,
+      file,
+      app.config.maxUploadBytes,
+    );
+    return json(stored);
+  },
+};

@@ -1,0 +1,10 @@
+// GET /api/workspaces → {workspaces:[{path, name}], last}.
+import type { Handlers } from "../../lib/file_router.ts";
+import { json } from "../../lib/http.ts";
+import { lastWorkspace, listWorkspaces } from "../../lib/workspaces.ts";
+
+export const handler: Handlers = {
+  GET(_req, { app }) {
+    return json({ workspaces: listWorkspaces(app), last: lastWorkspace(app) });
+  },
+};

@@ -1,0 +1,15 @@
+// POST /api/workspaces/remove {path} → {ok, workspaces, last}; an unlisted path → 404.
+import { z } from "zod";
+import type { Handlers } from "../../../lib/file_router.ts";
+import { json, readBody } from "../../../lib/http.ts";
+import { lastWorkspace, listWorkspaces, removeWorkspace } from "../../../lib/workspaces.ts";
+
+const Body = z.object({ path: z.string().min(1) });
+
+export const handler: Handlers = {
+  async POST(req, { app }) {
+    const { path } = await readBody(req, Body);
+    await removeWorkspace(app, path);
+    return json({ ok: true, workspaces: listWorkspaces(app), last: lastWorkspace(app) });
+  },
+};

@@ -1,0 +1,38 @@
+// `deno task bench`: runs every tests/bench/*_bench.ts file in its own process, one after
+// another (they time things, so they must not compete for the CPU), and fails if any fails.
+// Each bench prints its own figures and the ratio to its target.
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const dir = fileURLToPath(new URL(".", import.meta.url));
+const only = Deno.args[0];
+const files = [...Deno.readDirSync(dir)]
+  .filter((e) => e.isFile && e.name.endsWith("_bench.ts"))
+  .map((e) => e.name)
+  .filter((name) => !only || name.includes(only))
+  .sort();
+
+if (files.length === 0) {
+  console.error(`no *_bench.ts files in ${dir}${only ? ` matching "${only}"` : ""}`);
+  Deno.exit(1);
+}
+
+const failed: string[] = [];
+for (const name of files) {
+  console.log(`\n━━ ${name}`);
+  const started = performance.now();
+  const { code } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", join(dir, name)],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  const secs = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`   ${code === 0 ? "done" : `FAILED (exit ${code})`} in ${secs} s`);
+  if (code !== 0) failed.push(name);
+}
+
+console.log(`\n${files.length - failed.length}/${files.length} benchmarks ran`);
+if (failed.length > 0) {
+  console.error(`failed: ${failed.join(", ")}`);
+  Deno.exit(1);
+}

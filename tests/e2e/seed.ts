@@ -1,0 +1,108 @@
+// A lived-in console for UI tests and screenshots: projects in their colours and sessions
+// spread over Pinned / Today / Yesterday / This week / Older, one with a short transcript.
+// Times are relative to `now` so groups are deterministic for any clock.
+import type { Db } from "../../lib/db.ts";
+import { createSession, moveSession, pinSession } from "../../lib/sessions.ts";
+import { createProject } from "../../lib/projects.ts";
+import { appendMessages } from "../../lib/messages.ts";
+
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+
+export interface SeededConsole {
+  projects: { api: string; docs: string };
+  /** The session with a transcript (tool calls, reasoning, an answer). */
+  withTranscript: string;
+  pinned: string;
+  /** Title → id of every seeded session. */
+  byTitle: Record<string, string>;
+}
+
+/** Seed `db`; `now` is epoch seconds, `workspace` the sessions' workspace. */
+export function seedConsole(db: Db, now: number, workspace: string): SeededConsole {
+  const at = (t: number) => () => t;
+  const api = createProject(db, at(now - 30 * DAY), { name: "api-server", color: "#86C08B" });
+  const docs = createProject(db, at(now - 29 * DAY), { name: "docs", color: "#7BA7D9" });
+  const byTitle: Record<string, string> = {};
+  const session = (title: string, age: number, project?: string, chat = true) => {
+    const t = now - age;
+    const s = createSession(db, at(t), {
+      workspace,
+      title,
+      model: "gpt-5-mini",
+      model_provider: "openai",
+    });
+    if (chat) {
+      appendMessages(db, at(t), s.session_id, [
+        { role: "user", content: `About ${title.toLowerCase()}` },
+        { role: "assistant", content: "Done." },
+      ]);
+    }
+    if (project) moveSession(db, s.session_id, project);
+    byTitle[title] = s.session_id;
+    return s.session_id;
+  };
+
+  const pinned = session("Release checklist for v2.4", 12 * DAY, api.project_id);
+  pinSession(db, at(now), pinned, true);
+  const withTranscript = session("Fix flaky upload test", 40 * 60, api.project_id, false);
+  session("Explain the approval queue", 3 * HOUR);
+  session("Draft the migration guide", 5 * HOUR, docs.project_id);
+  session("Profile slow session list", DAY + HOUR, api.project_id);
+  session("Rename config keys", DAY + 3 * HOUR);
+  session("Sketch MCP server settings", 3 * DAY);
+  session("Review PR #812: streaming resume", 4 * DAY, api.project_id);
+  session("Changelog wording", 9 * DAY, docs.project_id);
+  session("Dockerfile for arm64", 21 * DAY);
+  session("Benchmark sqlite WAL", 45 * DAY);
+
+  const t = now - 40 * 60;
+  appendMessages(db, at(t + 5), withTranscript, [
+    {
+      role: "user",
+      content: "The upload test fails about one run in ten. Can you find out why?",
+    },
+    {
+      role: "assistant",
+      content: "",
+      reasoning: "Flaky uploads usually mean a race on the temp file name. Check the handler.",
+      tool_calls: [
+        {
+          id: "c1",
+          type: "function",
+          function: { name: "read_file", arguments: '{"path":"lib/upload.ts"}' },
+        },
+        {
+          id: "c2",
+          type: "function",
+          function: {
+            name: "terminal",
+            arguments: '{"command":"deno test -A tests/upload_test.ts"}',
+          },
+        },
+        {
+          id: "c3",
+          type: "function",
+          function: { name: "search_files", arguments: '{"pattern":"Date.now()"}' },
+        },
+      ],
+    },
+    { role: "tool", tool_call_id: "c1", content: "export async function saveUpload(...)" },
+    { role: "tool", tool_call_id: "c2", content: "ok | 11 passed | 1 failed" },
+    { role: "tool", tool_call_id: "c3", content: "lib/upload.ts:42" },
+    {
+      role: "assistant",
+      content:
+        "The collision comes from `saveUpload()` naming files with `Date.now()`: two uploads " +
+        "in the same millisecond get the same name, and the second overwrites the first.\n\n" +
+        "I changed it to append `-N` until the name is free, as the API contract asks, and " +
+        "the test now passes 200 runs in a row.",
+    },
+  ]);
+  return {
+    projects: { api: api.project_id, docs: docs.project_id },
+    withTranscript,
+    pinned,
+    byTitle,
+  };
+}

@@ -1,0 +1,248 @@
+import { deepStrictEqual, match, ok, rejects, strictEqual } from "node:assert/strict";
+import { join } from "node:path";
+import { createTestApp, type TestApp } from "./helpers.ts";
+import { startFakeProvider } from "./fixtures/fake_provider.ts";
+import {
+  editMemory,
+  memoryEntries,
+  memoryPromptSection,
+  PROMPT_BUDGET,
+  readMemory,
+} from "../lib/memory.ts";
+import { memoryTool } from "../lib/tools/memory_tool.ts";
+import { buildToolset } from "../lib/tools/registry.ts";
+import { loadMcpTools } from "../lib/tools/mcp_tools.ts";
+import { NO_TOOL_HOOKS } from "../lib/engine/engine_options.ts";
+import type { ToolContext } from "../lib/tools/types.ts";
+
+async function tempState(): Promise<{ dir: string; cleanup(): Promise<void> }> {
+  const dir = await Deno.makeTempDir({ prefix: "hermes-mem-" });
+  return { dir, cleanup: () => Deno.remove(dir, { recursive: true }) };
+}
+
+Deno.test("editMemory() adds, replaces and removes bullet entries", async () => {
+  const s = await tempState();
+  try {
+    await Deno.writeTextFile(join(s.dir, "MEMORY.md"), "# Notes\n- uses deno\n- port 8787\n");
+    await editMemory(s.dir, "memory", { action: "add", content: "prefers\nshort answers" });
+    await editMemory(s.dir, "memory", {
+      action: "replace",
+      old_text: "port 8787",
+      content: "port 9000",
+    });
+    await editMemory(s.dir, "memory", { action: "remove", old_text: "deno" });
+    strictEqual(
+      await readMemory(s.dir, "memory"),
+      "# Notes\n- port 9000\n- prefers short answers\n",
+    );
+    deepStrictEqual(memoryEntries(await readMemory(s.dir, "memory")), [
+      "port 9000",
+      "prefers short answers",
+    ]);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("editMemory() explains missing, ambiguous and duplicate entries", async () => {
+  const s = await tempState();
+  try {
+    await editMemory(s.dir, "user", { action: "add", content: "name is Ada" });
+    await editMemory(s.dir, "user", { action: "add", content: "Ada likes tea" });
+    await rejects(
+      editMemory(s.dir, "user", { action: "remove", old_text: "coffee" }),
+      /No entry in USER.md contains "coffee"/,
+    );
+    await rejects(
+      editMemory(s.dir, "user", { action: "remove", old_text: "Ada" }),
+      /matches 2 entries in USER.md/,
+    );
+    await rejects(
+      editMemory(s.dir, "user", { action: "add", content: "name is Ada" }),
+      /already has this entry/,
+    );
+    await editMemory(s.dir, "user", { action: "remove", old_text: "name is Ada" });
+    strictEqual(await readMemory(s.dir, "user"), "- Ada likes tea\n");
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("editMemory() keeps a file within its prompt budget", async () => {
+  const s = await tempState();
+  try {
+    for (let i = 0; (await readMemory(s.dir, "memory")).length < PROMPT_BUDGET - 1200; i++) {
+      await editMemory(s.dir, "memory", { action: "add", content: `fact ${i} ${"x".repeat(900)}` });
+    }
+    await rejects(
+      editMemory(s.dir, "memory", { action: "add", content: "y".repeat(1500) }),
+      /over its 8000 budget/,
+    );
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("concurrent memory adds never lose one another", async () => {
+  const s = await tempState();
+  try {
+    await Promise.all(
+      Array.from(
+        { length: 25 },
+        (_, i) => editMemory(s.dir, "memory", { action: "add", content: `entry ${i}` }),
+      ),
+    );
+    strictEqual(memoryEntries(await readMemory(s.dir, "memory")).length, 25);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("memoryPromptSection() clips each file with a note", async () => {
+  const s = await tempState();
+  try {
+    strictEqual(await memoryPromptSection(s.dir), null);
+    match((await memoryPromptSection(s.dir, { toolOffered: true }))!, /Use the `memory` tool/);
+    const long = Array.from({ length: 400 }, (_, i) => `- line ${i} ${"z".repeat(30)}`).join("\n");
+    await Deno.writeTextFile(join(s.dir, "MEMORY.md"), long);
+    await Deno.writeTextFile(join(s.dir, "USER.md"), "- is called Ada\n");
+    const section = (await memoryPromptSection(s.dir))!;
+    match(section, /- line 0 /);
+    ok(!section.includes("- line 399 "));
+    match(section, /\[… MEMORY\.md truncated: \d+ more characters not shown/);
+    match(section, /### About the user \(USER\.md\)\n- is called Ada/);
+    ok(section.length < 2 * PROMPT_BUDGET + 1000);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("memory tool reports errors as tool errors", async () => {
+  const s = await tempState();
+  try {
+    const tool = memoryTool(s.dir);
+    const ctx = {} as ToolContext;
+    const added = await tool.execute({ action: "add", target: "memory", content: "a fact" }, ctx);
+    strictEqual(added.isError, undefined);
+    match(added.output, /MEMORY\.md updated .*\n- a fact$/);
+    const missing = await tool.execute({ action: "remove", target: "memory" }, ctx);
+    deepStrictEqual([missing.isError, /needs old_text/.test(missing.output)], [true, true]);
+    const none = await tool.execute({
+      action: "replace",
+      target: "user",
+      old_text: "x",
+      content: "y",
+    }, ctx);
+    strictEqual(none.isError, true);
+    match(none.output, /No entry in USER\.md/);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+Deno.test("GET /api/memory and POST /api/memory/write", async () => {
+  const app = await createTestApp();
+  try {
+    deepStrictEqual((await app.call("GET", "/api/memory")).body, {
+      memory: "",
+      user: "",
+      budget: PROMPT_BUDGET,
+    });
+    const res = await app.call("POST", "/api/memory/write", {
+      section: "user",
+      content: "- likes tea\n",
+    });
+    strictEqual(res.status, 200);
+    deepStrictEqual(res.body, { ok: true, section: "user", content: "- likes tea\n" });
+    strictEqual(
+      (await app.call<{ user: string }>("GET", "/api/memory")).body.user,
+      "- likes tea\n",
+    );
+    strictEqual(await Deno.readTextFile(join(app.stateDir, "USER.md")), "- likes tea\n");
+    const bad = await app.call<{ error: string }>("POST", "/api/memory/write", {
+      section: "other",
+      content: "",
+    });
+    strictEqual(bad.status, 400);
+    match(bad.body.error, /section/);
+    strictEqual((await app.call("POST", "/api/memory/write", { section: "memory" })).status, 400);
+  } finally {
+    await app.close();
+  }
+});
+
+/** Use the production tool wiring when main.ts has it; otherwise the registry plus MCP. */
+function ensureAgentTools(app: TestApp): void {
+  if (app.ctx.runs.options(app.ctx.config).hooks !== NO_TOOL_HOOKS) return;
+  app.ctx.runs.configure({
+    hooks: {
+      ...NO_TOOL_HOOKS,
+      buildTools: async (a, s) => [...buildToolset(a, s), ...await loadMcpTools(a.mcp)],
+    },
+  });
+}
+
+async function runTurn(
+  app: TestApp,
+  sessionId: string,
+  message: string,
+): Promise<Array<{ event: string; data: Record<string, unknown> }>> {
+  const start = await app.call<{ stream_id: string }>("POST", "/api/chat/start", {
+    session_id: sessionId,
+    message,
+  });
+  strictEqual(start.status, 200, JSON.stringify(start.body));
+  const res = await app.request("GET", `/api/chat/stream?stream_id=${start.body.stream_id}`);
+  return (await res.text()).split("\n\n").filter((b) => b.includes("event: ")).map((block) => ({
+    event: block.match(/^event: (.*)$/m)![1],
+    data: JSON.parse(block.match(/^data: (.*)$/m)?.[1] ?? "{}"),
+  }));
+}
+
+Deno.test("memory reaches the model and the memory tool works end to end", async () => {
+  const fake = startFakeProvider();
+  const app = await createTestApp({
+    configYaml: `model: {provider: custom, base_url: ${fake.baseUrl}, default: fake-model}\n`,
+  });
+  try {
+    ensureAgentTools(app);
+    await app.call("POST", "/api/memory/write", {
+      section: "memory",
+      content: "- the repo uses Deno 2\n",
+    });
+    await app.call("POST", "/api/memory/write", { section: "user", content: "- name: Ada\n" });
+    const session = await app.call<{ session: { session_id: string } }>(
+      "POST",
+      "/api/session/new",
+      {},
+    );
+    const sid = session.body.session.session_id;
+    fake.enqueue(
+      {
+        toolCalls: [{
+          name: "memory",
+          args: { action: "add", target: "user", content: "likes tea" },
+        }],
+      },
+      { text: "noted" },
+    );
+    const events = await runTurn(app, sid, "I like tea");
+    const done = events.find((e) => e.event === "tool_complete")!;
+    strictEqual(done.data.name, "memory");
+    strictEqual(done.data.is_error, false);
+    const system = String(fake.chatRequests[0].body.messages[0].content);
+    match(system, /### What you learned \(MEMORY\.md\)\n- the repo uses Deno 2/);
+    match(system, /### About the user \(USER\.md\)\n- name: Ada/);
+    match(system, /Use the `memory` tool/);
+    strictEqual(
+      (await app.call<{ user: string }>("GET", "/api/memory")).body.user,
+      "- name: Ada\n- likes tea\n",
+    );
+    fake.enqueue({ text: "hi Ada" });
+    await runTurn(app, sid, "hello again");
+    match(String(fake.chatRequests.at(-1)!.body.messages[0].content), /- likes tea/);
+  } finally {
+    await app.close();
+    await fake.close();
+  }
+});

@@ -1,0 +1,254 @@
+// `deno task build`: bundle the islands runtime for the browser with esbuild. One client entry
+// (lib/islands_client.ts) plus one content-hashed chunk per island file, ESM with code
+// splitting so preact and shared code load once; written to static/_islands/ with a
+// manifest.json the server reads. Then print, per page, the JavaScript it loads before any
+// interaction (gzipped) and fail when a page exceeds the budget.
+import * as esbuild from "esbuild";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import type { IslandBundle } from "../lib/islands.ts";
+import { islandNameFromPath } from "../lib/islands.ts";
+import { routePathFromFile } from "../lib/file_router.ts";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const OUT = "static/_islands";
+const BASE = "/static/_islands/";
+/** The issue's budget: JS a page loads before interaction, gzipped. */
+export const PAGE_BUDGET_GZIP = 60 * 1024;
+
+function walk(dir: string, match: RegExp): string[] {
+  const out: string[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory) out.push(...walk(p, match));
+    else if (match.test(e.name) && !/_test\.tsx?$/.test(e.name)) out.push(p);
+  }
+  return out.sort();
+}
+
+const rel = (p: string) => relative(ROOT, p).split("\\").join("/");
+
+export interface BuildOptions {
+  /** Development builds keep names readable and add source maps. */
+  dev?: boolean;
+}
+
+export interface PageWeight {
+  route: string;
+  islands: string[];
+  files: string[];
+  bytes: number;
+  gzip: number;
+}
+
+export interface BuildResult {
+  bundle: IslandBundle;
+  pages: PageWeight[];
+}
+
+/** Static imports of `file` in the metafile, transitively (not including `file`). */
+function staticClosure(meta: esbuild.Metafile, file: string): string[] {
+  const seen = new Set<string>();
+  const visit = (f: string) => {
+    for (const imp of meta.outputs[f]?.imports ?? []) {
+      if (imp.kind !== "import-statement" || seen.has(imp.path)) continue;
+      seen.add(imp.path);
+      visit(imp.path);
+    }
+  };
+  visit(file);
+  return [...seen];
+}
+
+/**
+ * Islands each page can render: the island files reachable through its static imports
+ * (plus `_app.tsx`'s), found by an esbuild analysis pass that writes nothing.
+ */
+async function pageIslands(islandFiles: string[]): Promise<Map<string, string[]>> {
+  const pages = walk(join(ROOT, "routes"), /\.(tsx|jsx)$/).map(rel)
+    .filter((p) => !p.split("/").at(-1)!.startsWith("_"));
+  const app = walk(join(ROOT, "routes"), /^_app\.(tsx|jsx)$/).map(rel);
+  const islandSet = new Set(islandFiles);
+  const reach = async (entry: string): Promise<string[]> => {
+    try {
+      const r = await esbuild.build({
+        absWorkingDir: ROOT,
+        entryPoints: [entry],
+        bundle: true,
+        write: false,
+        metafile: true,
+        outdir: "analysis",
+        format: "esm",
+        platform: "neutral",
+        packages: "external",
+        external: ["node:*", "npm:*", "jsr:*"],
+        jsx: "automatic",
+        jsxImportSource: "preact",
+        logLevel: "silent",
+      });
+      return Object.keys(r.metafile.inputs).filter((f) => islandSet.has(f));
+    } catch (err) {
+      console.warn(`could not analyse ${entry}: ${(err as Error).message.split("\n")[0]}`);
+      return [];
+    }
+  };
+  const appIslands = app.length ? await reach(app[0]) : [];
+  const out = new Map<string, string[]>();
+  for (const page of pages) {
+    const found = new Set([...appIslands, ...(await reach(page))]);
+    out.set("./" + page, [...found].map(islandNameFromPath).sort());
+  }
+  return out;
+}
+
+/** Bundle, write static/_islands/ (new files first, then the manifest, then remove stale). */
+export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult> {
+  const islandFiles = walk(join(ROOT, "islands"), /\.(tsx?|jsx?)$/).map(rel);
+  const entryPoints = [
+    { in: "lib/islands_client.ts", out: "boot" },
+    ...islandFiles.map((f) => ({ in: f, out: islandNameFromPath(f) })),
+  ];
+  const result = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "browser",
+    target: ["es2022"],
+    outdir: OUT,
+    entryNames: "[name]-[hash]",
+    chunkNames: "chunk-[hash]",
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    minify: !opts.dev,
+    sourcemap: opts.dev ? "linked" : false,
+    legalComments: "none",
+    define: { "process.env.NODE_ENV": opts.dev ? '"development"' : '"production"' },
+    metafile: true,
+    write: false,
+    logLevel: "silent",
+  });
+  const meta = result.metafile;
+  const base = (p: string) => p.slice(OUT.length + 1);
+  const byEntry = new Map<string, string>();
+  for (const [file, out] of Object.entries(meta.outputs)) {
+    if (out.entryPoint) byEntry.set(out.entryPoint, file);
+  }
+  const chunkOf = (entry: string) => {
+    const file = byEntry.get(entry);
+    if (!file) throw new Error(`esbuild produced no output for ${entry}`);
+    return { file: base(file), imports: staticClosure(meta, file).map(base) };
+  };
+  const bundle: IslandBundle = {
+    version: 1,
+    base: BASE,
+    entry: chunkOf("lib/islands_client.ts"),
+    islands: Object.fromEntries(islandFiles.map((f) => [islandNameFromPath(f), chunkOf(f)])),
+    pages: {},
+    inputs: Object.keys(meta.inputs).filter((f) => !f.includes("node_modules/")).sort(),
+  };
+
+  const contents = new Map<string, Uint8Array>();
+  for (const f of result.outputFiles) contents.set(base(rel(f.path)), f.contents);
+  const gz = new Map<string, number>();
+  const gzipOf = (f: string) => {
+    if (!gz.has(f)) gz.set(f, gzipSync(contents.get(f)!, { level: 9 }).byteLength);
+    return gz.get(f)!;
+  };
+
+  const pages: PageWeight[] = [];
+  for (const [file, islands] of await pageIslands(islandFiles)) {
+    const files = new Set<string>();
+    if (islands.length) {
+      for (const f of [bundle.entry.file, ...bundle.entry.imports]) files.add(f);
+    }
+    for (const name of islands) {
+      files.add(bundle.islands[name].file);
+      for (const f of bundle.islands[name].imports) files.add(f);
+    }
+    const list = [...files].filter((f) => f.endsWith(".js"));
+    const weight = {
+      route: routePathFromFile(file),
+      islands,
+      files: list,
+      bytes: list.reduce((n, f) => n + contents.get(f)!.byteLength, 0),
+      gzip: list.reduce((n, f) => n + gzipOf(f), 0),
+    };
+    pages.push(weight);
+    bundle.pages![weight.route] = {
+      islands,
+      files: list,
+      bytes: weight.bytes,
+      gzip: weight.gzip,
+    };
+  }
+
+  const outDir = join(ROOT, OUT);
+  await Deno.mkdir(outDir, { recursive: true });
+  // Names carry a content hash: an existing file already holds these bytes. Rewriting it
+  // anyway would let a page loading it meanwhile (a parallel test, a dev reload) read it torn.
+  for (const [name, data] of contents) {
+    const path = join(outDir, name);
+    const exists = await Deno.stat(path).then((s) => s.size === data.byteLength, () => false);
+    if (!exists || name.endsWith(".map")) await Deno.writeFile(path, data);
+  }
+  const manifestTmp = join(outDir, "manifest.json.tmp");
+  await Deno.writeTextFile(manifestTmp, JSON.stringify(bundle, null, 2) + "\n");
+  await Deno.rename(manifestTmp, join(outDir, "manifest.json"));
+  for (const e of Deno.readDirSync(outDir)) {
+    if (e.isFile && e.name !== "manifest.json" && !contents.has(e.name)) {
+      await Deno.remove(join(outDir, e.name));
+    }
+  }
+  return { bundle, pages };
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+/** The build report: one line per page with its pre-interaction JavaScript, gzipped. */
+export function formatReport({ bundle, pages }: BuildResult): string {
+  const lines = [
+    `islands: ${Object.keys(bundle.islands).join(", ") || "(none)"} → ${OUT}/`,
+    "JavaScript each page loads before any interaction (gzip, budget " +
+    `${kb(PAGE_BUDGET_GZIP)}):`,
+  ];
+  const width = Math.max(...pages.map((p) => p.route.length), 4);
+  for (const p of pages.sort((a, b) => a.route.localeCompare(b.route))) {
+    const what = p.islands.length ? `${p.islands.join(", ")} (${p.files.length} files)` : "no JS";
+    const over = p.gzip > PAGE_BUDGET_GZIP ? "  OVER BUDGET" : "";
+    lines.push(`  ${p.route.padEnd(width)}  ${kb(p.gzip).padStart(9)} gz  ${what}${over}`);
+  }
+  return lines.join("\n");
+}
+
+if (import.meta.main) {
+  try {
+    const result = await buildIslands({ dev: Deno.args.includes("--dev") });
+    console.log(formatReport(result));
+    const over = result.pages.filter((p) => p.gzip > PAGE_BUDGET_GZIP);
+    if (over.length) {
+      console.error(
+        `error: ${over.map((p) => `${p.route} loads ${kb(p.gzip)} gz`).join("; ")}; the budget ` +
+          `is ${kb(PAGE_BUDGET_GZIP)} before interaction. Lazy-load what is not needed at once.`,
+      );
+      Deno.exitCode = 1;
+    }
+  } catch (err) {
+    const errors = (err as { errors?: esbuild.Message[] }).errors;
+    if (errors?.length) {
+      const text = await esbuild.formatMessages(errors, { kind: "error" });
+      console.error(text.join("\n"));
+    } else console.error(err);
+    Deno.exitCode = 1;
+  } finally {
+    await esbuild.stop();
+  }
+}
