@@ -6,6 +6,7 @@
 import { type Db, parseJsonColumn, transaction } from "./db.ts";
 import type { ChatEvent, SequencedEvent } from "./chat_events.ts";
 import type { Clock } from "./ids.ts";
+import { claimActiveStream } from "./sessions.ts";
 
 export type StreamStatus = "running" | "done" | "cancelled" | "error" | "interrupted";
 
@@ -44,11 +45,9 @@ export function claimSession(
       s.sessionId,
     ) as { active_stream_id: string | null } | undefined;
     if (!row) return undefined;
-    if (row.active_stream_id) return { conflict: row.active_stream_id };
-    db.prepare("UPDATE sessions SET active_stream_id = ? WHERE session_id = ?").run(
-      s.streamId,
-      s.sessionId,
-    );
+    if (row.active_stream_id || !claimActiveStream(db, s.sessionId, s.streamId)) {
+      return { conflict: row.active_stream_id ?? "" };
+    }
     db.prepare(
       `INSERT INTO streams (stream_id, session_id, turn_id, status, model, model_provider, started_at)
        VALUES (?, ?, ?, 'running', ?, ?, ?)`,

@@ -32,16 +32,25 @@ export const KATEX_OPTIONS: Readonly<KatexOptions> = Object.freeze({
   maxExpand: 1000,
 });
 
-// marked-katex-extension 5's inline rule; the closing `$` may also be followed by `;`, `)`,
-// `]`, `}` or a quote ("($x$)", "$x$;"), and may open after any whitespace, not only a space.
-const INLINE_DOLLAR =
-  /^(\${1,2})(?!\$)((?:\\.|[^\\\n])*?(?:\\.|[^\\\n$]))\1(?=[\s?!.,:;)\]}'"”’？！。，：；）]|$)/;
+// marked-katex-extension 5's inline rule, tightened against prices ("$5 and $10") the way
+// Pandoc does: no unescaped `$` inside, and `$x$` has no space just inside its dollars. In
+// exchange the closing `$` may also be followed by `;`, `)`, `]`, `}` or a quote ("($x$)"),
+// and math may open after any whitespace or opening bracket, not only after a space.
+const CLOSE = String.raw`(?=[\s?!.,:;)\]}'"”’？！。，：；）]|$)`;
+const INLINE_DOLLAR = new RegExp(
+  String.raw`^\$(?![\s$])((?:\\.|[^\\\n$])*?(?:\\.|[^\\\n$\s]))\$` + CLOSE,
+);
+const INLINE_DISPLAY = new RegExp(
+  String.raw`^\$\$(?!\$)((?:\\.|[^\\\n$])*?(?:\\.|[^\\\n$]))\$\$` + CLOSE,
+);
 const INLINE_PAREN = /^\\\(((?:[^\\\n]|\\[^)\n])+?)\\\)/;
 const OPENS_INLINE = /[\s([{'"“‘]/;
 // A line of `$$` (or marked-katex-extension's `$`), the formula, a closing line; no blank line.
-const BLOCK_DOLLAR = /^(\${1,2})\n((?:[^\n]|\n(?![ \t]*(?:\n|$)))+?)\n\1(?:\n|$)/;
-const BLOCK_BRACKET =
-  /^ {0,3}\\\[[ \t]*\n?((?:[^\n]|\n(?![ \t]*(?:\n|$)))+?)\n?[ \t]*\\\][ \t]*(?:\n|$)/;
+const BODY = String.raw`((?![ \t]*(?:\n|$))[^\n](?:[^\n]|\n(?![ \t]*(?:\n|$)))*?)`;
+const BLOCK_DOLLAR = new RegExp(String.raw`^(\${1,2})\n` + BODY + String.raw`\n\1(?:\n|$)`);
+const BLOCK_BRACKET = new RegExp(
+  String.raw`^ {0,3}\\\[[ \t]*\n?` + BODY + String.raw`\n?[ \t]*\\\][ \t]*(?:\n|$)`,
+);
 
 function matchBlock(src: string): MathToken | undefined {
   let m = BLOCK_DOLLAR.exec(src);
@@ -59,15 +68,10 @@ function matchBlock(src: string): MathToken | undefined {
 }
 
 function matchInline(src: string): MathToken | undefined {
-  let m = INLINE_DOLLAR.exec(src);
-  if (m) {
-    return {
-      type: "inlineKatex",
-      raw: m[0],
-      text: m[2].trim(),
-      displayMode: m[1].length === 2,
-    };
-  }
+  let m = INLINE_DISPLAY.exec(src);
+  if (m) return { type: "inlineKatex", raw: m[0], text: m[1].trim(), displayMode: true };
+  m = INLINE_DOLLAR.exec(src);
+  if (m) return { type: "inlineKatex", raw: m[0], text: m[1], displayMode: false };
   m = INLINE_PAREN.exec(src);
   if (m) return { type: "inlineKatex", raw: m[0], text: m[1].trim(), displayMode: false };
   return undefined;

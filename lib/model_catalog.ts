@@ -39,9 +39,9 @@ export interface ModelCatalogOptions {
   log?: Logger;
   /** Overrides `config.modelsRebuildBudgetSeconds` (0 = wait without bound). */
   budgetSeconds?: number;
-  /** Per-endpoint cap (CUSTOM_MODELS_ENDPOINT_TIMEOUT_SECONDS). */
+  /** Per-endpoint cap; default env CUSTOM_MODELS_ENDPOINT_TIMEOUT_SECONDS, else 5. */
   endpointCapSeconds?: number;
-  /** CUSTOM_MODELS_ATTEMPT_ONLY_TIMEOUT_SECONDS. */
+  /** Default env CUSTOM_MODELS_ATTEMPT_ONLY_TIMEOUT_SECONDS, else 0.01. */
   attemptOnlySeconds?: number;
   /** How long a complete catalog stays fresh (default a day; refresh re-probes at once). */
   ttlSeconds?: number;
@@ -116,6 +116,12 @@ interface Published {
   expiresAt: number;
 }
 
+/** A positive number of seconds from the environment snapshot, else `fallback`. */
+function envSeconds(env: Readonly<Record<string, string>>, name: string, fallback: number): number {
+  const n = Number(env[name]);
+  return env[name] && Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
 /** Resolve with `p`, or with undefined once `deadline` passes (null: wait without bound). */
 function waitUntil<T>(
   timers: Timers,
@@ -171,8 +177,9 @@ export class ModelCatalog {
   }
 
   /**
-   * The picker's catalog. Hot: the published catalog when its sources are unchanged. Cold: a
-   * rebuild the caller waits for until its deadline, captured first, before any work.
+   * The picker's catalog. Hot: the published catalog when its sources are unchanged. Expired:
+   * served at once while a background rebuild refreshes it. Cold: a rebuild the caller waits
+   * for until its deadline, captured first, before any work.
    */
   async getModels(): Promise<ModelsResponse> {
     const config = this.#opts.getConfig();
@@ -216,7 +223,18 @@ export class ModelCatalog {
         return { response: modelsResponse(resolved, fitGroups(resolved, disk.groups), "cache") };
       }
       const running = this.#owner;
-      if (running && sameIdentity(running.identity, identity)) {
+      const joinable = running !== null && sameIdentity(running.identity, identity);
+      // Expired but from the same sources: serve it now and refresh behind it, nobody waiting.
+      const stale = this.#memory && sameIdentity(this.#memory.identity, identity)
+        ? this.#memory.groups
+        : disk && epoch === this.#allocated && sameIdentity(disk.identity, identity)
+        ? disk.groups
+        : null;
+      if (stale) {
+        if (!joinable) this.#admit(identity, resolved, null, false);
+        return { response: modelsResponse(resolved, fitGroups(resolved, stale), "cache", true) };
+      }
+      if (running && joinable) {
         // Join the build already running out-of-band. Its publisher needs the catalog lock,
         // so this caller must not hold it while it waits.
         release();
@@ -280,21 +298,32 @@ export class ModelCatalog {
   }
 
   /** Allocate the next generation and start its worker. Caller holds the catalog lock. */
-  #admit(identity: SourceIdentity | null, resolved: ResolvedProviders, deadline: number | null) {
+  #admit(
+    identity: SourceIdentity | null,
+    resolved: ResolvedProviders,
+    deadline: number | null,
+    foreground = true,
+  ): Build {
     const build = new Build(++this.#allocated, identity, resolved, deadline);
+    build.waiting = foreground;
     this.#owner = build;
     this.#builds.add(build);
-    this.#work(build).finally(() => this.#builds.delete(build));
+    build.done.then(() => this.#builds.delete(build));
+    this.#work(build);
     return build;
   }
 
   async #work(build: Build): Promise<void> {
-    const capMs = (this.#opts.endpointCapSeconds ?? 5) * 1000;
+    const env = this.#opts.getConfig().env;
+    const cap = this.#opts.endpointCapSeconds ??
+      envSeconds(env, "CUSTOM_MODELS_ENDPOINT_TIMEOUT_SECONDS", 5);
+    const attemptOnly = this.#opts.attemptOnlySeconds ??
+      envSeconds(env, "CUSTOM_MODELS_ATTEMPT_ONLY_TIMEOUT_SECONDS", 0.01);
     const schedule = new ProbeSchedule({
       timers: this.#timers,
       deadline: build.deadline,
-      capMs,
-      attemptOnlyMs: (this.#opts.attemptOnlySeconds ?? 0.01) * 1000,
+      capMs: cap * 1000,
+      attemptOnlyMs: attemptOnly * 1000,
       callerStopped: () => !build.waiting,
     });
     const round = new ProbeRound({
@@ -401,7 +430,7 @@ export class ModelCatalog {
 
   /** Why `build` may not publish now (null: it may): the generation and identity fences. */
   #fence(build: Build, current: SourceIdentity | null): CatalogEvent["reason"] | null {
-    if (this.#closing.signal.aborted) return "superseded";
+    if (this.#closing.signal.aborted || build.generation !== this.#allocated) return "superseded";
     return sameIdentity(build.identity, current) ? null : "source changed";
   }
 
@@ -411,12 +440,17 @@ export class ModelCatalog {
     outOfBand: boolean,
     reason?: CatalogEvent["reason"],
   ): void {
-    this.#opts.onEvent?.({
+    const event: CatalogEvent = {
       generation: build.generation,
       outcome,
       outOfBand,
       ...(reason ? { reason } : {}),
-    });
+    };
+    try {
+      this.#opts.onEvent?.(event);
+    } catch (err) {
+      this.#opts.log?.warn("A model catalog event observer failed", { error: String(err) });
+    }
   }
 
   #release(build: Build): void {

@@ -51,6 +51,19 @@ const USER_RUN = new Set(["custom", "ollama", "lmstudio"]);
 
 const trimSlash = (s: string) => s.replace(/\/+$/, "");
 
+/** `base` + "/" + `path`, keeping the base URL's query (`…/v1?team=a` → `…/v1/models?team=a`). */
+function endpointUrl(base: string, path: string, query: Record<string, string> = {}): string {
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    return `${trimSlash(base)}/${path}`; // refused later by the SSRF check, with its message
+  }
+  url.pathname = `${trimSlash(url.pathname)}/${path}`;
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+  return url.toString();
+}
+
 function targetFor(e: ProviderEndpoint, serial: boolean): ProbeTarget {
   const known = KNOWN_PROVIDERS[e.id];
   const headers: Record<string, string> = { accept: "application/json" };
@@ -58,18 +71,18 @@ function targetFor(e: ProviderEndpoint, serial: boolean): ProbeTarget {
   let url: string;
   if (e.protocol === "anthropic") {
     kind = "anthropic";
-    url = `${trimSlash(e.baseUrl ?? "https://api.anthropic.com/v1")}/models?limit=1000`;
+    url = endpointUrl(e.baseUrl ?? "https://api.anthropic.com/v1", "models", { limit: "1000" });
     if (e.apiKey) headers["x-api-key"] = e.apiKey;
     headers["anthropic-version"] = "2023-06-01";
   } else {
     if (e.id === "ollama") {
       kind = "ollama";
-      url = `${trimSlash(e.baseUrl ?? known.baseUrl!).replace(/\/v1$/, "")}/api/tags`;
+      url = endpointUrl(trimSlash(e.baseUrl ?? known.baseUrl!).replace(/\/v1$/, ""), "api/tags");
     } else {
       if (e.id === "openrouter") kind = "openrouter";
       const base = e.baseUrl ?? known?.baseUrl ??
         (e.protocol === "openai" ? "https://api.openai.com/v1" : "");
-      url = `${trimSlash(base)}/models`;
+      url = endpointUrl(base, "models");
     }
     if (e.apiKey) headers.authorization = `Bearer ${e.apiKey}`;
   }
@@ -156,6 +169,8 @@ function failure(err: unknown, t: ProbeTarget, signal: AbortSignal): ProbeResult
   }
   const reason = /refused/i.test(text)
     ? "connection refused"
+    : /certificate|tls|ssl|handshake/i.test(text)
+    ? "TLS certificate or handshake error"
     : /reset|closed|broken pipe|EOF/i.test(text)
     ? "connection closed"
     : "connection failed";

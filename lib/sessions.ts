@@ -29,6 +29,8 @@ export interface SessionRow {
   active_stream_id: string | null;
   is_streaming: boolean;
   parent_session_id: string | null;
+  /** The per-session "skip approvals" (/yolo) switch; never lifts the hardline tier. */
+  skip_approvals: boolean;
 }
 
 /** A tool call recorded for a session, as the full session shape lists it. */
@@ -69,11 +71,12 @@ export const UNTITLED = "Untitled";
 export const COMPACT_COLUMNS =
   "session_id, title, workspace, model, model_provider, message_count, created_at, updated_at, " +
   "last_message_at, pinned, archived, project_id, input_tokens, output_tokens, estimated_cost, " +
-  "active_stream_id, parent_session_id";
+  "active_stream_id, parent_session_id, skip_approvals";
 
-type DbRow = Omit<SessionRow, "pinned" | "archived" | "is_streaming"> & {
+type DbRow = Omit<SessionRow, "pinned" | "archived" | "is_streaming" | "skip_approvals"> & {
   pinned: number;
   archived: number;
+  skip_approvals: number;
 };
 
 /** Convert a raw `sessions` row into the API's compact shape. */
@@ -98,6 +101,7 @@ export function toCompact(row: Record<string, unknown>): SessionRow {
     active_stream_id: r.active_stream_id ?? null,
     is_streaming: r.active_stream_id != null,
     parent_session_id: r.parent_session_id ?? null,
+    skip_approvals: !!r.skip_approvals,
   };
 }
 
@@ -169,6 +173,7 @@ function fromArray(r: SqlValue[]): SessionRow {
     active_stream_id: r[15] as string | null,
     is_streaming: r[15] !== null,
     parent_session_id: r[16] as string | null,
+    skip_approvals: r[17] === 1,
   };
 }
 

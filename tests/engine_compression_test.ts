@@ -19,12 +19,17 @@ Deno.test("a long conversation is compressed: older turns are summarized, the tr
   const h = await startHarness({ yaml: YAML });
   try {
     h.app.ctx.runs.configure({ hooks: NO_TOOL_HOOKS });
-    h.fake.enqueue({ text: A }, { text: B }, { text: "SUMMARY: the user talked about alpha." }, { text: "charlie" });
+    h.fake.enqueue({ text: A }, { text: B }, { text: "SUMMARY: the user talked about alpha." }, {
+      text: "charlie",
+    });
     await h.stream((await h.start(`first ${A}`)).stream_id);
     await h.stream((await h.start(`second ${B}`)).stream_id);
     const third = await h.stream((await h.start("third question")).stream_id);
     const names = third.events.map((e) => e.event);
-    ok(names.indexOf("compressing") >= 0 && names.indexOf("compressing") < names.indexOf("compressed"));
+    ok(
+      names.indexOf("compressing") >= 0 &&
+        names.indexOf("compressing") < names.indexOf("compressed"),
+    );
     ok(names.indexOf("compressed") < names.indexOf("token"));
     const compressed = third.events.find((e) => e.event === "compressed")!.data;
     strictEqual(compressed.session_id, h.sessionId);
@@ -69,7 +74,13 @@ Deno.test("session/compress summarizes on demand as a run of its own", async () 
     strictEqual(res.status, 200);
     strictEqual(res.body.ok, true);
     const events = (await h.stream(res.body.stream_id)).events;
-    deepStrictEqual(events.map((e) => e.event), ["compressing", "compressed", "metering", "done", "stream_end"]);
+    deepStrictEqual(events.map((e) => e.event), [
+      "compressing",
+      "compressed",
+      "metering",
+      "done",
+      "stream_end",
+    ]);
     h.fake.enqueue({ text: "three" });
     await h.stream((await h.start("q3")).stream_id);
     const sent = h.fake.chatRequests.at(-1)!.body;
@@ -88,7 +99,10 @@ Deno.test("session/compress summarizes on demand as a run of its own", async () 
     const ev3 = (await h.stream(third.body.stream_id)).events;
     deepStrictEqual(ev3.map((e) => e.event), ["warning", "done", "stream_end"]);
     strictEqual(ev3[0].data.type, "nothing_to_compress");
-    strictEqual((await h.call("POST", "/api/session/compress", { session_id: "0123456789ab" })).status, 404);
+    strictEqual(
+      (await h.call("POST", "/api/session/compress", { session_id: "0123456789ab" })).status,
+      404,
+    );
   } finally {
     await h.close();
   }

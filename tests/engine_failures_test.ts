@@ -20,7 +20,13 @@ interface Case {
 const CASES: Case[] = [
   {
     name: "401",
-    script: [{ status: 401, error: { message: "Incorrect API key provided: sk-abcdefghijklmnop", type: "invalid_api_key" } }],
+    script: [{
+      status: 401,
+      error: {
+        message: "Incorrect API key provided: sk-abcdefghijklmnop",
+        type: "invalid_api_key",
+      },
+    }],
     type: "auth_mismatch",
     message: /rejected the credentials/,
     hint: /api_key/,
@@ -28,7 +34,10 @@ const CASES: Case[] = [
   },
   {
     name: "404 model",
-    script: [{ status: 404, error: { message: "The model `nope` does not exist", type: "model_not_found" } }],
+    script: [{
+      status: 404,
+      error: { message: "The model `nope` does not exist", type: "model_not_found" },
+    }],
     type: "model_not_found",
     message: /not found/,
     hint: /model/,
@@ -52,7 +61,10 @@ const CASES: Case[] = [
   },
   {
     name: "insufficient_quota",
-    script: [{ status: 429, error: { message: "You exceeded your current quota", type: "insufficient_quota" } }],
+    script: [{
+      status: 429,
+      error: { message: "You exceeded your current quota", type: "insufficient_quota" },
+    }],
     type: "quota_exhausted",
     message: /quota/,
     hint: /credits/,
@@ -107,21 +119,32 @@ for (const protocol of ["openai", "anthropic"] as const) {
         match(last.data.message, c.message);
         match(last.data.hint, c.hint);
         strictEqual(h.fake.chatRequests.length, c.requests);
-        ok(!JSON.stringify(res.events).includes("abcdefghijklmnop"), "api keys never reach the client");
+        ok(
+          !JSON.stringify(res.events).includes("abcdefghijklmnop"),
+          "api keys never reach the client",
+        );
         if (c.requests > 1) {
-          strictEqual(res.events.filter((e) => e.event === "warning" && e.data.type === "retrying").length, c.requests - 1);
+          strictEqual(
+            res.events.filter((e) => e.event === "warning" && e.data.type === "retrying").length,
+            c.requests - 1,
+          );
         }
         // The user message stays, the session is free, partial text (if any) is kept.
-        const session = (await h.call("GET", `/api/session?session_id=${h.sessionId}`)).body.session;
+        const session =
+          (await h.call("GET", `/api/session?session_id=${h.sessionId}`)).body.session;
         strictEqual(session.active_stream_id, null);
         strictEqual(session.messages[0].content, "hello");
         const streamed = tokenText(res.events);
         if (streamed) strictEqual(session.messages[1].content, streamed);
-        const row = h.app.ctx.db.prepare("SELECT status FROM streams WHERE stream_id = ?").get(stream_id) as {
+        const row = h.app.ctx.db.prepare("SELECT status FROM streams WHERE stream_id = ?").get(
+          stream_id,
+        ) as {
           status: string;
         };
         strictEqual(row.status, "error");
-        const journal = h.app.ctx.db.prepare("SELECT event FROM stream_events WHERE stream_id = ? ORDER BY seq DESC LIMIT 1")
+        const journal = h.app.ctx.db.prepare(
+          "SELECT event FROM stream_events WHERE stream_id = ? ORDER BY seq DESC LIMIT 1",
+        )
           .get(stream_id) as { event: string };
         strictEqual(journal.event, "stream_end");
       } finally {
@@ -152,7 +175,9 @@ Deno.test("a rate limit that clears on retry finishes the turn after a warning",
 });
 
 Deno.test("a Retry-After longer than the cap gives up at once instead of hanging", async () => {
-  const h = await startHarness({ yaml: "provider_retry: {attempts: 3, base_delay_ms: 5, max_delay_ms: 1000}\n" });
+  const h = await startHarness({
+    yaml: "provider_retry: {attempts: 3, base_delay_ms: 5, max_delay_ms: 1000}\n",
+  });
   try {
     h.fake.enqueue({ status: 429, headers: { "retry-after": "3600" } });
     const res = await h.stream((await h.start("hi")).stream_id);
@@ -197,7 +222,9 @@ Deno.test("a selected provider without its api key is no_provider, naming the va
 });
 
 Deno.test("an endpoint that refuses connections is a provider_error with a hint about base_url", async () => {
-  const h = await startHarness({ configYaml: "model:\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n  default: m\n" });
+  const h = await startHarness({
+    configYaml: "model:\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n  default: m\n",
+  });
   try {
     const res = await h.stream((await h.start("hi")).stream_id);
     const last = res.events.at(-1)!.data;

@@ -51,10 +51,17 @@ Deno.test("two listeners on one stream see the same events, and the run does not
     // Nobody listening: the run still completes and is replayable.
     h.fake.enqueue({ text: "unheard answer" });
     const second = await h.start("again");
-    await waitFor(async () => (await h.call("GET", `/api/chat/stream/status?stream_id=${second.stream_id}`)).body.active === false);
+    await waitFor(async () =>
+      (await h.call("GET", `/api/chat/stream/status?stream_id=${second.stream_id}`)).body.active ===
+        false
+    );
     const status = await h.call("GET", `/api/chat/stream/status?stream_id=${second.stream_id}`);
     deepStrictEqual(
-      { active: status.body.active, stream_id: status.body.stream_id, replay_available: status.body.replay_available },
+      {
+        active: status.body.active,
+        stream_id: status.body.stream_id,
+        replay_available: status.body.replay_available,
+      },
       { active: false, stream_id: second.stream_id, replay_available: true },
     );
     strictEqual(tokenText((await h.stream(second.stream_id)).events), "unheard answer");
@@ -74,12 +81,17 @@ Deno.test("a server killed mid-turn marks the run interrupted on restart and kee
     const partial = PIECES.slice(0, 20).join("");
     strictEqual(tokenText(seen.events), partial);
     // The streaming answer reaches the transcript within the persist interval.
-    await waitFor(() => {
-      const row = h.app.ctx.db.prepare("SELECT content FROM messages WHERE role = 'assistant'").get() as
-        | { content: string }
-        | undefined;
-      return row?.content === partial;
-    }, 3000, "the partial answer to be saved");
+    await waitFor(
+      () => {
+        const row = h.app.ctx.db.prepare("SELECT content FROM messages WHERE role = 'assistant'")
+          .get() as
+            | { content: string }
+            | undefined;
+        return row?.content === partial;
+      },
+      3000,
+      "the partial answer to be saved",
+    );
 
     await h.restart();
 
@@ -88,7 +100,9 @@ Deno.test("a server killed mid-turn marks the run interrupted on restart and kee
     strictEqual(resumed.events[0].data.type, "interrupted");
     ok(resumed.events[0].data.hint);
     // The journal also records the stream_end after it (the SSE stream closes at apperror).
-    const rows = h.app.ctx.db.prepare("SELECT event FROM stream_events WHERE stream_id = ? ORDER BY seq")
+    const rows = h.app.ctx.db.prepare(
+      "SELECT event FROM stream_events WHERE stream_id = ? ORDER BY seq",
+    )
       .all(stream_id) as Array<{ event: string }>;
     deepStrictEqual(rows.slice(-2).map((r) => r.event), ["apperror", "stream_end"]);
     const session = (await h.call("GET", `/api/session?session_id=${h.sessionId}`)).body.session;
@@ -104,7 +118,9 @@ Deno.test("a server killed mid-turn marks the run interrupted on restart and kee
     h.fake.enqueue({ text: "continuing" });
     const next = await h.start("continue");
     strictEqual(tokenText((await h.stream(next.stream_id)).events), "continuing");
-    const sent = h.fake.chatRequests.at(-1)!.body.messages as Array<{ role: string; content: string }>;
+    const sent = h.fake.chatRequests.at(-1)!.body.messages as Array<
+      { role: string; content: string }
+    >;
     deepStrictEqual(sent.map((m) => m.role), ["system", "user", "assistant", "user"]);
     strictEqual(sent[2].content, partial);
   } finally {
@@ -128,7 +144,10 @@ Deno.test("cancel stops the run at once, keeps the partial answer and frees the 
     deepStrictEqual((await cancelled!).body, { ok: true, cancelled: true, stream_id });
     ok(res.closedByServer);
     const last = res.events.at(-1)!;
-    deepStrictEqual([last.event, last.data], ["cancel", { message: "Cancelled by user", type: "cancelled" }]);
+    deepStrictEqual([last.event, last.data], ["cancel", {
+      message: "Cancelled by user",
+      type: "cancelled",
+    }]);
     const streamed = tokenText(res.events);
     ok(streamed.length > 0 && streamed.length < TEXT.length);
     ok(TEXT.startsWith(streamed));
@@ -154,7 +173,9 @@ Deno.test("cancel stops the run at once, keeps the partial answer and frees the 
 Deno.test("cancel while a tool waits for approval denies it and marks the call as an error", async () => {
   const h = await startHarness();
   try {
-    h.fake.enqueue({ toolCalls: [{ id: "call_rm", name: "terminal", args: { command: "rm -rf build" } }] });
+    h.fake.enqueue({
+      toolCalls: [{ id: "call_rm", name: "terminal", args: { command: "rm -rf build" } }],
+    });
     const { stream_id } = await h.start("clean up");
     const res = await h.stream(stream_id, {
       onEvent: (e) => {
@@ -164,7 +185,9 @@ Deno.test("cancel while a tool waits for approval denies it and marks the call a
     const names = res.events.map((e) => e.event);
     ok(names.includes("approval"), names.join(","));
     strictEqual(names.at(-1), "cancel");
-    const row = h.app.ctx.db.prepare("SELECT status, result FROM tool_calls WHERE tool_call_id = 'call_rm'").get() as {
+    const row = h.app.ctx.db.prepare(
+      "SELECT status, result FROM tool_calls WHERE tool_call_id = 'call_rm'",
+    ).get() as {
       status: string;
       result: string;
     };
@@ -172,6 +195,30 @@ Deno.test("cancel while a tool waits for approval denies it and marks the call a
     match(row.result, /Cancelled/);
     const pending = await h.call("GET", `/api/approval/pending?session_id=${h.sessionId}`);
     strictEqual(pending.body.pending, null);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("deleting a session mid-run stops the run cleanly and the server carries on", async () => {
+  const h = await startHarness();
+  try {
+    h.fake.enqueue({ text: PIECES, delayMs: 2 });
+    const { stream_id } = await h.start("long one");
+    const res = await h.stream(stream_id, {
+      onEvent: (e) => {
+        if (e.seq === 5) void h.call("POST", "/api/session/delete", { session_id: h.sessionId });
+      },
+    });
+    ok(res.closedByServer, "the stream ends instead of hanging");
+    await waitFor(() => !h.app.ctx.runs.get(stream_id), 3000, "the run to stop");
+    strictEqual((await h.call("GET", `/api/chat/stream?stream_id=${stream_id}`)).status, 404);
+    h.sessionId = await h.newSession();
+    h.fake.enqueue({ text: "still here" });
+    strictEqual(
+      tokenText((await h.stream((await h.start("hello")).stream_id)).events),
+      "still here",
+    );
   } finally {
     await h.close();
   }

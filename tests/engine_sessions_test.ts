@@ -16,7 +16,9 @@ Deno.test("two sessions streaming at once each see only their own events and wor
   const fake = startFakeProvider({
     respond(req) {
       const who = lastUserText(req).includes("alpha") ? "alpha" : "beta";
-      const hasResult = (req.body.messages as Array<{ role: string }>).some((m) => m.role === "tool");
+      const hasResult = (req.body.messages as Array<{ role: string }>).some((m) =>
+        m.role === "tool"
+      );
       if (!hasResult) {
         return {
           text: Array.from({ length: 30 }, (_, i) => `${who}${i} `),
@@ -33,9 +35,15 @@ Deno.test("two sessions streaming at once each see only their own events and wor
     await Deno.mkdir(otherWs);
     const betaSession = await h.newSession({ workspace: otherWs });
     const alpha = await h.start("alpha task");
-    const betaStart = await h.call("POST", "/api/chat/start", { session_id: betaSession, message: "beta task" });
+    const betaStart = await h.call("POST", "/api/chat/start", {
+      session_id: betaSession,
+      message: "beta task",
+    });
     strictEqual(betaStart.status, 200);
-    const [a, b] = await Promise.all([h.stream(alpha.stream_id), h.stream(betaStart.body.stream_id)]);
+    const [a, b] = await Promise.all([
+      h.stream(alpha.stream_id),
+      h.stream(betaStart.body.stream_id),
+    ]);
     const aText = tokenText(a.events);
     const bText = tokenText(b.events);
     ok(aText.startsWith("alpha0 ") && aText.includes("alpha-done29"), aText);
@@ -46,7 +54,10 @@ Deno.test("two sessions streaming at once each see only their own events and wor
     deepStrictEqual(b.events.map((e) => e.seq), b.events.map((_, i) => i + 1));
     strictEqual(await Deno.readTextFile(join(h.workspace, "alpha.txt")), "alpha");
     strictEqual(await Deno.readTextFile(join(otherWs, "beta.txt")), "beta");
-    await Deno.stat(join(h.workspace, "beta.txt")).then(() => ok(false, "beta wrote in alpha's workspace"), () => {});
+    await Deno.stat(join(h.workspace, "beta.txt")).then(
+      () => ok(false, "beta wrote in alpha's workspace"),
+      () => {},
+    );
     strictEqual(a.events.at(-2)!.data.session.session_id, h.sessionId);
     strictEqual(b.events.at(-2)!.data.session.session_id, betaSession);
   } finally {
@@ -60,13 +71,22 @@ Deno.test("chat/start validates input and allows one active run per session", as
   try {
     h.fake.enqueue({ text: Array.from({ length: 50 }, () => "x"), delayMs: 5 });
     const first = await h.start("first");
-    const second = await h.call("POST", "/api/chat/start", { session_id: h.sessionId, message: "second" });
+    const second = await h.call("POST", "/api/chat/start", {
+      session_id: h.sessionId,
+      message: "second",
+    });
     strictEqual(second.status, 409);
-    deepStrictEqual(second.body, { error: "session already has an active stream", active_stream_id: first.stream_id });
+    deepStrictEqual(second.body, {
+      error: "session already has an active stream",
+      active_stream_id: first.stream_id,
+    });
     const retry = await h.call("POST", "/api/session/retry", { session_id: h.sessionId });
     strictEqual(retry.status, 409);
     strictEqual((await h.call("POST", "/api/chat/start", { session_id: h.sessionId })).status, 400);
-    const unknown = await h.call("POST", "/api/chat/start", { session_id: "0123456789ab", message: "x" });
+    const unknown = await h.call("POST", "/api/chat/start", {
+      session_id: "0123456789ab",
+      message: "x",
+    });
     strictEqual(unknown.status, 404);
     strictEqual((await h.call("POST", "/api/chat/start", "not json")).status, 400);
     const tooMany = await h.call("POST", "/api/chat/start", {
@@ -78,7 +98,10 @@ Deno.test("chat/start validates input and allows one active run per session", as
     strictEqual((await h.call("GET", "/api/chat/stream")).status, 400);
     const missing = await h.call("GET", `/api/chat/stream?stream_id=${"0".repeat(32)}`);
     deepStrictEqual([missing.status, missing.body], [404, { error: "stream not found" }]);
-    strictEqual((await h.call("GET", `/api/chat/stream?stream_id=${first.stream_id}&after_seq=-1`)).status, 400);
+    strictEqual(
+      (await h.call("GET", `/api/chat/stream?stream_id=${first.stream_id}&after_seq=-1`)).status,
+      400,
+    );
     const status = await h.call("GET", `/api/chat/stream/status?stream_id=${first.stream_id}`);
     strictEqual(status.body.active, true);
     // The user message was saved before the agent ran, and only once.
@@ -95,7 +118,8 @@ Deno.test("the first turn titles the session; later turns do not", async () => {
   const h = await startHarness();
   try {
     h.fake.enqueue({ text: "a" }, { text: "b" });
-    const long = "Please   refactor the\nparser module so that it handles nested quotes, escaped newlines and also unicode";
+    const long =
+      "Please   refactor the\nparser module so that it handles nested quotes, escaped newlines and also unicode";
     const first = await h.start(long);
     ok(first.title.length <= 80);
     match(first.title, /^Please refactor the parser module/);
@@ -126,7 +150,9 @@ Deno.test("an idle stream sends heartbeats", async () => {
 Deno.test("session/retry drops the last answer and runs the last user message again", async () => {
   const h = await startHarness();
   try {
-    h.fake.enqueue({ text: "first answer", toolCalls: [{ name: "list_directory", args: {} }] }, { text: " done" }, {
+    h.fake.enqueue({ text: "first answer", toolCalls: [{ name: "list_directory", args: {} }] }, {
+      text: " done",
+    }, {
       text: "second answer",
     });
     await h.stream((await h.start("question")).stream_id);
@@ -137,16 +163,22 @@ Deno.test("session/retry drops the last answer and runs the last user message ag
     const res = await h.stream(retry.body.stream_id);
     strictEqual(tokenText(res.events), "second answer");
     const session = res.events.at(-2)!.data.session;
-    deepStrictEqual(session.messages.map((m: { role: string; content: string }) => [m.role, m.content]), [
-      ["user", "question"],
-      ["assistant", "second answer"],
-    ]);
+    deepStrictEqual(
+      session.messages.map((m: { role: string; content: string }) => [m.role, m.content]),
+      [
+        ["user", "question"],
+        ["assistant", "second answer"],
+      ],
+    );
     strictEqual(session.tool_calls.length, 0);
     const sent = h.fake.chatRequests.at(-1)!.body.messages as Array<{ role: string }>;
     deepStrictEqual(sent.map((m) => m.role), ["system", "user"]);
     const empty = await h.newSession();
     strictEqual((await h.call("POST", "/api/session/retry", { session_id: empty })).status, 400);
-    strictEqual((await h.call("POST", "/api/session/retry", { session_id: "0123456789ab" })).status, 404);
+    strictEqual(
+      (await h.call("POST", "/api/session/retry", { session_id: "0123456789ab" })).status,
+      404,
+    );
   } finally {
     await h.close();
   }
@@ -154,7 +186,8 @@ Deno.test("session/retry drops the last answer and runs the last user message ag
 
 Deno.test("chat/start with model and provider updates the session and uses them", async () => {
   const h = await startHarness({
-    yaml: "custom_providers:\n  - name: second\n    base_url: {BASE_URL}\n    api_key: k2\n    models: [other-model]\n",
+    yaml:
+      "custom_providers:\n  - name: second\n    base_url: {BASE_URL}\n    api_key: k2\n    models: [other-model]\n",
     configYaml: undefined,
   });
   try {
@@ -166,6 +199,57 @@ Deno.test("chat/start with model and provider updates the session and uses them"
     const session = (await h.call("GET", `/api/session?session_id=${h.sessionId}`)).body.session;
     strictEqual(session.model, "other-model");
     strictEqual(session.model_provider, "custom:second");
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("attachments: uploaded text is inlined, images are sent as images, other paths are refused", async () => {
+  const h = await startHarness();
+  try {
+    const upload = async (name: string, bytes: Uint8Array<ArrayBuffer> | string) => {
+      const form = new FormData();
+      form.set("session_id", h.sessionId);
+      form.set("file", new File([bytes], name));
+      const res = await fetch(`${h.url}/api/upload`, { method: "POST", body: form });
+      strictEqual(res.status, 200);
+      return await res.json() as { path: string; filename: string };
+    };
+    const notes = await upload("notes.txt", "line one\nline two");
+    // A 1×1 PNG.
+    const png = Uint8Array.from(
+      atob(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+      ),
+      (c) => c.charCodeAt(0),
+    );
+    const pic = await upload("pic.png", png);
+    const refused = await h.call("POST", "/api/chat/start", {
+      session_id: h.sessionId,
+      message: "read this",
+      attachments: ["/etc/passwd"],
+    });
+    strictEqual(refused.status, 404);
+    h.fake.enqueue({ text: "seen" });
+    const started = await h.start("look at these", { attachments: [notes.path, pic.filename] });
+    await h.stream(started.stream_id);
+    const user = (h.fake.chatRequests[0].body.messages as Array<{ role: string; content: unknown }>)
+      .findLast((m) => m.role === "user")!;
+    const parts = user.content as Array<Record<string, unknown>>;
+    ok(Array.isArray(parts), JSON.stringify(user));
+    ok(parts.some((p) => p.type === "image_url"), "the image goes as an image part");
+    ok(JSON.stringify(parts).includes("line one\\nline two"), "the text file is inlined");
+    const stored =
+      (await h.call("GET", `/api/session?session_id=${h.sessionId}`)).body.session.messages[0];
+    deepStrictEqual(
+      stored.attachments.map((
+        a: { filename: string; is_image: boolean },
+      ) => [a.filename, a.is_image]),
+      [
+        ["notes.txt", false],
+        ["pic.png", true],
+      ],
+    );
   } finally {
     await h.close();
   }

@@ -4,12 +4,16 @@ import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { startHarness } from "./fixtures/engine_harness.ts";
 import { tokenText } from "./fixtures/sse_client.ts";
 
-for (const protocol of ["openai", "anthropic"] as const) {
+for (const protocol of ["openai", "anthropic", "openai-native"] as const) {
   Deno.test(`chat/start streams a text turn over ${protocol} SSE and saves the transcript`, async () => {
     const h = await startHarness({ protocol });
     try {
       const answer = "Hello! Here is a **streamed** answer with unicode: héllo ✓ 🎉.";
-      h.fake.enqueue({ reasoning: "Let me think about it.", text: answer, usage: { input_tokens: 120, output_tokens: 17, cached_tokens: 20 } });
+      h.fake.enqueue({
+        reasoning: "Let me think about it.",
+        text: answer,
+        usage: { input_tokens: 120, output_tokens: 17, cached_tokens: 20 },
+      });
       const started = await h.start("Say hello to the world please");
       match(started.stream_id, /^[0-9a-f]{32}$/);
       strictEqual(started.title, "Say hello to the world please");
@@ -23,39 +27,53 @@ for (const protocol of ["openai", "anthropic"] as const) {
       deepStrictEqual(names.slice(-3), ["metering", "done", "stream_end"]);
       deepStrictEqual(res.events.map((e) => e.seq), res.events.map((_, i) => i + 1));
       strictEqual(tokenText(res.events), answer);
-      strictEqual(res.events.filter((e) => e.event === "reasoning").map((e) => e.data.text).join(""), "Let me think about it.");
+      // OpenAI's own API has no reasoning_content; its client ignores it.
+      strictEqual(
+        res.events.filter((e) => e.event === "reasoning").map((e) => e.data.text).join(""),
+        protocol === "openai-native" ? "" : "Let me think about it.",
+      );
       const metering = res.events.find((e) => e.event === "metering")!.data;
       strictEqual(metering.input_tokens, protocol === "anthropic" ? 140 : 120);
       strictEqual(metering.output_tokens, 17);
       strictEqual(metering.cached_tokens, 20);
-      strictEqual(metering.estimated_cost, null); // fake models have no known price
+      // gpt-4o-mini: 100 fresh + 20 cached input, 17 output at $0.15 / $0.075 / $0.60 per 1M.
+      strictEqual(metering.estimated_cost, protocol === "openai-native" ? 0.0000267 : null);
       ok(typeof metering.ttft_ms === "number" && metering.ttft_ms >= 0);
       const done = res.events.find((e) => e.event === "done")!.data;
       const msgs = done.session.messages;
       deepStrictEqual(msgs.map((m: { role: string }) => m.role), ["user", "assistant"]);
       strictEqual(msgs[1].content, answer);
-      strictEqual(msgs[1].reasoning, "Let me think about it.");
+      strictEqual(
+        msgs[1].reasoning,
+        protocol === "openai-native" ? undefined : "Let me think about it.",
+      );
       strictEqual(done.session.active_stream_id, null);
       strictEqual(done.session.title, "Say hello to the world please");
 
       // What was sent: the system prompt and the user message, on the right protocol.
       const req = h.fake.chatRequests[0];
-      strictEqual(req.protocol, protocol);
-      if (protocol === "openai") {
+      strictEqual(req.protocol, protocol === "anthropic" ? "anthropic" : "openai");
+      if (protocol !== "anthropic") {
         strictEqual(req.body.messages[0].role, "system");
         match(req.body.messages[0].content, /You are Hermes/);
         deepStrictEqual(req.body.stream_options, { include_usage: true });
         strictEqual(req.body.messages.at(-1).content, "Say hello to the world please");
+        strictEqual(req.headers.authorization, "Bearer test-openai-key");
       } else {
         match(req.body.system[0].text, /You are Hermes/);
         strictEqual(req.headers["x-api-key"], "test-anthropic-key");
       }
-      const session = await h.call<{ session: Record<string, unknown> }>("GET", `/api/session?session_id=${h.sessionId}`);
+      const session = await h.call<{ session: Record<string, unknown> }>(
+        "GET",
+        `/api/session?session_id=${h.sessionId}`,
+      );
       strictEqual(session.body.session.input_tokens, metering.input_tokens);
       strictEqual(session.body.session.output_tokens, 17);
-      const usage = h.app.ctx.db.prepare("SELECT * FROM usage WHERE stream_id = ?").get(started.stream_id) as Record<string, unknown>;
+      const usage = h.app.ctx.db.prepare("SELECT * FROM usage WHERE stream_id = ?").get(
+        started.stream_id,
+      ) as Record<string, unknown>;
       strictEqual(usage.output_tokens, 17);
-      strictEqual(usage.cost, null);
+      strictEqual(usage.cost, metering.estimated_cost);
       // The stream is over: a second connection replays it whole, a cursor at the end is 404.
       const again = await h.stream(started.stream_id);
       deepStrictEqual(again.events.map((e) => e.seq), res.events.map((e) => e.seq));

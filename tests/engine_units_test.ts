@@ -45,15 +45,25 @@ Deno.test("toModelMessages() pairs every tool call with a result and drops orpha
     m(2, { role: "tool", tool_call_id: "a", name: "read_file", content: "file text" }),
     m(3, { role: "tool", tool_call_id: "zzz", content: "orphan" }),
     m(4, { role: "assistant", content: "" }),
-    m(5, { role: "user", content: "next", attachments: [{ filename: "doc.pdf", path: "/abs/doc.pdf", mime: "application/pdf" }] }),
+    m(5, {
+      role: "user",
+      content: "next",
+      attachments: [{ filename: "doc.pdf", path: "/etc/passwd", mime: "application/pdf" }],
+    }),
   ]);
   deepStrictEqual(out.map((x) => x.role), ["user", "assistant", "tool", "tool", "user"]);
   const assistant = out[1].content as Array<Record<string, unknown>>;
-  deepStrictEqual(assistant[1], { type: "tool-call", toolCallId: "a", toolName: "read_file", input: { path: "x" } });
+  deepStrictEqual(assistant[1], {
+    type: "tool-call",
+    toolCallId: "a",
+    toolName: "read_file",
+    input: { path: "x" },
+  });
   deepStrictEqual((assistant[2] as { input: unknown }).input, { _raw_arguments: "{bad" });
   const synthetic = (out[3].content as Array<Record<string, unknown>>)[0];
   strictEqual(synthetic.toolCallId, "b");
-  strictEqual(out[4].content, "next\n[Attached file: doc.pdf at /abs/doc.pdf (application/pdf)]");
+  // A path outside the session's uploads is never read.
+  strictEqual(out[4].content, "next\n[Attached file doc.pdf is no longer available]");
   deepStrictEqual(parseToolArgs(""), {});
   deepStrictEqual(parseToolArgs("[1]"), { value: [1] });
 });
@@ -67,8 +77,19 @@ Deno.test("deriveTitle() makes one short line of the first message", () => {
 });
 
 Deno.test("planCut() cuts at a user message and keeps the recent turns", () => {
-  const roles = ["user", "assistant", "tool", "assistant", "user", "assistant", "user", "assistant"];
-  const msgs = roles.map((role, idx) => ({ idx, role, content: "", timestamp: 1 }) as StoredMessage);
+  const roles = [
+    "user",
+    "assistant",
+    "tool",
+    "assistant",
+    "user",
+    "assistant",
+    "user",
+    "assistant",
+  ];
+  const msgs = roles.map((role, idx) =>
+    ({ idx, role, content: "", timestamp: 1 }) as StoredMessage
+  );
   strictEqual(planCut(msgs, null, 2), 4);
   strictEqual(planCut(msgs, null, 1), 6);
   strictEqual(planCut(msgs, { uptoIdx: 4, summary: "s" }, 2), null);

@@ -21,15 +21,27 @@ function fixture() {
 
 Deno.test("claimSession() gives a session to one stream at a time", () => {
   const { db, clock, sid } = fixture();
-  deepStrictEqual(claimSession(db, clock, { streamId: "a".repeat(32), sessionId: sid, turnId: "t1" }), { conflict: null });
-  deepStrictEqual(claimSession(db, clock, { streamId: "b".repeat(32), sessionId: sid, turnId: "t2" }), {
-    conflict: "a".repeat(32),
-  });
+  deepStrictEqual(
+    claimSession(db, clock, { streamId: "a".repeat(32), sessionId: sid, turnId: "t1" }),
+    { conflict: null },
+  );
+  deepStrictEqual(
+    claimSession(db, clock, { streamId: "b".repeat(32), sessionId: sid, turnId: "t2" }),
+    {
+      conflict: "a".repeat(32),
+    },
+  );
   strictEqual(getStream(db, "b".repeat(32)), null);
-  strictEqual(claimSession(db, clock, { streamId: "c".repeat(32), sessionId: "nope", turnId: "t" }), undefined);
+  strictEqual(
+    claimSession(db, clock, { streamId: "c".repeat(32), sessionId: "nope", turnId: "t" }),
+    undefined,
+  );
   finishStream(db, clock, "a".repeat(32), "done");
   strictEqual(getStream(db, "a".repeat(32))?.status, "done");
-  deepStrictEqual(claimSession(db, clock, { streamId: "b".repeat(32), sessionId: sid, turnId: "t2" }), { conflict: null });
+  deepStrictEqual(
+    claimSession(db, clock, { streamId: "b".repeat(32), sessionId: sid, turnId: "t2" }),
+    { conflict: null },
+  );
   db.close();
 });
 
@@ -39,7 +51,9 @@ Deno.test("readEvents() returns the events after a cursor, in order", () => {
   claimSession(db, clock, { streamId: id, sessionId: sid, turnId: "t" });
   const append = createEventAppender(db, clock);
   for (let i = 1; i <= 5; i++) append(id, i, { event: "token", data: { text: `t${i}` } });
-  deepStrictEqual(readEvents(db, id, 3).map((e) => [e.seq, e.data]), [[4, { text: "t4" }], [5, { text: "t5" }]]);
+  deepStrictEqual(readEvents(db, id, 3).map((e) => [e.seq, e.data]), [[4, { text: "t4" }], [5, {
+    text: "t5",
+  }]]);
   deepStrictEqual(readEvents(db, id).length, 5);
   db.close();
 });
@@ -58,7 +72,9 @@ Deno.test("recoverInterruptedStreams() closes runs left running and frees their 
   strictEqual((readEvents(db, id)[1].data as { type: string }).type, "interrupted");
   strictEqual(getStream(db, id)?.status, "interrupted");
   strictEqual(getStream(db, id)?.last_seq, 3);
-  const row = db.prepare("SELECT active_stream_id FROM sessions").get() as { active_stream_id: string | null };
+  const row = db.prepare("SELECT active_stream_id FROM sessions").get() as {
+    active_stream_id: string | null;
+  };
   strictEqual(row.active_stream_id, null);
   const tc = db.prepare("SELECT status FROM tool_calls").get() as { status: string };
   strictEqual(tc.status, "error");

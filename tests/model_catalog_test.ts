@@ -25,11 +25,9 @@ class FakeEndpoint {
         auth: req.headers.get("authorization"),
       });
       for (const fn of this.#arrived.splice(0)) fn();
-      const gone = new Promise<void>((r) => req.signal.addEventListener("abort", () => r()));
-      if (this.mode === "hang") await Promise.race([gone, this.#closing.promise]);
-      if (this.mode === "gated") {
-        await Promise.race([gone, this.#gate.promise, this.#closing.promise]);
-      }
+      // A request the client gave up on stays parked until close(); its answer goes nowhere.
+      if (this.mode === "hang") await this.#closing.promise;
+      if (this.mode === "gated") await Promise.race([this.#gate.promise, this.#closing.promise]);
       return Response.json({
         object: "list",
         data: this.models.map((id) => ({ id, object: "model" })),
@@ -42,8 +40,13 @@ class FakeEndpoint {
   }
 
   /** Resolves once `n` requests have arrived. */
-  async waitForRequests(n: number): Promise<void> {
-    while (this.requests.length < n) await new Promise<void>((r) => this.#arrived.push(r));
+  waitForRequests(n: number): Promise<void> {
+    return deadlockGuard(
+      (async () => {
+        while (this.requests.length < n) await new Promise<void>((r) => this.#arrived.push(r));
+      })(),
+      `request ${n} never arrived`,
+    );
   }
 
   open(): void {
@@ -90,7 +93,11 @@ interface Fixture {
 
 async function fixture(
   yaml: string,
-  opts: Partial<ModelCatalogOptions> & { start?: number; root?: string } = {},
+  opts: Partial<ModelCatalogOptions> & {
+    start?: number;
+    root?: string;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<Fixture> {
   const root = opts.root ?? await Deno.makeTempDir({ prefix: "hermes-models-" });
   const configPath = join(root, "config.yaml");
@@ -100,6 +107,7 @@ async function fixture(
     HOME: root,
     HERMES_CONFIG_PATH: configPath,
     HERMES_WEBUI_STATE_DIR: stateDir,
+    ...opts.env,
   });
   const timers = new ManualTimers(opts.start ?? 0);
   const events: CatalogEvent[] = [];
@@ -121,7 +129,8 @@ async function fixture(
     events,
     configPath,
     stateDir,
-    nextEvent: (pred) => new Promise((r) => watchers.push([pred, r])),
+    nextEvent: (pred) =>
+      deadlockGuard(new Promise((r) => watchers.push([pred, r])), "the expected event never came"),
     async close() {
       await catalog.close();
       if (!opts.root) await Deno.remove(root, { recursive: true });
@@ -153,6 +162,10 @@ Deno.test("getModels() lands a live endpoint in-band behind a dead one, inside t
     const first = await pending;
     ok(f.timers.now() < 4000, "answered before the deadline");
     strictEqual(first.source, "partial");
+    strictEqual(first.refreshing, true);
+    // The partial catalog is never cached, in memory or on disk.
+    strictEqual(f.catalog.state().published, null);
+    strictEqual(await exists(f.catalog.cachePath), false);
     deepStrictEqual(ids(group(first, "custom:live")), ["alpha", "beta"]);
     const cut = group(first, "custom");
     strictEqual(cut.pending, true);
@@ -215,22 +228,45 @@ Deno.test("getModels() serves the fallback past the deadline; the rebuild lands 
       }
     });
     await t.step(
-      "after a restart with an expired cache: the durable cache is the fallback",
+      "after a restart, an expired cache is served at once and refreshed behind",
       async () => {
         const f = await fixture(yaml, { root, start: 10 * 86_400_000 });
         try {
           slow.mode = "hang";
-          const pending = f.catalog.getModels();
+          const stale = await f.catalog.getModels();
+          strictEqual(stale.source, "cache");
+          strictEqual(stale.refreshing, true);
+          deepStrictEqual(ids(group(stale, "custom")), ["my-model", "qwen3:8b", "llama3.1:8b"]);
           await slow.waitForRequests(3);
-          f.timers.advance(4000);
-          const fallback = await pending;
-          strictEqual(fallback.source, "cache");
-          deepStrictEqual(ids(group(fallback, "custom")), ["my-model", "qwen3:8b", "llama3.1:8b"]);
+          deepStrictEqual(f.timers.pending(), [5000], "nobody waits: the refresh has the full cap");
+          const published = f.nextEvent((e) => e.outcome === "published");
+          f.timers.advance(5000);
+          await published;
+          strictEqual(group(await f.catalog.getModels(), "custom").unreachable, true);
         } finally {
           await f.close();
         }
       },
     );
+    await t.step("a cache from other sources is only the past-deadline fallback", async () => {
+      await Deno.writeTextFile(join(root, "config.yaml"), yaml + "# edited\n");
+      const f = await fixture(yaml + "# edited\n", { root });
+      try {
+        const pending = f.catalog.getModels();
+        await slow.waitForRequests(4);
+        f.timers.advance(4000);
+        const fallback = await pending;
+        strictEqual(fallback.source, "cache");
+        strictEqual(fallback.refreshing, true);
+        strictEqual(
+          group(fallback, "custom").unreachable,
+          true,
+          "the last-known catalog, as it was",
+        );
+      } finally {
+        await f.close();
+      }
+    });
   } finally {
     await slow.close();
     await Deno.remove(root, { recursive: true });
@@ -398,6 +434,28 @@ Deno.test("a cold load's deferred commit and an invalidation holding the commit 
   }
 });
 
+Deno.test("getModels() with budget 0 waits without bound, each probe at its full cap", async () => {
+  const slow = new FakeEndpoint("gated", ["m"]);
+  const f = await fixture(`model: {provider: custom, base_url: "${slow.url}"}\n`, {
+    budgetSeconds: 0,
+    env: { CUSTOM_MODELS_ENDPOINT_TIMEOUT_SECONDS: "30" },
+  });
+  try {
+    let answered = false;
+    const load = f.catalog.getModels().then((r) => (answered = true, r));
+    await slow.waitForRequests(1);
+    deepStrictEqual(f.timers.pending(), [30_000], "no caller deadline; the configured cap");
+    f.timers.advance(29_000);
+    await new Promise((r) => setTimeout(r, 20));
+    strictEqual(answered, false, "still waiting, past any default budget");
+    slow.open();
+    strictEqual((await load).source, "live");
+  } finally {
+    await f.close();
+    await slow.close();
+  }
+});
+
 Deno.test("getModels() probes each URL + credential once per rebuild", async () => {
   const shared = new FakeEndpoint("answer", ["shared-model"]);
   const f = await fixture(
@@ -439,19 +497,18 @@ Deno.test("getModels() reports a refused endpoint as unreachable and keeps its c
   }
 });
 
-Deno.test("getModels() never probes an endpoint the user did not configure on a private address", async () => {
-  // OPENAI_API_KEY alone makes "openai" a detected (not configured) provider; its base_url
-  // comes from the config here only to point it at loopback.
-  const f = await fixture(
-    `providers: {openai: {base_url: "http://127.0.0.1:9/v1", api_key: sk-x}}\n`,
-  );
+Deno.test("getModels() probes private addresses only for endpoints the user configured", async () => {
+  // Named in config.yaml: a loopback base_url is the user's own server, so it is probed (and
+  // here found closed) rather than refused.
+  const f = await fixture(`providers: {openai: {base_url: "${refusedUrl()}", api_key: sk-x}}\n`);
   try {
     const r = await f.catalog.getModels();
-    // Configured in the file: allowed to be private, so the failure is a connection error.
-    ok(/Cannot reach/.test(group(r, "openai").error ?? ""));
+    ok(/Cannot reach .*connection refused/.test(group(r, "openai").error ?? ""));
   } finally {
     await f.close();
   }
+  // Detected from OPENAI_API_KEY alone: its host resolving to a private address is refused
+  // before any request is made.
   const root = await Deno.makeTempDir({ prefix: "hermes-models-" });
   const configPath = join(root, "config.yaml");
   const config = loadConfig({ HOME: root, HERMES_CONFIG_PATH: configPath, OPENAI_API_KEY: "sk-x" });

@@ -15,9 +15,12 @@ function config(yaml: string, env: Record<string, string> = {}): AppConfig {
 Deno.test("resolveProviders() reads the Hermes model section with ${ENV} keys", () => {
   const secrets: string[] = [];
   const r = resolveProviders(
-    config("model:\n  provider: openrouter\n  default: anthropic/claude-sonnet-4\n  api_key: ${MY_KEY}\n", {
-      MY_KEY: "or-secret-123",
-    }),
+    config(
+      "model:\n  provider: openrouter\n  default: anthropic/claude-sonnet-4\n  api_key: ${MY_KEY}\n",
+      {
+        MY_KEY: "or-secret-123",
+      },
+    ),
     { addSecret: (s) => secrets.push(s) },
   );
   strictEqual(r.activeProviderId, "openrouter");
@@ -30,8 +33,13 @@ Deno.test("resolveProviders() reads the Hermes model section with ${ENV} keys", 
 });
 
 Deno.test("resolveProviders() detects keys in the environment when nothing is configured", () => {
-  const r = resolveProviders(config("", { OPENAI_API_KEY: "sk-test-1", ANTHROPIC_API_KEY: "ak-test-2" }));
-  deepStrictEqual(r.endpoints.map((e) => [e.id, e.userConfigured]), [["openai", false], ["anthropic", false]]);
+  const r = resolveProviders(
+    config("", { OPENAI_API_KEY: "sk-test-1", ANTHROPIC_API_KEY: "ak-test-2" }),
+  );
+  deepStrictEqual(r.endpoints.map((e) => [e.id, e.userConfigured]), [["openai", false], [
+    "anthropic",
+    false,
+  ]]);
   strictEqual(r.activeProviderId, "anthropic");
   strictEqual(r.defaultModel, "claude-sonnet-4-5");
   const none = resolveProviders(config(""));
@@ -40,7 +48,8 @@ Deno.test("resolveProviders() detects keys in the environment when nothing is co
 });
 
 Deno.test("resolveProviders() handles custom base_url, local servers and custom_providers", () => {
-  const r = resolveProviders(config(`
+  const r = resolveProviders(config(
+    `
 model:
   provider: custom
   base_url: http://127.0.0.1:8080/v1
@@ -54,7 +63,9 @@ custom_providers:
     base_url: http://gpu:8000/v1
     key_env: VLLM_KEY
     models: [llama-70b, {id: mistral}]
-`, { VLLM_KEY: "vk" }));
+`,
+    { VLLM_KEY: "vk" },
+  ));
   strictEqual(r.activeProviderId, "custom");
   strictEqual(r.active?.baseUrl, "http://127.0.0.1:8080/v1");
   deepStrictEqual(r.active?.models, ["qwen"]);
@@ -85,8 +96,18 @@ Deno.test("priceFor() matches vendor-prefixed, dated and dotted ids; unknown is 
   strictEqual(priceFor("llama3.1:8b"), null);
   strictEqual(estimateCost("my-local-model", { inputTokens: 100, outputTokens: 10 }), null);
   // 1M input of which 200k cached, 100k output on gpt-4o: 0.8*2.5 + 0.2*1.25 + 0.1*10
-  strictEqual(estimateCost("gpt-4o", { inputTokens: 1_000_000, outputTokens: 100_000, cachedTokens: 200_000 }), 3.25);
-  strictEqual(estimateCost("mine", { inputTokens: 1e6, outputTokens: 0 }, { mine: { input: 1, output: 2 } }), 1);
+  strictEqual(
+    estimateCost("gpt-4o", {
+      inputTokens: 1_000_000,
+      outputTokens: 100_000,
+      cachedTokens: 200_000,
+    }),
+    3.25,
+  );
+  strictEqual(
+    estimateCost("mine", { inputTokens: 1e6, outputTokens: 0 }, { mine: { input: 1, output: 2 } }),
+    1,
+  );
 });
 
 Deno.test("contextWindowFor() uses overrides, then the table, then the default", () => {
@@ -112,18 +133,30 @@ Deno.test("toProviderFailure() maps statuses to kinds with hints and never leaks
       responseHeaders: headers,
       responseBody: JSON.stringify(body),
     });
-  const auth = toProviderFailure(err(401, { error: { message: "Incorrect API key sk-live-abcdefghijklmnopqrstuvwxyz" } }), ctx);
+  const auth = toProviderFailure(
+    err(401, { error: { message: "Incorrect API key sk-live-abcdefghijklmnopqrstuvwxyz" } }),
+    ctx,
+  );
   strictEqual(auth.kind, "auth_mismatch");
   match(auth.hint!, /OPENAI_API_KEY/);
   ok(!auth.details!.includes("abcdefghijklmnop"));
   strictEqual(toProviderFailure(err(403, {}), ctx).kind, "auth_mismatch");
-  strictEqual(toProviderFailure(err(404, { error: { message: "no such model" } }), ctx).kind, "model_not_found");
+  strictEqual(
+    toProviderFailure(err(404, { error: { message: "no such model" } }), ctx).kind,
+    "model_not_found",
+  );
   const rl = toProviderFailure(err(429, {}, { "retry-after": "7" }), ctx);
   deepStrictEqual([rl.kind, rl.retryable, rl.retryAfterMs], ["rate_limit", true, 7000]);
-  strictEqual(toProviderFailure(err(429, { error: { type: "insufficient_quota" } }), ctx).kind, "quota_exhausted");
+  strictEqual(
+    toProviderFailure(err(429, { error: { type: "insufficient_quota" } }), ctx).kind,
+    "quota_exhausted",
+  );
   strictEqual(toProviderFailure(err(402, {}), ctx).kind, "quota_exhausted");
   const down = toProviderFailure(err(503, {}), ctx);
   deepStrictEqual([down.kind, down.retryable], ["provider_error", true]);
-  const long = toProviderFailure(err(400, { error: { message: "This model's maximum context length is 8192" } }), ctx);
+  const long = toProviderFailure(
+    err(400, { error: { message: "This model's maximum context length is 8192" } }),
+    ctx,
+  );
   match(long.hint!, /Compress/);
 });

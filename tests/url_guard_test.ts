@@ -88,6 +88,7 @@ Deno.test("checkUrl() applies the SSRF table to public and user-configured endpo
         await checkUrl(url, { allowPrivate, resolve });
       } catch (err) {
         ok(err instanceof BlockedUrlError, `${url}: unexpected ${err}`);
+        if (url !== "not a url") ok(!/not a valid URL/.test(err.message), `${url}: ${err.message}`);
         allowed = false;
       }
       strictEqual(allowed, expected, `${url} with allowPrivate=${allowPrivate}`);

@@ -98,8 +98,14 @@ export function summaryRequest(previous: string | null, msgs: StoredMessage[]): 
     if (m.role === "tool") {
       lines.push(`[tool result${m.name ? ` ${m.name}` : ""}] ${clip(body, 2000)}`);
     } else {
-      const calls = (m.tool_calls ?? []).map((c) => `${c.function?.name}(${clip(c.function?.arguments ?? "", 400)})`);
-      lines.push(`[${m.role}] ${clip(body, 8000)}${calls.length ? `\n  tool calls: ${calls.join(", ")}` : ""}`);
+      const calls = (m.tool_calls ?? []).map((c) =>
+        `${c.function?.name}(${clip(c.function?.arguments ?? "", 400)})`
+      );
+      lines.push(
+        `[${m.role}] ${clip(body, 8000)}${
+          calls.length ? `\n  tool calls: ${calls.join(", ")}` : ""
+        }`,
+      );
     }
   }
   lines.push("\nWrite the summary now.");

@@ -83,7 +83,9 @@ export function engineOptionsFromConfig(
       baseDelayMs: num(retry.base_delay_ms, DEFAULT_RETRY.baseDelayMs),
       maxDelayMs: num(retry.max_delay_ms, DEFAULT_RETRY.maxDelayMs),
     },
-    compressionThreshold: threshold > 0 && threshold <= 1 ? threshold : DEFAULT_COMPRESSION_THRESHOLD,
+    compressionThreshold: threshold > 0 && threshold <= 1
+      ? threshold
+      : DEFAULT_COMPRESSION_THRESHOLD,
     contextWindows: contextWindowOverrides(f),
     pricing: pricingOverrides(f),
     maxSteps: Math.max(1, Math.floor(num(obj(f.agent).max_steps, 60, 1))),

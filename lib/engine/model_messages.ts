@@ -3,8 +3,9 @@
 // (a run cut off mid-tool gets a synthetic "no result" so the next request is valid); orphan
 // tool results and empty assistant rows are dropped; the stored transcript is never changed.
 import type { ModelMessage } from "ai";
-import { isAbsolute, join } from "node:path";
 import type { StoredMessage } from "../messages.ts";
+import { resolveAttachment } from "../uploads.ts";
+import { sniffImage } from "../mime.ts";
 
 type AssistantPart =
   | { type: "text"; text: string }
@@ -13,19 +14,43 @@ type UserPart =
   | { type: "text"; text: string }
   | { type: "image"; image: Uint8Array | URL; mediaType?: string };
 
-/** Where to find a session's uploaded files (attachments with relative paths). */
+/** Where a session's uploaded files live (only files inside it are ever read). */
 export interface AttachmentRoot {
   stateDir: string;
   sessionId: string;
-  workspace: string;
 }
 
 const MAX_INLINE_IMAGE_BYTES = 5 * 1024 * 1024;
+const MAX_INLINE_TEXT_BYTES = 200 * 1024;
+
+/** The reference and display fields of an attachment (a name/path string or an upload row). */
+export function attachmentFields(a: unknown): { ref: string; name: string; mime: string } {
+  if (typeof a === "string") return { ref: a, name: a.split("/").pop() || a, mime: "" };
+  const o = (a ?? {}) as Record<string, unknown>;
+  const ref = String(o.path ?? o.filename ?? o.name ?? "");
+  return {
+    ref,
+    name: String(o.filename ?? o.name ?? ref.split("/").pop() ?? "file"),
+    mime: typeof o.mime === "string" ? o.mime : "",
+  };
+}
+
+/** UTF-8 text of `bytes`, or null when they do not look like text (NUL bytes, invalid UTF-8). */
+function asText(bytes: Uint8Array): string | null {
+  if (bytes.includes(0)) return null;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
 
 function text(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return content == null ? "" : String(content);
-  return content.map((p) => (p && typeof p === "object" && "text" in p ? String(p.text) : "")).join("");
+  return content.map((p) => (p && typeof p === "object" && "text" in p ? String(p.text) : "")).join(
+    "",
+  );
 }
 
 /** Parse tool-call arguments; invalid JSON becomes `{}` plus the raw text, never a throw. */
@@ -44,8 +69,9 @@ async function userContent(m: StoredMessage, root?: AttachmentRoot): Promise<str
   const parts: UserPart[] = [];
   if (Array.isArray(m.content)) {
     for (const p of m.content as Array<Record<string, unknown>>) {
-      if (p?.type === "text" && typeof p.text === "string") parts.push({ type: "text", text: p.text });
-      else if (p?.type === "image_url") {
+      if (p?.type === "text" && typeof p.text === "string") {
+        parts.push({ type: "text", text: p.text });
+      } else if (p?.type === "image_url") {
         const url = (p.image_url as { url?: string } | undefined)?.url;
         if (url) {
           try {
@@ -59,28 +85,36 @@ async function userContent(m: StoredMessage, root?: AttachmentRoot): Promise<str
   }
   const notes: string[] = [];
   for (const a of (m.attachments ?? []) as unknown[]) {
-    const att = typeof a === "string" ? { filename: a, path: a } : (a ?? {}) as Record<string, unknown>;
-    const name = String(att.filename ?? att.name ?? att.path ?? "file");
-    const rel = String(att.path ?? att.filename ?? "");
-    const mime = typeof att.mime === "string" ? att.mime : "";
-    const abs = !rel ? "" : isAbsolute(rel)
-      ? rel
-      : root
-      ? join(root.stateDir, "attachments", root.sessionId, rel.split("/").pop()!)
-      : "";
-    if (root && abs && (att.is_image === true || mime.startsWith("image/"))) {
-      try {
-        const stat = await Deno.stat(abs);
-        if (stat.size <= MAX_INLINE_IMAGE_BYTES) {
-          parts.push({ type: "image", image: await Deno.readFile(abs), ...(mime ? { mediaType: mime } : {}) });
-          continue;
-        }
-      } catch { /* fall back to a note */ }
+    const att = attachmentFields(a);
+    const path = root
+      ? await resolveAttachment(root.stateDir, root.sessionId, att.ref).catch(() => null)
+      : null;
+    const bytes = path ? await Deno.readFile(path).catch(() => null) : null;
+    if (!bytes) {
+      notes.push(`[Attached file ${att.name} is no longer available]`);
+      continue;
     }
-    notes.push(`[Attached file: ${name}${abs ? ` at ${abs}` : ""}${mime ? ` (${mime})` : ""}]`);
+    const image = sniffImage(bytes.subarray(0, 64));
+    if (image && bytes.length <= MAX_INLINE_IMAGE_BYTES) {
+      parts.push({ type: "image", image: bytes, mediaType: image });
+      continue;
+    }
+    const text = bytes.length <= MAX_INLINE_TEXT_BYTES ? asText(bytes) : null;
+    if (text !== null) {
+      notes.push(`[Attached file ${att.name}]\n\`\`\`\n${text}\n\`\`\``);
+    } else {
+      notes.push(
+        `[Attached file ${att.name} (${
+          att.mime || "binary"
+        }, ${bytes.length} bytes): its contents ` +
+          `cannot be shown here]`,
+      );
+    }
   }
   if (notes.length) parts.push({ type: "text", text: notes.join("\n") });
-  if (parts.every((p) => p.type === "text")) return parts.map((p) => (p as { text: string }).text).join("\n");
+  if (parts.every((p) => p.type === "text")) {
+    return parts.map((p) => (p as { text: string }).text).join("\n");
+  }
   return parts;
 }
 
@@ -102,7 +136,10 @@ export async function toModelMessages(
         type: "tool-result" as const,
         toolCallId,
         toolName,
-        output: { type: "text" as const, value: "[no result: the run was interrupted before this tool finished]" },
+        output: {
+          type: "text" as const,
+          value: "[no result: the run was interrupted before this tool finished]",
+        },
       })),
     });
     open.clear();
@@ -135,7 +172,12 @@ export async function toModelMessages(
     if (body) parts.push({ type: "text", text: body });
     for (const tc of m.tool_calls ?? []) {
       const name = tc.function?.name ?? "unknown";
-      parts.push({ type: "tool-call", toolCallId: tc.id, toolName: name, input: parseToolArgs(tc.function?.arguments) });
+      parts.push({
+        type: "tool-call",
+        toolCallId: tc.id,
+        toolName: name,
+        input: parseToolArgs(tc.function?.arguments),
+      });
       open.set(tc.id, name);
     }
     if (parts.length === 0) continue;
@@ -156,7 +198,9 @@ export function messagesChars(messages: ModelMessage[]): number {
         else if (p.type === "tool-call") n += JSON.stringify(p.input ?? {}).length + 20;
         else if (p.type === "tool-result") {
           const o = p.output as { value?: unknown };
-          n += typeof o?.value === "string" ? o.value.length : JSON.stringify(o?.value ?? "").length;
+          n += typeof o?.value === "string"
+            ? o.value.length
+            : JSON.stringify(o?.value ?? "").length;
         } else if (p.type === "image") n += 4000; // images cost roughly 1k tokens
       }
     }

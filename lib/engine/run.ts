@@ -153,7 +153,24 @@ export class Run {
   private write(e: ChatEvent): void {
     if (this.finished) return;
     const seq = ++this.seq;
-    this.deps.append(this.streamId, seq, e);
+    try {
+      this.deps.append(this.streamId, seq, e);
+    } catch (err) {
+      // Nothing may be sent that is not journaled: a journal that refuses writes (the session
+      // was deleted mid-run, the disk is full) stops the run here.
+      this.deps.log.error("could not journal a run event; stopping the run", {
+        stream_id: this.streamId,
+        error: String(err),
+      });
+      this.seq--;
+      this.finished = true;
+      this.status = "error";
+      this.coalescer.close();
+      this.draft?.dispose();
+      this.controller.abort(new Error("journal unavailable"));
+      this.closeListeners();
+      return;
+    }
     const sequenced = { ...e, seq } as SequencedEvent;
     for (const l of this.listeners) {
       try {

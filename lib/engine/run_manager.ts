@@ -12,11 +12,32 @@ import type { Logger } from "../log.ts";
 import { appendMessages, listMessages, truncateMessages } from "../messages.ts";
 import { getSession, normalizeTitle, UNTITLED, updateSession } from "../sessions.ts";
 import { resolveTrustedWorkspace } from "../workspaces.ts";
-import { claimSession, createEventAppender, getStream, pruneJournal, recoverInterruptedStreams, releaseSession } from "../journal.ts";
-import { type RunMode, runAgent } from "./agent_loop.ts";
+import {
+  claimSession,
+  createEventAppender,
+  getStream,
+  pruneJournal,
+  recoverInterruptedStreams,
+  releaseSession,
+} from "../journal.ts";
+import { runAgent, type RunMode } from "./agent_loop.ts";
 import { type EngineOptions, engineOptionsFromConfig } from "./engine_options.ts";
 import { Run } from "./run.ts";
 import { setToolCallStatus } from "./tool_runner.ts";
+import { attachmentFields } from "./model_messages.ts";
+import { resolveAttachment } from "../uploads.ts";
+import { mimeForName, sniffImage } from "../mime.ts";
+
+async function readHead(path: string): Promise<Uint8Array> {
+  const file = await Deno.open(path);
+  try {
+    const buf = new Uint8Array(64);
+    const n = await file.read(buf);
+    return buf.subarray(0, n ?? 0);
+  } finally {
+    file.close();
+  }
+}
 
 export interface StartInput {
   sessionId: string;
@@ -90,15 +111,24 @@ export class RunManager {
   async start(app: AppContext, input: StartInput): Promise<StartResult> {
     const { db, clock } = this.deps;
     const message = input.message.trim();
-    if (!message && !(input.attachments?.length)) throw new ValidationError("message is required", "message");
+    if (!message && !(input.attachments?.length)) {
+      throw new ValidationError("message is required", "message");
+    }
     const session = getSession(db, input.sessionId);
     this.refuseIfActive(session.session_id, session.active_stream_id);
     const workspace = input.workspace && input.workspace !== session.workspace
       ? await resolveTrustedWorkspace({ db, config: app.config }, input.workspace)
       : undefined;
+    const attachments = await this.checkAttachments(app, session.session_id, input.attachments);
     const streamId = newStreamId();
     const turnId = randomHex(16);
-    this.claim(session.session_id, streamId, turnId, input.model ?? session.model, input.modelProvider ?? session.model_provider);
+    this.claim(
+      session.session_id,
+      streamId,
+      turnId,
+      input.model ?? session.model,
+      input.modelProvider ?? session.model_provider,
+    );
     let title = session.title;
     let newTitle: string | undefined;
     try {
@@ -106,7 +136,9 @@ export class RunManager {
         updateSession(db, clock, session.session_id, {
           ...(workspace ? { workspace } : {}),
           ...(input.model !== undefined ? { model: input.model || null } : {}),
-          ...(input.modelProvider !== undefined ? { model_provider: input.modelProvider || null } : {}),
+          ...(input.modelProvider !== undefined
+            ? { model_provider: input.modelProvider || null }
+            : {}),
         });
       }
       const firstTurn = !listMessages(db, session.session_id).some((m) => m.role === "user");
@@ -114,10 +146,12 @@ export class RunManager {
         role: "user",
         content: input.message,
         turn_id: turnId,
-        ...(input.attachments?.length ? { attachments: input.attachments } : {}),
+        ...(attachments.length ? { attachments } : {}),
       }]);
       if (firstTurn && session.title === UNTITLED) {
-        newTitle = deriveTitle(message || String((input.attachments?.[0] as { filename?: string })?.filename ?? ""));
+        newTitle = deriveTitle(
+          message || String((input.attachments?.[0] as { filename?: string })?.filename ?? ""),
+        );
         if (newTitle !== UNTITLED) {
           title = updateSession(db, clock, session.session_id, { title: newTitle }).title;
         } else newTitle = undefined;
@@ -137,14 +171,22 @@ export class RunManager {
     this.refuseIfActive(sessionId, session.active_stream_id);
     const messages = listMessages(db, sessionId);
     const lastUser = messages.findLast((m) => m.role === "user");
-    if (!lastUser) throw new ValidationError(`Session "${sessionId}" has no user message to retry`, "session_id");
+    if (!lastUser) {
+      throw new ValidationError(
+        `Session "${sessionId}" has no user message to retry`,
+        "session_id",
+      );
+    }
     const streamId = newStreamId();
     const turnId = lastUser.turn_id ?? randomHex(16);
     this.claim(sessionId, streamId, turnId, session.model, session.model_provider);
     try {
       truncateMessages(db, sessionId, lastUser.idx + 1, clock());
       if (lastUser.turn_id) {
-        db.prepare("DELETE FROM tool_calls WHERE session_id = ? AND turn_id = ?").run(sessionId, lastUser.turn_id);
+        db.prepare("DELETE FROM tool_calls WHERE session_id = ? AND turn_id = ?").run(
+          sessionId,
+          lastUser.turn_id,
+        );
       }
     } catch (err) {
       this.abandon(sessionId, streamId);
@@ -179,9 +221,23 @@ export class RunManager {
         duration: 0,
       });
     }
-    run.end("cancelled", [{ event: "cancel", data: { message: "Cancelled by user", type: "cancelled" } }]);
+    run.end("cancelled", [{
+      event: "cancel",
+      data: { message: "Cancelled by user", type: "cancelled" },
+    }]);
     this.runs.delete(streamId);
     return true;
+  }
+
+  /**
+   * Cancel whatever runs in `sessionId` (before the session is deleted, cleared or reset).
+   * Returns the stream id that was cancelled, if any.
+   */
+  cancelSession(sessionId: string): string | null {
+    for (const run of this.runs.values()) {
+      if (run.sessionId === sessionId && this.cancel(run.streamId)) return run.streamId;
+    }
+    return null;
   }
 
   /** Stop every run without final events (server shutdown); the next start marks them interrupted. */
@@ -198,6 +254,37 @@ export class RunManager {
     this.runs.clear();
   }
 
+  /**
+   * Resolve every attachment named in chat/start to a file in the session's uploads (404
+   * otherwise: a path elsewhere on disk is never read) and store it as an upload row.
+   */
+  private async checkAttachments(
+    app: AppContext,
+    sessionId: string,
+    list: unknown[] | undefined,
+  ): Promise<Array<Record<string, unknown>>> {
+    const out: Array<Record<string, unknown>> = [];
+    for (const a of list ?? []) {
+      const f = attachmentFields(a);
+      if (!f.ref) {
+        throw new ValidationError("Each attachment needs a path or filename", "attachments");
+      }
+      const path = await resolveAttachment(app.config.stateDir, sessionId, f.ref);
+      const { size } = await Deno.stat(path);
+      const filename = path.split("/").pop()!;
+      const head = await readHead(path);
+      const image = sniffImage(head);
+      out.push({
+        filename,
+        path,
+        size,
+        mime: image ?? (f.mime || mimeForName(filename)),
+        is_image: !!image,
+      });
+    }
+    return out;
+  }
+
   private refuseIfActive(sessionId: string, active: string | null): void {
     if (active) {
       throw new ConflictError("session already has an active stream", { active_stream_id: active });
@@ -205,7 +292,13 @@ export class RunManager {
     void sessionId;
   }
 
-  private claim(sessionId: string, streamId: string, turnId: string, model: string | null | undefined, provider: string | null | undefined): void {
+  private claim(
+    sessionId: string,
+    streamId: string,
+    turnId: string,
+    model: string | null | undefined,
+    provider: string | null | undefined,
+  ): void {
     if (this.closed) throw new ConflictError("The server is shutting down");
     const res = claimSession(this.deps.db, this.deps.clock, {
       streamId,
@@ -216,7 +309,9 @@ export class RunManager {
     });
     if (res === undefined) throw new NotFoundError(`Session "${sessionId}" not found`);
     if (res.conflict) {
-      throw new ConflictError("session already has an active stream", { active_stream_id: res.conflict });
+      throw new ConflictError("session already has an active stream", {
+        active_stream_id: res.conflict,
+      });
     }
   }
 
@@ -224,7 +319,9 @@ export class RunManager {
   private abandon(sessionId: string, streamId: string): void {
     const { db } = this.deps;
     releaseSession(db, sessionId, streamId);
-    if (getStream(db, streamId)) db.prepare("DELETE FROM streams WHERE stream_id = ?").run(streamId);
+    if (getStream(db, streamId)) {
+      db.prepare("DELETE FROM streams WHERE stream_id = ?").run(streamId);
+    }
   }
 
   private launch(
@@ -248,10 +345,14 @@ export class RunManager {
       .catch((err) => this.deps.log.error("run crashed", { error: String(err) }))
       .finally(() => {
         if (!run.finished && !this.closed) {
-          run.end("error", [
-            { event: "error", data: { message: "The run stopped unexpectedly" } },
-            { event: "stream_end", data: { session_id: run.sessionId } },
-          ]);
+          try {
+            run.end("error", [
+              { event: "error", data: { message: "The run stopped unexpectedly" } },
+              { event: "stream_end", data: { session_id: run.sessionId } },
+            ]);
+          } catch (err) {
+            this.deps.log.error("could not end a run", { error: String(err) });
+          }
         }
         if (this.runs.get(ids.streamId) === run) this.runs.delete(ids.streamId);
       });

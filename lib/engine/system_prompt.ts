@@ -71,7 +71,9 @@ const userInstructions: PromptSection = ({ app }) => {
     unknown
   >;
   const text = agent.system_prompt ?? file.system_prompt;
-  return typeof text === "string" && text.trim() ? `## Instructions from the user\n${text.trim()}` : null;
+  return typeof text === "string" && text.trim()
+    ? `## Instructions from the user\n${text.trim()}`
+    : null;
 };
 
 /** Ordered sections. Other subsystems (skills, memory) append theirs here. */

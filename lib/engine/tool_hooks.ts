@@ -31,7 +31,10 @@ export const TOOL_HOOKS: EngineHooks = {
       emit: (e) => run.emit(e),
       signal: run.signal,
     });
-    return { approved: decision.approved, ...(decision.message ? { message: decision.message } : {}) };
+    return {
+      approved: decision.approved,
+      ...(decision.message ? { message: decision.message } : {}),
+    };
   },
   askClarify: (app, run, question, choices) =>
     askClarify(app.tools.clarify, {

@@ -90,7 +90,10 @@ export function setToolCallStatus(
 /** The JSON schema of a tool's parameters, as sent to the model. */
 export function toolInputSchema(def: ToolDefinition): Record<string, unknown> {
   try {
-    const schema = z.toJSONSchema(def.parameters, { io: "input", unrepresentable: "any" }) as Record<
+    const schema = z.toJSONSchema(def.parameters, {
+      io: "input",
+      unrepresentable: "any",
+    }) as Record<
       string,
       unknown
     >;

@@ -87,7 +87,12 @@ export function createLanguageModel(
       ...common,
     }).messages(model);
   }
-  if (endpoint.protocol === "openai") {
+  // OpenAI's own API through its client; an `openai` provider pointed at another base_url is
+  // some OpenAI-compatible server, whose extras (reasoning_content) only the compatible client reads.
+  if (
+    endpoint.protocol === "openai" &&
+    (!endpoint.baseUrl || endpoint.baseUrl.includes("api.openai.com"))
+  ) {
     return createOpenAI({
       apiKey: endpoint.apiKey ?? "",
       ...(endpoint.baseUrl ? { baseURL: endpoint.baseUrl } : {}),
@@ -100,7 +105,12 @@ export function createLanguageModel(
     ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
     includeUsage: true,
     ...(endpoint.id === "openrouter"
-      ? { headers: { "X-Title": "Hermes Console", "HTTP-Referer": "https://github.com/hermes-console" } }
+      ? {
+        headers: {
+          "X-Title": "Hermes Console",
+          "HTTP-Referer": "https://github.com/hermes-console",
+        },
+      }
       : {}),
     ...common,
   }).chatModel(model);
@@ -117,7 +127,11 @@ function parseInput(raw: string): unknown {
 
 /** Stream one model step. Throws ProviderFailure; stops quietly when `signal` aborts. */
 export async function* streamModelStep(req: StepRequest): AsyncGenerator<StepPart> {
-  const ctx: FailureContext = { endpoint: req.endpoint, model: req.model, configPath: req.configPath };
+  const ctx: FailureContext = {
+    endpoint: req.endpoint,
+    model: req.model,
+    configPath: req.configPath,
+  };
   if (req.signal.aborted) return;
   const local = new AbortController();
   const onOuterAbort = () => local.abort(req.signal.reason);
@@ -172,7 +186,12 @@ export async function* streamModelStep(req: StepRequest): AsyncGenerator<StepPar
           if (part.delta) yield { type: "reasoning", text: part.delta };
           break;
         case "tool-call":
-          yield { type: "tool-call", id: part.toolCallId, name: part.toolName, input: parseInput(part.input) };
+          yield {
+            type: "tool-call",
+            id: part.toolCallId,
+            name: part.toolName,
+            input: parseInput(part.input),
+          };
           break;
         case "error":
           streamError ??= part.error;
@@ -251,7 +270,9 @@ export async function* streamModelStepWithRetry(
       });
       if (streamed || !failure.retryable || attempt >= policy.attempts) throw failure;
       const backoff = policy.baseDelayMs * 2 ** (attempt - 1);
-      const delay = failure.retryAfterMs !== undefined ? Math.max(failure.retryAfterMs, 0) : backoff;
+      const delay = failure.retryAfterMs !== undefined
+        ? Math.max(failure.retryAfterMs, 0)
+        : backoff;
       if (delay > policy.maxDelayMs) throw failure;
       onRetry?.(failure, attempt, delay);
       if (!(await abortableSleep(delay, req.signal))) return;

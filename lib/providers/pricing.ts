@@ -48,7 +48,10 @@ export function canonicalModelId(model: string): string {
 }
 
 /** The longest key of `table` that prefixes the canonical id (at a word boundary), if any. */
-export function lookupByPrefix<T>(table: Readonly<Record<string, T>>, model: string): T | undefined {
+export function lookupByPrefix<T>(
+  table: Readonly<Record<string, T>>,
+  model: string,
+): T | undefined {
   const id = canonicalModelId(model);
   let best: string | undefined;
   let bestLen = -1;

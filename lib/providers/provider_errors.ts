@@ -70,12 +70,22 @@ export function toProviderFailure(err: unknown, ctx: FailureContext): ProviderFa
   if (err instanceof ProviderFailure) return err;
   const where = `${ctx.endpoint.label}${ctx.endpoint.baseUrl ? ` (${ctx.endpoint.baseUrl})` : ""}`;
   const keyHint = KEY_ENV[ctx.endpoint.id]
-    ? `Check ${KEY_ENV[ctx.endpoint.id]} or the api_key for "${ctx.endpoint.id}" in ${ctx.configPath}.`
+    ? `Check ${
+      KEY_ENV[ctx.endpoint.id]
+    } or the api_key for "${ctx.endpoint.id}" in ${ctx.configPath}.`
     : `Check the api_key for "${ctx.endpoint.id}" in ${ctx.configPath}.`;
   if (err instanceof ProviderError) {
-    return new ProviderFailure(err.message, err.kind, err.retryable, err.hint, undefined, undefined, {
-      cause: err,
-    });
+    return new ProviderFailure(
+      err.message,
+      err.kind,
+      err.retryable,
+      err.hint,
+      undefined,
+      undefined,
+      {
+        cause: err,
+      },
+    );
   }
   if (APICallError.isInstance(err)) {
     const status = err.statusCode ?? 0;
@@ -167,7 +177,10 @@ export function toProviderFailure(err: unknown, ctx: FailureContext): ProviderFa
   const name = e?.name ?? "";
   const message = redact(String(e?.message ?? err), ctx.endpoint.apiKey);
   if (/ended without a finish reason/i.test(message)) return truncatedFailure(ctx);
-  if (name.includes("JSONParseError") || name.includes("TypeValidationError") || name.includes("InvalidResponseData")) {
+  if (
+    name.includes("JSONParseError") || name.includes("TypeValidationError") ||
+    name.includes("InvalidResponseData")
+  ) {
     return new ProviderFailure(
       `${ctx.endpoint.label} sent a malformed stream`,
       "provider_error",
@@ -179,7 +192,8 @@ export function toProviderFailure(err: unknown, ctx: FailureContext): ProviderFa
     );
   }
   if (
-    name === "TypeError" || e?.code === "ECONNREFUSED" || /connect|refused|network|dns|reset/i.test(message)
+    name === "TypeError" || e?.code === "ECONNREFUSED" ||
+    /connect|refused|network|dns|reset/i.test(message)
   ) {
     return new ProviderFailure(
       `Cannot reach ${where}`,

@@ -10,6 +10,8 @@ const Body = z.object({ session_id: z.string().min(1) });
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id } = await readBody(req, Body);
+    // A live run would otherwise keep writing to rows that are about to disappear.
+    app.runs.cancelSession(session_id);
     await deleteSession(app.db, app.config.stateDir, session_id);
     return json({ ok: true });
   },

@@ -1,0 +1,134 @@
+// What one turn of the agent works with (the run, its plan, session, endpoint, model and
+// meter), the token/timing meter behind `metering` events and `usage` rows, and the warning a
+// retried provider call leaves in the stream. Shared by the agent loop and the summarizer.
+import type { AppContext } from "../app_context.ts";
+import type { Usage } from "../chat_events.ts";
+import { addUsage, type SessionRow } from "../sessions.ts";
+import type { ProviderEndpoint } from "../provider_config.ts";
+import type { ProviderFailure } from "../providers/provider_errors.ts";
+import { estimateCost } from "../providers/pricing.ts";
+import type { EngineOptions } from "./engine_options.ts";
+import type { Run } from "./run.ts";
+
+export type RunMode = "chat" | "compress";
+
+export interface RunPlan {
+  app: AppContext;
+  opts: EngineOptions;
+  mode: RunMode;
+  /** A title set by this turn, announced first. */
+  title?: string;
+}
+
+export interface Turn {
+  run: Run;
+  plan: RunPlan;
+  session: SessionRow;
+  endpoint: ProviderEndpoint;
+  model: string;
+  meter: Meter;
+}
+
+/** Token and timing totals of a run across its model steps. */
+export class Meter {
+  input = 0;
+  output = 0;
+  cached = 0;
+  cost: number | null = 0;
+  steps = 0;
+  tools = 0;
+  ttftMs: number | null = null;
+  genMs = 0;
+  private stepStart = 0;
+  private firstAt: number | null = null;
+  private lastAt = 0;
+
+  beginStep(): void {
+    this.stepStart = performance.now();
+    this.firstAt = null;
+  }
+  sawOutput(): void {
+    const now = performance.now();
+    if (this.firstAt === null) {
+      this.firstAt = now;
+      if (this.ttftMs === null) this.ttftMs = Math.round(now - this.stepStart);
+    }
+    this.lastAt = now;
+  }
+  endStep(
+    model: string,
+    usage: { inputTokens: number; outputTokens: number; cachedTokens: number },
+    pricing: EngineOptions["pricing"],
+  ): void {
+    this.steps++;
+    this.input += usage.inputTokens;
+    this.output += usage.outputTokens;
+    this.cached += usage.cachedTokens;
+    if (this.firstAt !== null) this.genMs += Math.max(0, this.lastAt - this.firstAt);
+    const c = estimateCost(model, usage, pricing);
+    this.cost = c === null || this.cost === null ? null : this.cost + c;
+  }
+  usage(): Usage {
+    return {
+      input_tokens: this.input,
+      output_tokens: this.output,
+      cached_tokens: this.cached,
+      estimated_cost: this.steps ? this.cost : null,
+    };
+  }
+  tokensPerSecond(): number | null {
+    if (this.output <= 0 || this.genMs < 1) return null;
+    return Math.round((this.output / (this.genMs / 1000)) * 10) / 10;
+  }
+}
+
+/** Emit `metering`, write the turn's `usage` row and add it to the session's totals. */
+export function recordUsage(
+  run: Run,
+  plan: RunPlan,
+  meter: Meter,
+  model: string,
+  provider: string | null,
+): void {
+  if (meter.steps === 0) return;
+  const usage = meter.usage();
+  const tokensPerS = meter.tokensPerSecond();
+  run.emit({
+    event: "metering",
+    data: { ...usage, ttft_ms: meter.ttftMs, tokens_per_s: tokensPerS },
+  });
+  const { db, clock } = plan.app;
+  db.prepare(
+    `INSERT INTO usage (session_id, stream_id, model, model_provider, input_tokens, output_tokens,
+       cached_tokens, cost, ttft_ms, tokens_per_s, tool_count, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    run.sessionId,
+    run.streamId,
+    model,
+    provider,
+    usage.input_tokens,
+    usage.output_tokens,
+    usage.cached_tokens ?? 0,
+    usage.estimated_cost ?? null,
+    meter.ttftMs,
+    tokensPerS,
+    meter.tools,
+    clock(),
+  );
+  addUsage(db, run.sessionId, usage);
+}
+
+/** The `warning` a retried provider call leaves in the stream. */
+export function retryWarning(run: Run) {
+  return (failure: ProviderFailure, attempt: number, delayMs: number) =>
+    run.emit({
+      event: "warning",
+      data: {
+        type: "retrying",
+        message: `${failure.message}; retrying in ${
+          Math.max(1, Math.round(delayMs / 1000))
+        } s (attempt ${attempt + 1})`,
+      },
+    });
+}
