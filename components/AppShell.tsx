@@ -5,6 +5,7 @@ import type { ComponentChildren } from "preact";
 import Composer from "../islands/Composer.tsx";
 import { Sidebar, type SidebarProps } from "./Sidebar.tsx";
 import { Topbar, type TopbarProps } from "./Topbar.tsx";
+import { usePageScripts } from "../lib/page_scripts.ts";
 
 export interface AppShellProps {
   sidebar: SidebarProps;
@@ -17,6 +18,7 @@ export interface AppShellProps {
 }
 
 export function AppShell({ sidebar, topbar, sessionId, projectId, children }: AppShellProps) {
+  usePageScripts();
   return (
     <div class="app" data-workspace-panel="closed">
       <Sidebar {...sidebar} />

@@ -19,14 +19,14 @@ export function csrfToken(doc: Document | undefined = globalThis.document): stri
 
 /** Call the API: `body` is sent as JSON; the parsed JSON answer is returned. */
 export async function api<T = Record<string, unknown>>(
-  method: "GET" | "POST",
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
   path: string,
   body?: unknown,
   init: { signal?: AbortSignal } = {},
 ): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
-  const token = method === "POST" ? csrfToken() : undefined;
+  const token = method === "GET" ? undefined : csrfToken();
   if (token) headers["x-hermes-csrf-token"] = token;
   let res: Response;
   try {

@@ -206,6 +206,10 @@ export const MIGRATIONS: readonly string[] = [
     created_at REAL NOT NULL
   );
   `,
+  // 4: insights count messages per day/hour over a window: index their timestamps.
+  `
+  CREATE INDEX messages_by_time ON messages(timestamp);
+  `,
 ];
 
 /** Open (creating if needed) the database file in `stateDir` and bring it up to date. */

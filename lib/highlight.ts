@@ -267,19 +267,21 @@ export function languageReady(lang: string): boolean {
  * parallel, each at most once). Unknown names resolve without loading anything.
  */
 export function loadLanguage(lang: string): Promise<void> {
-  return Promise.all(closure(lang).map((l) => {
-    let p = loading.get(l);
-    if (!p) {
-      p = Promise.all([loadCore(), LOADERS[l]()]).then(([hljs, mod]) => {
-        hljs.registerLanguage(l, mod.default);
-        registered.add(l);
-      });
-      // A failed chunk (offline, deploy in progress) may be retried by a later render.
-      p.catch(() => loading.delete(l));
-      loading.set(l, p);
-    }
-    return p;
-  })).then(() => undefined);
+  return Promise.all(
+    closure(lang).map((l) => {
+      let p = loading.get(l);
+      if (!p) {
+        p = Promise.all([loadCore(), LOADERS[l]()]).then(([hljs, mod]) => {
+          hljs.registerLanguage(l, mod.default);
+          registered.add(l);
+        });
+        // A failed chunk (offline, deploy in progress) may be retried by a later render.
+        p.catch(() => loading.delete(l));
+        loading.set(l, p);
+      }
+      return p;
+    }),
+  ).then(() => undefined);
 }
 
 /** Every grammar: for the server, which renders history without knowing it in advance. */

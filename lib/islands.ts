@@ -8,6 +8,7 @@ import { useContext } from "preact/hooks";
 import { renderToString } from "preact-render-to-string";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { appUrl } from "./app_paths.ts";
 import {
   createPropsEncoder,
   ISLAND_TAG,
@@ -142,8 +143,8 @@ export interface IslandBundle {
   inputs?: string[];
 }
 
-/** Where `deno task build` writes bundles, resolved next to this module (works compiled). */
-export const ISLANDS_OUT_DIR = fileURLToPath(new URL("../static/_islands/", import.meta.url));
+/** Where `deno task build` writes bundles (lib/app_paths.ts: works compiled and bundled). */
+export const ISLANDS_OUT_DIR = fileURLToPath(appUrl("static/_islands/"));
 
 /**
  * Reads the bundle manifest, re-reading it only when its modification time changes (so a

@@ -66,7 +66,8 @@ function codeLabel(info: string | undefined): string | null {
   return /^[\w#+.-]{1,32}$/.test(word) ? word : null;
 }
 
-const md = new Marked({ gfm: true, breaks: false, async: false });
+// `breaks`: a single newline is a line break, as models (and chat UIs) mean it.
+const md = new Marked({ gfm: true, breaks: true, async: false });
 md.use({
   extensions: mathExtensions,
   // Raw HTML is not markup here: with its tokenizers off, `<b>` and `<script>` are text.
@@ -133,12 +134,18 @@ export function lexMarkdown(src: string, links?: LinkMap): TokensList {
   return lexer.lex(src);
 }
 
-/** HTML of already lexed tokens (concatenating per-token output equals rendering them all). */
+/**
+ * HTML of already lexed tokens (concatenating per-token output equals rendering them all).
+ * Never throws: a renderer bug shows the tokens' source as text rather than losing it.
+ */
 export function renderTokens(tokens: Token[], opts: RenderOptions = {}): string {
   const previous = active;
   active = opts;
   try {
     return md.parser(tokens);
+  } catch {
+    const source = tokens.map((t) => t.raw).join("");
+    return source.trim() ? `<p class="md-fallback">${escapeHtml(source)}</p>\n` : "";
   } finally {
     active = previous;
   }

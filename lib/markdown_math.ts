@@ -126,7 +126,12 @@ export function renderMath(token: MathToken): string {
   const key = (token.displayMode ? "D" : "I") + token.text;
   let html = cache.get(key);
   if (html === undefined) {
-    html = katex.renderToString(token.text, { ...KATEX_OPTIONS, displayMode: token.displayMode });
+    try {
+      html = katex.renderToString(token.text, { ...KATEX_OPTIONS, displayMode: token.displayMode });
+    } catch {
+      // Parse errors render as text already (throwOnError: false); anything else lands here.
+      html = `<span class="katex-error">${escapeHtml(token.raw.trim())}</span>`;
+    }
     if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
     cache.set(key, html);
   }

@@ -2,16 +2,17 @@
 // Incremental markdown for a streamed message: the text is split into settled blocks, each
 // rendered exactly once and then only appended, and a live tail re-rendered per update.
 // Invariants: a block settles only after a blank line that no later text can reach across
-// (next block started, its first line complete, outside any fence or math block), and only
+// (the next block has started; after a list or indented code, its first line is complete), and only
 // once KaTeX/grammars it needs are loaded; when finished, settled + tail HTML equals
 // renderMarkdown(fullText) (checked against a full lex, repaired with a reset if not).
 import {
-  type LinkMap,
+  escapeHtml,
   lexMarkdown,
+  type LinkMap,
   loadNeeds,
   needsReady,
-  type RenderOptions,
   type RendererNeeds,
+  type RenderOptions,
   renderTokens,
   tokenNeeds,
 } from "./markdown.ts";
@@ -208,7 +209,14 @@ export function createStreamRenderer(opts: StreamRendererOptions = {}): StreamRe
     push(delta: string): StreamUpdate {
       if (finished) throw new Error("push() after finish(): this message is complete");
       text += normalize(delta);
-      return update(false);
+      try {
+        return update(false);
+      } catch {
+        // The lexer gave up on this text (a marked bug): show the tail as text, try again
+        // on the next push.
+        tailHtml = `<p class="md-fallback">${escapeHtml(text.slice(offset))}</p>\n`;
+        return { reset: false, settled: [], tail: tailHtml };
+      }
     },
     async finish(): Promise<StreamUpdate> {
       if (finished) throw new Error("finish() called twice");

@@ -25,8 +25,12 @@ const RASTER_DATA = /^data:image\/(?:png|jpe?g|gif|webp);base64,[a-z0-9+/=]*$/i;
  * ends) plus everything invisible a reader would not see: removed everywhere before the
  * scheme check, which is stricter than any browser.
  */
-const INVISIBLE =
-  /[\s\u0000-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]/g;
+const INVISIBLE = new RegExp(
+  "[\\s\\u0000-\\u001f\\u007f-\\u00a0\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180e" +
+    "\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u206f\\u3000\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0" +
+    "\\ufff0-\\ufff8]",
+  "g",
+);
 
 const NAMED: Record<string, string> = {
   colon: ":",

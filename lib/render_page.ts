@@ -1,7 +1,9 @@
 // Server-side page rendering: the page component inside the `_app.tsx` shell, rendered by
 // the islands runtime to a complete HTML document. Invariant: a page that rendered no island
-// carries no script tag; a page with islands gets its preloads in <head> and exactly one
+// carries no island script; a page with islands gets its preloads in <head> and exactly one
 // JSON payload + one module entry at the end of <body> (no inline executable script: CSP).
+// A page whose components asked for the page scripts (lib/page_scripts.ts: the app shell)
+// also gets one module script per `lib/client/*.ts` module after the islands entry.
 import { h } from "preact";
 import type { PageRenderer } from "./file_router.ts";
 import {
@@ -12,6 +14,7 @@ import {
   renderWithIslands,
 } from "./islands.ts";
 import type { Logger } from "./log.ts";
+import { collectPageScripts, type PageScriptBundle, pageScriptTags } from "./page_scripts.ts";
 
 export interface PageRendererOptions {
   /** `manifest.islands` from routes.gen.ts. */
@@ -43,8 +46,11 @@ export function createPageRenderer(opts: PageRendererOptions): PageRenderer {
   return ({ page, app, props, init }) => {
     const Component = () => h(page, props);
     const root = app ? h(app, { Component, url: props.url, state: props.state }) : h(Component, {});
-    const { html, islands } = renderWithIslands(root, registry);
+    const { result, wanted } = collectPageScripts(() => renderWithIslands(root, registry));
+    const { html, islands } = result;
     let doc = "<!DOCTYPE html>" + html;
+    let head = "";
+    let body = "";
     if (islands.length > 0) {
       const tags = islandTags(islands, readBundle());
       for (const name of tags.missing) {
@@ -52,8 +58,19 @@ export function createPageRenderer(opts: PageRendererOptions): PageRenderer {
         warned.add(name);
         opts.log?.warn(`Island "${name}" is not in the built bundle; run \`deno task build\``);
       }
-      doc = insertBefore(insertBefore(doc, "</head>", tags.head), "</body>", tags.body);
+      head += tags.head;
+      body += tags.body;
     }
+    if (wanted) {
+      const bundle = readBundle() as PageScriptBundle | undefined;
+      const preloaded = new Set(
+        [...head.matchAll(/href="([^"]+)"/g)].map((m) => m[1].slice(bundle?.base.length ?? 0)),
+      );
+      const tags = pageScriptTags(bundle, preloaded);
+      head += tags.head;
+      body += tags.body;
+    }
+    doc = insertBefore(insertBefore(doc, "</head>", head), "</body>", body);
     return Promise.resolve(
       new Response(doc, {
         ...init,

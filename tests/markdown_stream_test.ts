@@ -42,7 +42,8 @@ const CORPUS: Record<string, string> = {
   mixed: "Intro\n\n<div>raw **html**</div>\n\n<script>alert(1)</script>\n\nA setext\n===\n\n" +
     "Another\n---\n\n* star list\n+ plus list\n\n1) paren list\n\n***\n\nline one  \nline two\\\n" +
     "line three\n\n![img](/a.png) and ![remote](https://x.example/a.png)\n\n~~strike~~ done",
-  refs: "See [the docs][docs] and [Other].\n\nMiddle paragraph.\n\n[docs]: https://docs.example \"Docs\"\n" +
+  refs:
+    'See [the docs][docs] and [Other].\n\nMiddle paragraph.\n\n[docs]: https://docs.example "Docs"\n' +
     "[other]: /other\n\nTail text [docs].",
   crlf: "Windows\r\nline endings\r\n\r\n- a\r\n- b\r\n\r\n```\r\ncode\r\n```\r\n",
 };
@@ -60,7 +61,7 @@ function chunkings(text: string): [string, string[]][] {
   return [["chars", [...text]], ["7", bySize(7)], ["random", random], ["whole", [text]]];
 }
 
-async function stream(text: string, chunks: string[], each?: (r: StreamRenderer) => void) {
+async function stream(chunks: string[], each?: (r: StreamRenderer) => void) {
   const screen = new Screen();
   const r = createStreamRenderer();
   for (const c of chunks) {
@@ -100,7 +101,7 @@ Deno.test("createStreamRenderer() ends equal to renderMarkdown() for every chunk
   for (const [name, text] of Object.entries(CORPUS)) {
     const expected = renderMarkdown(text);
     for (const [how, chunks] of chunkings(text)) {
-      const { screen, r } = await stream(text, chunks);
+      const { screen, r } = await stream(chunks);
       strictEqual(screen.html, expected, `${name} streamed by ${how}`);
       strictEqual(r.html, expected, `${name} (renderer's own view) by ${how}`);
       strictEqual(r.text, text.replace(/\r\n?/g, "\n"));
@@ -126,7 +127,7 @@ Deno.test("createStreamRenderer() renders each settled block exactly once", asyn
   await preloadRenderers();
   for (const [name, text] of Object.entries(CORPUS)) {
     if (name === "refs") continue;
-    const { r, screen } = await stream(text, [...text]);
+    const { r, screen } = await stream([...text]);
     strictEqual(r.stats.resets, 0, name);
     strictEqual(r.stats.settledBlocks, topLevelBlocks(text), `${name}: one render per block`);
     strictEqual(screen.tail, "", "finish() settles everything");
@@ -138,7 +139,7 @@ Deno.test("createStreamRenderer() settles blocks while streaming, keeping the ta
   const paragraphs = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} with *some* text.`);
   const text = paragraphs.join("\n\n");
   let settledBeforeFinish = 0;
-  const { r } = await stream(text, [...text], (r) => {
+  const { r } = await stream([...text], (r) => {
     settledBeforeFinish = r.stats.settledBlocks;
   });
   strictEqual(settledBeforeFinish, 39, "all but the last paragraph settle before finish()");

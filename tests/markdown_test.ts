@@ -34,7 +34,7 @@ const HOSTILE: [input: string, visible: string[]][] = [
   ["<sCrIpT>alert(1)</ScRiPt>", ["<sCrIpT>alert(1)</ScRiPt>"]],
   ["<svg onload=alert(1)>", ["<svg onload=alert(1)>"]],
   ["<svg><script>alert(1)</script></svg>", ["<svg><script>alert(1)</script></svg>"]],
-  ["<iframe src=\"javascript:alert(1)\"></iframe>", ['<iframe src="javascript:alert(1)">']],
+  ['<iframe src="javascript:alert(1)"></iframe>', ['<iframe src="javascript:alert(1)">']],
   ["<style>body{display:none}</style>", ["<style>body{display:none}</style>"]],
   ['<object data="javascript:alert(1)">', ['<object data="javascript:alert(1)">']],
   ['<form action="javascript:alert(1)"><button>x</button></form>', ["<button>x</button>"]],
@@ -60,7 +60,7 @@ const HOSTILE: [input: string, visible: string[]][] = [
   ["`<script>alert(1)</script>`", ["<script>alert(1)</script>"]],
   ["[x](javascript:alert(1))", ["[x](javascript:alert(1))"]],
   ["[x](JAVASCRIPT:alert(1))", ["[x](JAVASCRIPT:alert(1))"]],
-  ["[x](javascript:alert(1) \"t\")", ["javascript:alert(1)"]],
+  ['[x](javascript:alert(1) "t")', ["javascript:alert(1)"]],
   ["[x](<java\tscript:alert(1)>)", ["script:alert(1)"]],
   ["[x](<java\nscript:alert(1)>)", ["script:alert(1)"]],
   ["[x](&#106;avascript:alert(1))", ["avascript:alert(1)"]],
@@ -83,7 +83,7 @@ const HOSTILE: [input: string, visible: string[]][] = [
   ['![a" onerror="alert(1)](/y.png)', []],
   ['https://example.com/"onmouseover="alert(1)', ["onmouseover"]],
   ["www.example.com/<script>", ["<script>"]],
-  ["```\"><img src=x onerror=1>\ncode\n```", ["code"]],
+  ['```"><img src=x onerror=1>\ncode\n```', ["code"]],
   ["```js onload=alert(1)\nx\n```", ["x"]],
   ["```<script>\nalert(1)\n```", ["alert(1)"]],
   ["$\\href{javascript:alert(1)}{x}$", ["href"]],
@@ -287,6 +287,20 @@ Deno.test("renderMarkdown() renders GFM: headings, lists, task lists, tables, st
     "right",
   ]);
   strictEqual(elements.find((e) => e.tag === "td")?.text, "a|b");
+});
+
+Deno.test("renderMarkdown() turns single newlines into line breaks, in lists too", () => {
+  strictEqual(
+    renderMarkdown("Roses\nViolets\n\n- a\n  b"),
+    "<p>Roses<br>Violets</p>\n<ul>\n<li>a<br>b</li>\n</ul>\n",
+  );
+});
+
+Deno.test("renderMarkdown() bounds KaTeX: runaway macros and huge sizes become errors", () => {
+  const html = renderMarkdown("Loop $\\def\\a{\\a}\\a$ and $\\rule{100000em}{1em}$ end");
+  ok(html.includes("katex-error"), html);
+  ok(!/width:\s*100000/.test(html), "maxSize caps the rule");
+  ok(parseHtml(html).text.includes("end"));
 });
 
 Deno.test("renderMarkdown() gives links rel/target and keeps their text", () => {

@@ -1,19 +1,25 @@
 // `deno task build`: bundle the islands runtime for the browser with esbuild. One client entry
 // (lib/islands_client.ts) plus one content-hashed chunk per island file, ESM with code
 // splitting so preact and shared code load once; written to static/_islands/ with a
-// manifest.json the server reads. Then print, per page, the JavaScript it loads before any
-// interaction (gzipped) and fail when a page exceeds the budget.
+// manifest.json the server reads. Every `lib/client/*.ts` module is an entry too (a page
+// script, `scripts` in the manifest; lib/page_scripts.ts): the same build, so they share
+// chunks with the islands. Then print, per page, the JavaScript it loads before any
+// interaction (gzipped, page scripts included) and fail when a page exceeds the budget.
 import * as esbuild from "esbuild";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import type { IslandBundle } from "../lib/islands.ts";
+import type { PageScriptBundle } from "../lib/page_scripts.ts";
 import { islandNameFromPath } from "../lib/islands.ts";
 import { routePathFromFile } from "../lib/file_router.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = "static/_islands";
 const BASE = "/static/_islands/";
+/** A page that reaches this module through its static imports loads the page scripts. */
+const PAGE_SCRIPTS_MODULE = "lib/page_scripts.ts";
+/** `lib/client/sidebar.ts` → `sidebar`: the page script's name in the manifest. */
+const scriptName = (path: string) => path.split("/").at(-1)!.replace(/\.ts$/, "");
 /** The issue's budget: JS a page loads before interaction, gzipped. */
 export const PAGE_BUDGET_GZIP = 60 * 1024;
 
@@ -43,13 +49,15 @@ export interface BuildOptions {
 export interface PageWeight {
   route: string;
   islands: string[];
+  /** Page scripts it loads (all of lib/client/, or none). */
+  scripts: string[];
   files: string[];
   bytes: number;
   gzip: number;
 }
 
 export interface BuildResult {
-  bundle: IslandBundle;
+  bundle: PageScriptBundle;
   pages: PageWeight[];
 }
 
@@ -69,14 +77,17 @@ function staticClosure(meta: esbuild.Metafile, file: string): string[] {
 
 /**
  * Islands each page can render: the island files reachable through its static imports
- * (plus `_app.tsx`'s), found by an esbuild analysis pass that writes nothing.
+ * (plus `_app.tsx`'s), found by an esbuild analysis pass that writes nothing; and whether
+ * it reaches lib/page_scripts.ts (then it loads the page scripts).
  */
-async function pageIslands(islandFiles: string[]): Promise<Map<string, string[]>> {
+async function pageIslands(
+  islandFiles: string[],
+): Promise<Map<string, { islands: string[]; scripts: boolean }>> {
   const pages = walk(join(ROOT, "routes"), /\.(tsx|jsx)$/).map(rel)
     .filter((p) => !p.split("/").at(-1)!.startsWith("_"));
   const app = walk(join(ROOT, "routes"), /^_app\.(tsx|jsx)$/).map(rel);
-  const islandSet = new Set(islandFiles);
-  const reach = async (entry: string): Promise<string[]> => {
+  const islandSet = new Set([...islandFiles, PAGE_SCRIPTS_MODULE]);
+  const reach = async (entry: string): Promise<string[] | null> => {
     try {
       const r = await esbuild.build({
         absWorkingDir: ROOT,
@@ -93,17 +104,24 @@ async function pageIslands(islandFiles: string[]): Promise<Map<string, string[]>
         jsxImportSource: "preact",
         logLevel: "silent",
       });
+      // A route file with no default export is not a page (an API handler, a partial).
+      const exportsPage = Object.values(r.metafile.outputs)
+        .some((o) => o.entryPoint && o.exports.includes("default"));
+      if (!exportsPage) return null;
       return Object.keys(r.metafile.inputs).filter((f) => islandSet.has(f));
     } catch (err) {
       console.warn(`could not analyse ${entry}: ${(err as Error).message.split("\n")[0]}`);
       return [];
     }
   };
-  const appIslands = app.length ? await reach(app[0]) : [];
-  const out = new Map<string, string[]>();
+  const appIslands = app.length ? (await reach(app[0])) ?? [] : [];
+  const out = new Map<string, { islands: string[]; scripts: boolean }>();
   for (const page of pages) {
-    const found = new Set([...appIslands, ...(await reach(page))]);
-    out.set("./" + page, [...found].map(islandNameFromPath).sort());
+    const own = await reach(page);
+    if (!own) continue;
+    const found = new Set([...appIslands, ...own]);
+    const scripts = found.delete(PAGE_SCRIPTS_MODULE);
+    out.set("./" + page, { islands: [...found].map(islandNameFromPath).sort(), scripts });
   }
   return out;
 }
@@ -111,9 +129,11 @@ async function pageIslands(islandFiles: string[]): Promise<Map<string, string[]>
 /** Bundle, write static/_islands/ (new files first, then the manifest, then remove stale). */
 export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult> {
   const islandFiles = walk(join(ROOT, "islands"), /\.(tsx?|jsx?)$/).map(rel);
+  const clientFiles = walk(join(ROOT, "lib/client"), /\.ts$/).map(rel);
   const entryPoints = [
     { in: "lib/islands_client.ts", out: "boot" },
     ...islandFiles.map((f) => ({ in: f, out: islandNameFromPath(f) })),
+    ...clientFiles.map((f) => ({ in: f, out: "page-" + scriptName(f) })),
   ];
   const result = await esbuild.build({
     absWorkingDir: ROOT,
@@ -147,11 +167,12 @@ export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult
     if (!file) throw new Error(`esbuild produced no output for ${entry}`);
     return { file: base(file), imports: staticClosure(meta, file).map(base) };
   };
-  const bundle: IslandBundle = {
+  const bundle: PageScriptBundle = {
     version: 1,
     base: BASE,
     entry: chunkOf("lib/islands_client.ts"),
     islands: Object.fromEntries(islandFiles.map((f) => [islandNameFromPath(f), chunkOf(f)])),
+    scripts: Object.fromEntries(clientFiles.map((f) => [scriptName(f), chunkOf(f)])),
     pages: {},
     inputs: Object.keys(meta.inputs).filter((f) => !f.includes("node_modules/")).sort(),
   };
@@ -165,8 +186,13 @@ export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult
   };
 
   const pages: PageWeight[] = [];
-  for (const [file, islands] of await pageIslands(islandFiles)) {
+  for (const [file, { islands, scripts: loadsScripts }] of await pageIslands(islandFiles)) {
     const files = new Set<string>();
+    const scripts = loadsScripts ? Object.keys(bundle.scripts!).sort() : [];
+    for (const name of scripts) {
+      files.add(bundle.scripts![name].file);
+      for (const f of bundle.scripts![name].imports) files.add(f);
+    }
     if (islands.length) {
       for (const f of [bundle.entry.file, ...bundle.entry.imports]) files.add(f);
     }
@@ -178,6 +204,7 @@ export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult
     const weight = {
       route: routePathFromFile(file),
       islands,
+      scripts,
       files: list,
       bytes: list.reduce((n, f) => n + contents.get(f)!.byteLength, 0),
       gzip: list.reduce((n, f) => n + gzipOf(f), 0),
@@ -185,6 +212,7 @@ export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult
     pages.push(weight);
     bundle.pages![weight.route] = {
       islands,
+      scripts,
       files: list,
       bytes: weight.bytes,
       gzip: weight.gzip,
@@ -217,12 +245,17 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 export function formatReport({ bundle, pages }: BuildResult): string {
   const lines = [
     `islands: ${Object.keys(bundle.islands).join(", ") || "(none)"} → ${OUT}/`,
+    `page scripts (lib/client/): ${Object.keys(bundle.scripts ?? {}).join(", ") || "(none)"}`,
     "JavaScript each page loads before any interaction (gzip, budget " +
     `${kb(PAGE_BUDGET_GZIP)}):`,
   ];
   const width = Math.max(...pages.map((p) => p.route.length), 4);
   for (const p of pages.sort((a, b) => a.route.localeCompare(b.route))) {
-    const what = p.islands.length ? `${p.islands.join(", ")} (${p.files.length} files)` : "no JS";
+    const parts = [
+      ...p.islands,
+      ...(p.scripts.length ? [`${p.scripts.length} page scripts`] : []),
+    ];
+    const what = parts.length ? `${parts.join(", ")} (${p.files.length} files)` : "no JS";
     const over = p.gzip > PAGE_BUDGET_GZIP ? "  OVER BUDGET" : "";
     lines.push(`  ${p.route.padEnd(width)}  ${kb(p.gzip).padStart(9)} gz  ${what}${over}`);
   }

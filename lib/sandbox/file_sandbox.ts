@@ -3,6 +3,7 @@
 // a call that runs past its deadline terminates its worker (a runaway regex cannot wedge the
 // pool); a crashed or timed-out worker is replaced on the next call; close() ends them all.
 import type { FileOpResult } from "./file_ops.ts";
+import { appUrl } from "../app_paths.ts";
 
 export type FileOpName = "read" | "write" | "patch" | "list" | "search" | "probe";
 
@@ -70,7 +71,7 @@ export function createFileSandboxPool(opts: FileSandboxOptions = {}): FileSandbo
   };
 
   const spawn = (workspace: string): PooledWorker => {
-    const worker = new Worker(new URL("./file_worker.ts", import.meta.url), {
+    const worker = new Worker(appUrl("lib/sandbox/file_worker.ts"), {
       type: "module",
       name: `file-sandbox:${workspace}`,
       deno: {

@@ -1,12 +1,13 @@
-// Static assets (CSS, fonts, built island bundles), resolved relative to this module so the
-// same code serves them from a checkout, from a foreign working directory, and from inside
-// a `deno compile` binary (which embeds static/ via --include).
+// Static assets (CSS, fonts, built island bundles), resolved through lib/app_paths.ts so the
+// same code serves them from a checkout, from a foreign working directory, from inside a
+// `deno compile` binary (which embeds static/ via --include) and from a bundle.
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import type { Handlers } from "../../lib/file_router.ts";
 import { NotFoundError } from "../../lib/errors.ts";
+import { appUrl } from "../../lib/app_paths.ts";
 
-const STATIC_ROOT = fromFileUrl(new URL("../../static/", import.meta.url));
+const STATIC_ROOT = fromFileUrl(appUrl("static/"));
 
 const MIME: Record<string, string> = {
   ".css": "text/css; charset=utf-8",

@@ -119,12 +119,16 @@ export async function ensureIslandsBuilt(): Promise<void> {
     const manifest = JSON.parse(Deno.readTextFileSync(manifestPath)) as {
       inputs?: string[];
       islands: Record<string, unknown>;
+      scripts?: Record<string, unknown>;
     };
     const built = mtimeOf(manifestPath);
     const islandFiles = [...Deno.readDirSync(join(ROOT, "islands"))].filter((e) => e.isFile);
+    const clientFiles = [...Deno.readDirSync(join(ROOT, "lib/client"))]
+      .filter((e) => e.isFile && e.name.endsWith(".ts"));
     stale = !manifest.inputs ||
       manifest.inputs.some((f) => mtimeOf(join(ROOT, f)) > built) ||
-      islandFiles.length !== Object.keys(manifest.islands).length;
+      islandFiles.length !== Object.keys(manifest.islands).length ||
+      clientFiles.length !== Object.keys(manifest.scripts ?? {}).length;
   } catch { /* never built */ }
   if (!stale) return;
   const out = await new Deno.Command(Deno.execPath(), {
