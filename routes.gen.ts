@@ -67,10 +67,15 @@ import * as $63 from "./routes/api/workspaces/remove.ts";
 import * as $64 from "./routes/api/workspaces/rename.ts";
 import * as $65 from "./routes/health.ts";
 import * as $66 from "./routes/index.tsx";
-import * as $67 from "./routes/login.tsx";
-import * as $68 from "./routes/static/[...path].ts";
+import * as $67 from "./routes/insights.tsx";
+import * as $68 from "./routes/login.tsx";
+import * as $69 from "./routes/onboarding.tsx";
+import * as $70 from "./routes/partials/control-center.tsx";
+import * as $71 from "./routes/partials/sidebar.tsx";
+import * as $72 from "./routes/static/[...path].ts";
 import * as $$0 from "./islands/ActivityGroup.tsx";
 import * as $$1 from "./islands/Composer.tsx";
+import * as $$2 from "./islands/Transcript.tsx";
 
 import type { Manifest } from "./lib/file_router.ts";
 
@@ -143,12 +148,17 @@ export const manifest: Manifest = {
     "./routes/api/workspaces/rename.ts": $64,
     "./routes/health.ts": $65,
     "./routes/index.tsx": $66,
-    "./routes/login.tsx": $67,
-    "./routes/static/[...path].ts": $68,
+    "./routes/insights.tsx": $67,
+    "./routes/login.tsx": $68,
+    "./routes/onboarding.tsx": $69,
+    "./routes/partials/control-center.tsx": $70,
+    "./routes/partials/sidebar.tsx": $71,
+    "./routes/static/[...path].ts": $72,
   },
   islands: {
     "./islands/ActivityGroup.tsx": $$0,
     "./islands/Composer.tsx": $$1,
+    "./islands/Transcript.tsx": $$2,
   },
   baseUrl: import.meta.url,
 };

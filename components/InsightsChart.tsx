@@ -35,7 +35,9 @@ export interface TokenBucket {
 export const MAX_DAILY_BARS = 400;
 
 /** Days as they are, or grouped in consecutive runs of seven past MAX_DAILY_BARS. */
-export function tokenBuckets(days: DailyTokens[]): { unit: "day" | "week"; buckets: TokenBucket[] } {
+export function tokenBuckets(
+  days: DailyTokens[],
+): { unit: "day" | "week"; buckets: TokenBucket[] } {
   const one = (d: DailyTokens): TokenBucket => ({
     date: d.date,
     until: d.date,
@@ -101,7 +103,9 @@ export function DailyTokensChart({ days }: { days: DailyTokens[] }) {
           preserveAspectRatio="none"
           role="img"
           aria-label={`Tokens per ${unit}: ${active.length} of ${n} ${unit}s with usage; ` +
-            `peak ${formatCount(Math.max(0, ...buckets.map((b) => b.input_tokens + b.output_tokens)))} tokens`}
+            `peak ${
+              formatCount(Math.max(0, ...buckets.map((b) => b.input_tokens + b.output_tokens)))
+            } tokens`}
         >
           {[0.5, 1].map((f) => (
             <line

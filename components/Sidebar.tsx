@@ -1,25 +1,44 @@
-// The left sidebar: New chat, search, project chips, the sessions grouped by recency and the
-// footer control button. Server-rendered; every control also works as a plain link or GET
-// form, so the sidebar is usable before (and without) any JavaScript.
-import type { Project } from "../lib/projects.ts";
-import type { SessionRow } from "../lib/sessions.ts";
-import { formatSessionTime, groupSessionsByDay } from "../lib/session_groups.ts";
+// The left sidebar: New chat, search, project chips, the sessions grouped by recency (or the
+// search results, or the archive) and the footer control button. Server-rendered; every
+// control also works as a plain link or GET form, so it is usable without JavaScript.
+// lib/client/sidebar.ts adds the menus and swaps `SidebarBody` (rendered again by
+// /partials/sidebar) after each action, so the list refreshes without a page reload.
+import type { AppContext } from "../lib/app_context.ts";
+import { listProjects, type Project } from "../lib/projects.ts";
+import { highlightSegments } from "../lib/search_highlight.ts";
+import { type SearchHit, searchSessions } from "../lib/session_search.ts";
+import { listSessions, type SessionRow } from "../lib/sessions.ts";
+import {
+  formatSessionTime,
+  groupSessionsByDay,
+  localUtcOffsetMinutes,
+} from "../lib/session_groups.ts";
 import { Icon } from "./Icon.tsx";
 
-export interface SidebarProps {
-  sessions: SessionRow[];
+/** A listed session; search results also say what matched. */
+export type SidebarRow = SessionRow & Partial<Pick<SearchHit, "match_type" | "match_preview">>;
+
+export interface SidebarBodyProps {
+  sessions: SidebarRow[];
   projects: Project[];
   /** Session open in the main column, highlighted in the list. */
   activeSessionId: string | null;
   /** Project filter in effect (`?project=`), if any. */
   activeProjectId: string | null;
-  /** Title search in effect (`?q=`). */
+  /** Search in effect (`?q=`): titles and message text. */
   query: string;
+  /** The archive view (`?archived=1`): archived sessions only. */
+  archivedView: boolean;
   archivedCount: number;
   /** Epoch seconds and the zone offset the groups and times are computed for. */
   now: number;
   utcOffsetMinutes: number;
 }
+
+export type SidebarProps = SidebarBodyProps;
+
+/** Longest search query honoured (longer input is cut). */
+const MAX_QUERY = 200;
 
 /** Build a `/` URL keeping only the given non-empty parameters. */
 export function homeHref(params: Record<string, string | null | undefined>): string {
@@ -29,21 +48,271 @@ export function homeHref(params: Record<string, string | null | undefined>): str
   return s ? `/?${s}` : "/";
 }
 
-export function Sidebar(props: SidebarProps) {
-  const { sessions, projects, activeSessionId, activeProjectId, query, now } = props;
-  const groups = groupSessionsByDay(sessions, now, props.utcOffsetMinutes);
+/**
+ * The sidebar's data for the request's query parameters (`session`, `project`, `q`,
+ * `archived`): the page and the partial route read the same state the same way. A query
+ * searches titles and message text (full-text); unknown project ids are ignored.
+ */
+export function loadSidebar(
+  app: Pick<AppContext, "db" | "clock">,
+  params: URLSearchParams,
+  activeSessionId: string | null,
+): SidebarBodyProps {
+  const { db, clock } = app;
+  const query = (params.get("q") ?? "").trim().slice(0, MAX_QUERY);
+  const archivedView = params.get("archived") === "1";
+  const projects = listProjects(db);
+  const projectParam = params.get("project");
+  const activeProjectId = projects.some((p) => p.project_id === projectParam) ? projectParam : null;
+  const listed = listSessions(db, { includeArchived: archivedView });
+  const rows: SidebarRow[] = query
+    ? searchSessions(db, query, { content: true }).filter((s) => !archivedView || s.archived)
+    : listed.sessions.filter((s) => s.archived === archivedView);
+  const now = clock();
+  return {
+    sessions: rows.filter((s) => !activeProjectId || s.project_id === activeProjectId),
+    projects,
+    activeSessionId,
+    activeProjectId,
+    query,
+    archivedView,
+    archivedCount: listed.archived_count,
+    now,
+    utcOffsetMinutes: localUtcOffsetMinutes(now),
+  };
+}
+
+/** `text` with the words `query` matched wrapped in <mark> (every part escaped by Preact). */
+function Highlighted({ text, query }: { text: string; query: string }) {
+  return (
+    <>
+      {highlightSegments(text, query).map((s, i) =>
+        s.match ? <mark key={i}>{s.text}</mark> : s.text
+      )}
+    </>
+  );
+}
+
+function SessionItem(
+  { s, props, color }: { s: SidebarRow; props: SidebarBodyProps; color: string | null },
+) {
+  const { query, now, activeProjectId, archivedView } = props;
+  const href = homeHref({
+    session: s.session_id,
+    project: activeProjectId,
+    archived: archivedView ? "1" : null,
+  });
+  const snippet = query && s.match_type === "content" && s.match_preview ? s.match_preview : null;
+  return (
+    <li
+      class="session-row"
+      data-session-id={s.session_id}
+      data-title={s.title}
+      data-pinned={s.pinned ? "true" : "false"}
+      data-archived={s.archived ? "true" : "false"}
+      data-project-id={s.project_id ?? ""}
+      data-streaming={s.is_streaming ? "true" : undefined}
+    >
+      <a
+        class="session-item"
+        href={href}
+        aria-current={s.session_id === props.activeSessionId ? "page" : undefined}
+        data-session-id={s.session_id}
+      >
+        <span
+          class={color ? "project-dot" : "project-dot project-dot-none"}
+          style={color ? `--dot:${color}` : undefined}
+          aria-hidden="true"
+        />
+        <span class="session-text">
+          <span class="session-title">
+            {query ? <Highlighted text={s.title} query={query} /> : s.title}
+          </span>
+          {snippet
+            ? (
+              <span class="session-snippet" data-match="content">
+                <Highlighted text={snippet} query={query} />
+              </span>
+            )
+            : null}
+        </span>
+        {s.archived && !archivedView ? <span class="session-tag">Archived</span> : null}
+        {s.is_streaming
+          ? <span class="session-live" title="Running" aria-label="Running" />
+          : (
+            <time class="session-time" dateTime={new Date(s.updated_at * 1000).toISOString()}>
+              {formatSessionTime(s.updated_at, now, props.utcOffsetMinutes)}
+            </time>
+          )}
+      </a>
+      <button
+        type="button"
+        class="session-menu-btn"
+        data-action="session-menu"
+        aria-haspopup="menu"
+        aria-label={`Options for ${s.title}`}
+        title="Options"
+      >
+        <Icon name="more" size={16} stroke-width="3" />
+      </button>
+    </li>
+  );
+}
+
+/** Project chips: filter links in each project's colour, plus "New project". */
+function ProjectChips(props: SidebarBodyProps) {
+  const { projects, activeProjectId, query, archivedView } = props;
+  const archived = archivedView ? "1" : null;
+  return (
+    <nav class="project-chips" aria-label="Projects" data-project-chips>
+      {projects.length > 0
+        ? (
+          <a
+            class="chip project-chip"
+            href={homeHref({ q: query, archived })}
+            aria-current={activeProjectId ? undefined : "true"}
+          >
+            All
+          </a>
+        )
+        : null}
+      {projects.map((p) => (
+        <a
+          key={p.project_id}
+          class="chip project-chip"
+          href={homeHref({ project: p.project_id, q: query, archived })}
+          aria-current={p.project_id === activeProjectId ? "true" : undefined}
+          data-project-id={p.project_id}
+          data-name={p.name}
+          data-color={p.color ?? ""}
+          title={`${p.name} (right-click to edit)`}
+        >
+          <span class="project-dot" style={p.color ? `--dot:${p.color}` : undefined} />
+          <span class="chip-label">{p.name}</span>
+        </a>
+      ))}
+      <button
+        type="button"
+        class="chip project-chip project-chip-new"
+        data-action="project-create"
+        aria-haspopup="dialog"
+        title="New project"
+      >
+        <Icon name="plus" size={12} />
+        <span class={projects.length ? "visually-hidden" : "chip-label"}>New project</span>
+      </button>
+    </nav>
+  );
+}
+
+/**
+ * The part of the sidebar that changes with the data: chips, list, archive toggle. The
+ * partial route renders exactly this, and lib/client/sidebar.ts swaps it in place.
+ */
+export function SidebarBody(props: SidebarBodyProps) {
+  const { sessions, projects, query, archivedView, archivedCount, activeProjectId } = props;
   const colorOf = new Map(projects.map((p) => [p.project_id, p.color]));
   const activeProject = projects.find((p) => p.project_id === activeProjectId) ?? null;
-  const filtered = Boolean(query || activeProject);
+  const groups = query ? [] : groupSessionsByDay(sessions, props.now, props.utcOffsetMinutes);
+  const row = (s: SidebarRow) => (
+    <SessionItem
+      key={s.session_id}
+      s={s}
+      props={props}
+      color={colorOf.get(s.project_id!) ?? null}
+    />
+  );
+  const back = homeHref({ project: activeProjectId, q: query });
+
+  let list;
+  if (sessions.length === 0) {
+    list = (
+      <p class="session-list-empty">
+        {query
+          ? (
+            <>
+              No chats match “{query}”{activeProject ? <>&nbsp;in {activeProject.name}</> : null}.
+            </>
+          )
+          : archivedView
+          ? "No archived chats."
+          : activeProject
+          ? <>No chats in {activeProject.name} yet.</>
+          : "Your conversations will appear here."}
+      </p>
+    );
+  } else if (query) {
+    list = (
+      <section class="session-group" data-group="results">
+        <h2 class="session-group-label">
+          {sessions.length === 1 ? "1 result" : `${sessions.length} results`}
+        </h2>
+        <ul>{sessions.map(row)}</ul>
+      </section>
+    );
+  } else {
+    list = groups.map((g) => (
+      <section class="session-group" key={g.key} data-group={g.key}>
+        <h2 class="session-group-label">{g.label}</h2>
+        <ul>{g.sessions.map(row)}</ul>
+      </section>
+    ));
+  }
 
   return (
-    <aside class="sidebar" aria-label="Chats">
+    <div
+      class="sidebar-body"
+      data-sidebar-body
+      data-archived-view={archivedView ? "true" : "false"}
+      data-archived-count={String(archivedCount)}
+      data-query={query}
+    >
+      <ProjectChips {...props} />
+      <nav class="session-list" aria-label="Conversations">
+        {archivedView
+          ? (
+            <div class="archive-head">
+              <a class="archive-back" href={back} data-action="archive-view" data-archived="0">
+                <Icon name="arrowLeft" size={14} />
+                <span>Chats</span>
+              </a>
+              <span class="archive-title">
+                <Icon name="archive" size={12} />
+                Archived · {archivedCount}
+              </span>
+            </div>
+          )
+          : null}
+        {list}
+        {!archivedView && archivedCount > 0
+          ? (
+            <a
+              class="archive-toggle"
+              href={homeHref({ project: activeProjectId, q: query, archived: "1" })}
+              data-action="archive-view"
+              data-archived="1"
+            >
+              <Icon name="archive" size={12} />
+              <span>Archived</span>
+              <span class="archive-count">{archivedCount}</span>
+            </a>
+          )
+          : null}
+      </nav>
+    </div>
+  );
+}
+
+export function Sidebar(props: SidebarProps) {
+  const { activeProjectId, query, archivedView } = props;
+  return (
+    <aside class="sidebar" id="sidebar" aria-label="Chats" data-sidebar>
       <div class="sidebar-head">
         <a class="btn btn-new-chat" href={homeHref({ project: activeProjectId })}>
           <Icon name="newChat" />
           <span>New chat</span>
         </a>
-        <form class="sidebar-search" role="search" method="get" action="/">
+        <form class="sidebar-search" role="search" method="get" action="/" data-sidebar-search>
           <Icon name="search" size={14} />
           <label class="visually-hidden" for="session-search">Search chats</label>
           <input
@@ -54,94 +323,15 @@ export function Sidebar(props: SidebarProps) {
             placeholder="Search chats"
             autocomplete="off"
             spellcheck={false}
+            maxLength={MAX_QUERY}
           />
           {activeProjectId ? <input type="hidden" name="project" value={activeProjectId} /> : null}
+          {archivedView ? <input type="hidden" name="archived" value="1" /> : null}
         </form>
+        <p class="sidebar-notice" role="status" aria-live="polite" data-sidebar-notice hidden />
       </div>
 
-      {projects.length > 0
-        ? (
-          <nav class="project-chips" aria-label="Projects">
-            <a
-              class="chip project-chip"
-              href={homeHref({ q: query })}
-              aria-current={activeProject ? undefined : "true"}
-            >
-              All
-            </a>
-            {projects.map((p) => (
-              <a
-                key={p.project_id}
-                class="chip project-chip"
-                href={homeHref({ project: p.project_id, q: query })}
-                aria-current={p.project_id === activeProjectId ? "true" : undefined}
-                data-project-id={p.project_id}
-                title={p.name}
-              >
-                <span class="project-dot" style={p.color ? `--dot:${p.color}` : undefined} />
-                <span class="chip-label">{p.name}</span>
-              </a>
-            ))}
-          </nav>
-        )
-        : null}
-
-      <nav class="session-list" aria-label="Conversations">
-        {groups.length === 0
-          ? (
-            <p class="session-list-empty">
-              {filtered
-                ? <>No chats match{query ? <>&nbsp;“{query}”</> : null}.</>
-                : "Your conversations will appear here."}
-            </p>
-          )
-          : groups.map((g) => (
-            <section class="session-group" key={g.key} data-group={g.key}>
-              <h2 class="session-group-label">{g.label}</h2>
-              <ul>
-                {g.sessions.map((s) => {
-                  const color = s.project_id ? colorOf.get(s.project_id) : null;
-                  return (
-                    <li key={s.session_id}>
-                      <a
-                        class="session-item"
-                        href={homeHref({ session: s.session_id, project: activeProjectId })}
-                        aria-current={s.session_id === activeSessionId ? "page" : undefined}
-                        data-session-id={s.session_id}
-                        data-streaming={s.is_streaming ? "" : undefined}
-                      >
-                        <span
-                          class={color ? "project-dot" : "project-dot project-dot-none"}
-                          style={color ? `--dot:${color}` : undefined}
-                          aria-hidden="true"
-                        />
-                        <span class="session-title">{s.title}</span>
-                        {s.is_streaming
-                          ? <span class="session-live" title="Running" aria-label="Running" />
-                          : (
-                            <time
-                              class="session-time"
-                              dateTime={new Date(s.updated_at * 1000).toISOString()}
-                            >
-                              {formatSessionTime(s.updated_at, now, props.utcOffsetMinutes)}
-                            </time>
-                          )}
-                      </a>
-                    </li>
-                  );
-                })}
-              </ul>
-            </section>
-          ))}
-        {props.archivedCount > 0
-          ? (
-            <p class="session-archived-note">
-              <Icon name="archive" size={12} />
-              {props.archivedCount} archived
-            </p>
-          )
-          : null}
-      </nav>
+      <SidebarBody {...props} />
 
       <footer class="sidebar-foot">
         <button

@@ -1,21 +1,21 @@
-// One assistant turn's internals (thinking, tool calls) behind a single quiet disclosure,
-// collapsed by default. The open/closed choice is remembered per chat and per turn in
-// localStorage, so leaving a chat and coming back shows each turn the way it was left.
-import { useEffect, useState } from "preact/hooks";
-
-export interface ActivityTool {
-  id: string;
-  name: string;
-  /** Short, already-truncated preview of the arguments. */
-  preview: string;
-}
+// One assistant turn's internals (thinking, plan, tool calls) behind a single quiet disclosure,
+// collapsed by default, in history and during live runs alike. The open/closed choice is kept
+// per chat and per turn in localStorage and read as the island hydrates, so switching chats or
+// reloading shows each turn the way it was left. Failures and approvals are never only in
+// here: the turn repeats them outside (components/TurnView.tsx).
+import { useLayoutEffect, useState } from "preact/hooks";
+import { activitySummary, type TodoItem, type ToolView } from "../lib/transcript_model.ts";
+import { ToolCard } from "../components/ToolCard.tsx";
 
 export interface ActivityGroupProps {
   sessionId: string;
-  /** Stable key of the turn within the chat (its user message index). */
+  /** Stable key of the turn within the chat (its turn id, else its user message idx). */
   turnKey: string;
-  tools: ActivityTool[];
   thinking: string[];
+  tools: ToolView[];
+  todos?: TodoItem[] | null;
+  /** The run is still going (a quiet spinner on the summary). */
+  live?: boolean;
 }
 
 /** Storage key of one turn's disclosure state. */
@@ -23,11 +23,12 @@ export function activityStorageKey(sessionId: string, turnKey: string): string {
   return `hermes:activity:${sessionId}:${turnKey}`;
 }
 
-function readOpen(key: string): boolean {
+/** Whether the user left this turn's activity open (false when storage is unavailable). */
+export function readActivityOpen(sessionId: string, turnKey: string): boolean {
   try {
-    return globalThis.localStorage?.getItem(key) === "open";
+    return globalThis.localStorage?.getItem(activityStorageKey(sessionId, turnKey)) === "open";
   } catch {
-    return false; // storage disabled: every group starts collapsed
+    return false;
   }
 }
 
@@ -38,49 +39,71 @@ function writeOpen(key: string, open: boolean): void {
   } catch { /* storage disabled or full: the choice lasts for this page only */ }
 }
 
-/** `Activity: 4 tools` — terse, no tool names, no second count (DESIGN.md). */
-export function activitySummary(tools: number): string {
-  if (tools === 0) return "Activity: thinking";
-  return `Activity: ${tools} ${tools === 1 ? "tool" : "tools"}`;
-}
+const TODO_MARK: Record<string, string> = {
+  completed: "✓",
+  in_progress: "›",
+  cancelled: "–",
+  pending: "·",
+};
 
-export default function ActivityGroup({ sessionId, turnKey, tools, thinking }: ActivityGroupProps) {
+export default function ActivityGroup(
+  { sessionId, turnKey, thinking, tools, todos = null, live = false }: ActivityGroupProps,
+) {
   const key = activityStorageKey(sessionId, turnKey);
   const [open, setOpen] = useState(false);
-  useEffect(() => setOpen(readOpen(key)), [key]);
+  // Before the browser paints the hydrated island: open what the user left open.
+  useLayoutEffect(() => {
+    if (readActivityOpen(sessionId, turnKey)) setOpen(true);
+  }, [key]);
+
+  const toggle = (now: boolean) => {
+    setOpen(now);
+    writeOpen(key, now);
+  };
 
   return (
     <details
       class="activity"
       open={open}
       data-turn={turnKey}
+      data-live={live ? "" : undefined}
       onToggle={(e) => {
         // Opened by the browser itself (find in page): keep state and storage in step.
         const now = e.currentTarget.open;
-        if (now === open) return;
-        setOpen(now);
-        writeOpen(key, now);
+        if (now !== open) toggle(now);
       }}
     >
       <summary
         onClick={(e) => {
-          // Toggle through state, remembering the choice at once (the native toggle event
+          // Toggle through state and remember the choice at once (the native toggle event
           // comes a task later, after a quick reload could already have dropped it).
           e.preventDefault();
-          setOpen(!open);
-          writeOpen(key, !open);
+          toggle(!open);
         }}
       >
-        {activitySummary(tools.length)}
+        <span class="activity-label">{activitySummary(thinking.length > 0, tools.length)}</span>
+        {live ? <span class="spinner" aria-label="running" /> : null}
       </summary>
       <div class="activity-body">
-        {thinking.map((t, i) => <p class="activity-thinking" key={`r${i}`}>{t}</p>)}
-        {tools.map((t) => (
-          <div class="tool-row" key={t.id}>
-            <span class="tool-name mono">{t.name}</span>
-            <span class="tool-preview mono">{t.preview}</span>
+        {thinking.map((t, i) => (
+          <div class="activity-thinking" key={`r${i}`}>
+            <span class="activity-kicker">Thinking</span>
+            <p>{t}</p>
           </div>
         ))}
+        {todos?.length
+          ? (
+            <ol class="plan" aria-label="Plan">
+              {todos.map((t) => (
+                <li key={t.id} data-status={t.status}>
+                  <span class="plan-mark" aria-hidden="true">{TODO_MARK[t.status] ?? "·"}</span>
+                  <span class="plan-text">{t.content}</span>
+                </li>
+              ))}
+            </ol>
+          )
+          : null}
+        {tools.map((t) => <ToolCard key={t.id} tool={t} sessionId={sessionId} />)}
       </div>
     </details>
   );

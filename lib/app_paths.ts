@@ -10,7 +10,9 @@
 const bundled = import.meta.url === Deno.mainModule;
 
 /** The app root: the folder holding main.ts (or the bundle's main.js), static/ and lib/. */
-export const APP_ROOT: URL = bundled ? new URL("./", Deno.mainModule) : new URL("../", import.meta.url);
+export const APP_ROOT: URL = bundled
+  ? new URL("./", Deno.mainModule)
+  : new URL("../", import.meta.url);
 
 /** A URL inside the app root, e.g. `appUrl("static/style.css")`. */
 export function appUrl(relative: string): URL {

@@ -1,6 +1,7 @@
 // The few typed errors the server raises, and the one place they become HTTP statuses.
 // Invariant: routes throw these instead of building 4xx responses by hand; a 500 never
 // carries a stack trace to the client (it goes to the server log instead).
+import type { AppErrorType } from "./chat_events.ts";
 
 /** Unknown id, unknown route, or a path that must not be revealed. → 404 */
 export class NotFoundError extends Error {
@@ -75,15 +76,7 @@ export class BusyError extends Error {
 }
 
 /** The kinds of provider failure the UI explains to a person (API.md `apperror.type`). */
-export type ProviderErrorKind =
-  | "rate_limit"
-  | "quota_exhausted"
-  | "model_not_found"
-  | "auth_mismatch"
-  | "no_response"
-  | "no_provider"
-  | "interrupted"
-  | "provider_error";
+export type ProviderErrorKind = AppErrorType;
 
 /** A vendor failure, normalized at the provider adapter. Never reaches HTTP as a status. */
 export class ProviderError extends Error {

@@ -158,8 +158,15 @@ async function configProblem(path: string): Promise<string | null> {
 
 /**
  * Onboarding is needed when no provider is usable, it was never completed or skipped, and
- * HERMES_WEBUI_SKIP_ONBOARDING is not set. Local servers are detected in parallel.
+ * HERMES_WEBUI_SKIP_ONBOARDING is not set. Cheap (no probe): `/` asks it on every load.
  */
+export function onboardingNeeded(deps: { db: Db; config: AppConfig }): boolean {
+  const skip = /^(1|true|yes|on)$/i.test(deps.config.env.HERMES_WEBUI_SKIP_ONBOARDING ?? "");
+  return !skip && resolveProviders(deps.config).active === null &&
+    !readStoredSettings(deps.db).onboarding_completed;
+}
+
+/** What the first-run wizard shows (onboardingNeeded); local servers are detected in parallel. */
 export async function onboardingStatus(
   deps: { db: Db; config: AppConfig },
   io?: ProbeIo,
@@ -172,10 +179,9 @@ export async function onboardingStatus(
     detect("lmstudio", urls.lmstudio, io),
     configProblem(config.configPath),
   ]);
-  const skip = /^(1|true|yes|on)$/i.test(config.env.HERMES_WEBUI_SKIP_ONBOARDING ?? "");
   const hasProvider = resolved.active !== null;
   return {
-    needed: !hasProvider && !readStoredSettings(db).onboarding_completed && !skip,
+    needed: onboardingNeeded({ db, config }),
     has_provider: hasProvider,
     provider: resolved.activeProviderId,
     default_model: resolved.defaultModel,

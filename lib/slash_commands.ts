@@ -35,7 +35,13 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: "retry", summary: "Run the last message again" },
   { name: "stop", summary: "Stop the running answer" },
   { name: "compress", summary: "Summarize older turns to free context" },
-  { name: "title", aliases: ["rename"], usage: "<text>", argRequired: true, summary: "Rename this chat" },
+  {
+    name: "title",
+    aliases: ["rename"],
+    usage: "<text>",
+    argRequired: true,
+    summary: "Rename this chat",
+  },
   { name: "model", usage: "[id]", argSource: "models", summary: "Pick the model, or set it by id" },
   {
     name: "workspace",
@@ -124,7 +130,10 @@ export function slashQuery(
   }
   const command = findCommand(draft.slice(1, space), commands);
   if (!command || (!command.choices && !command.argSource)) return null;
-  return { phase: "arg", command, query: draft.slice(space).trimStart() };
+  const query = draft.slice(space).trimStart();
+  // Suggestions are single words: once a blank follows the argument, the person is writing on.
+  if (/\S\s/.test(query)) return null;
+  return { phase: "arg", command, query };
 }
 
 /**

@@ -20,6 +20,10 @@ export interface HermesEvents {
     message: string;
     /** What started it: a message (default), `/retry` (no new user message) or `/compress`. */
     kind?: "chat" | "retry" | "compress";
+    /** The files sent with the message (POST /api/upload answers), for the user bubble. */
+    attachments?: Array<
+      { filename: string; path: string; size: number; mime: string; is_image: boolean }
+    >;
   };
   /**
    * Whether a session has a run in progress: the Transcript announces it when a stream starts
@@ -44,6 +48,11 @@ export interface HermesEvents {
     stream_id: string;
     reason: "done" | "cancel" | "error";
   };
+  /**
+   * The session's "skip approvals" switch (`/yolo`) changed: the Transcript shows the state.
+   * The composer dispatches it after POST /api/session/yolo answers.
+   */
+  "hermes:skip-approvals": { session_id: string; enabled: boolean };
   /** A session got a (new) title, e.g. from the stream's `title` event. */
   "hermes:session-title": { session_id: string; title: string };
   /**
@@ -57,7 +66,18 @@ export interface HermesEvents {
    * The topbar toggle dispatches it; the Control Center may too.
    */
   "hermes:theme-change": { theme: ThemePreference; persist?: boolean };
-  /** The workspace panel was opened or closed (by the user or by `hermes:open-file`). */
+  /**
+   * Settings were saved (the Control Center, onboarding): `settings` is POST /api/settings's
+   * answer (secrets masked), `changed` the fields sent. The composer follows `send_key`, the
+   * transcript `show_thinking`.
+   */
+  "hermes:settings-changed": { changed: string[]; settings: Record<string, unknown> };
+  /**
+   * Open the Control Center (lib/client/control_center.ts), on `tab` when given
+   * (components/ControlCenter.tsx CONTROL_TABS: "providers", "mcp", "system", …).
+   */
+  "hermes:open-control-center": { tab?: string };
+  /** Open or close the workspace panel (lib/client/workspace_panel.ts applies it). */
   "hermes:workspace-panel": { open: boolean };
   /** Open the workspace panel on a file of the open session's workspace and preview it. */
   "hermes:open-file": { path: string };

@@ -12,6 +12,7 @@ import {
 } from "../lib/auth.ts";
 import { AuthError, errorToHttp, ForbiddenError, RateLimitError } from "../lib/errors.ts";
 import { json } from "../lib/http.ts";
+import { readStoredSettings } from "../lib/settings.ts";
 import {
   checkHost,
   checkSameOrigin,
@@ -64,7 +65,7 @@ export const handler: Middleware = async (req, ctx) => {
   if (type.startsWith("text/html") && !headers.has("content-security-policy")) {
     headers.set("Content-Security-Policy", CSP);
   }
-  if (ctx.url.pathname.startsWith("/api/") && !headers.has("cache-control")) {
+  if (/^\/(api|partials)\//.test(ctx.url.pathname) && !headers.has("cache-control")) {
     headers.set("Cache-Control", "no-store");
   }
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
@@ -73,7 +74,9 @@ export const handler: Middleware = async (req, ctx) => {
 async function guard(req: Request, ctx: RouteContext): Promise<Response> {
   const { app } = ctx;
   const path = decodedPath(ctx.url.pathname);
-  const isApi = path.startsWith("/api/") || path === "/api";
+  // Partials are HTML fragments fetched by page scripts: like the API, they answer 401, not a
+  // redirect a script could not follow, and no other site may load them.
+  const isApi = path.startsWith("/api/") || path === "/api" || path.startsWith("/partials/");
   const method = req.method.toUpperCase();
 
   checkHost(req, app.config);
@@ -130,6 +133,10 @@ async function guard(req: Request, ctx: RouteContext): Promise<Response> {
         decision.retryAfterSeconds,
       );
     }
+  }
+  // Pages paint in the user's theme from the first frame (routes/_app.tsx reads it).
+  if (!isApi && method === "GET" && !path.startsWith("/static/")) {
+    ctx.state.theme = readStoredSettings(app.db).theme;
   }
   return await ctx.next();
 }

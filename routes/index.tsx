@@ -1,78 +1,106 @@
 // The console at `/`: the sidebar's sessions and projects, and in the main column either the
 // open conversation (`?session=<id>`) or the empty state inviting the first chat. The
-// sidebar's filters are plain query parameters (`project`, `q`), so links and reloads keep
-// the view and nothing needs JavaScript to work.
+// sidebar's filters are plain query parameters (`project`, `q`, `archived`), so links and
+// reloads keep the view and nothing needs JavaScript to work. The workspace panel's open
+// state comes from its cookie, and an open panel arrives with its root folder listed.
 import type { Handlers, PageProps } from "../lib/file_router.ts";
-import { listSessions, type SessionRow } from "../lib/sessions.ts";
-import { findSession, fullSession } from "../lib/sessions.ts";
-import { listProjects, type Project, projectSessionDefaults } from "../lib/projects.ts";
-import type { StoredMessage } from "../lib/messages.ts";
-import { localUtcOffsetMinutes } from "../lib/session_groups.ts";
+import { findSession, type SessionRow } from "../lib/sessions.ts";
+import { type Project, projectSessionDefaults } from "../lib/projects.ts";
+import { loadTranscriptPage, type TranscriptPage } from "../lib/transcript_page.ts";
+import { listDirectory, type Listing } from "../lib/files.ts";
 import { AppShell } from "../components/AppShell.tsx";
 import { EmptyState } from "../components/EmptyState.tsx";
 import { MessageList } from "../components/MessageList.tsx";
+import Transcript from "../islands/Transcript.tsx";
+import { loadSidebar, type SidebarProps } from "../components/Sidebar.tsx";
 import { displayPath } from "../components/Topbar.tsx";
+import { PANEL_COOKIE } from "../components/WorkspacePanel.tsx";
+import { readStoredSettings } from "../lib/settings.ts";
+import { onboardingNeeded } from "../lib/onboarding.ts";
+import type { SendKey } from "../lib/composer_state.ts";
 
-/** How many of the latest messages the first paint of a conversation shows. */
-const FIRST_PAINT_MESSAGES = 200;
+/** How many of the latest messages the first paint of a conversation shows (whole turns). */
+const FIRST_PAINT_MESSAGES = 30;
 
 interface HomeData {
-  sessions: SessionRow[];
-  archivedCount: number;
-  projects: Project[];
-  session: (SessionRow & { messages: StoredMessage[] }) | null;
+  sidebar: SidebarProps;
+  session: SessionRow | null;
+  /** The open conversation's first paint: latest turns, the run in progress, pending cards. */
+  transcript: TranscriptPage | null;
   missingSessionId: string | null;
-  projectId: string | null;
-  query: string;
-  now: number;
+  panelOpen: boolean;
+  rootListing: Listing | null;
   defaultWorkspace: string;
   defaultModel: string | null;
   home: string;
+  /** The composer's send key (settings) and whether the terminal runs sandboxed. */
+  sendKey: SendKey;
+  sandbox: { bubblewrap: boolean; message: string };
+}
+
+/** The value of cookie `name` in the request, or null. */
+function cookie(req: Request, name: string): string | null {
+  for (const part of (req.headers.get("cookie") ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
 }
 
 export const handler: Handlers<HomeData> = {
-  GET(_req, ctx) {
-    const { db, clock, config } = ctx.app;
+  async GET(req, ctx) {
+    const { db, config } = ctx.app;
+    // First run with no usable provider: the setup wizard first (it can be skipped).
+    if (onboardingNeeded(ctx.app)) {
+      return new Response(null, {
+        status: 302,
+        headers: { location: "/onboarding", "cache-control": "no-store" },
+      });
+    }
     const params = ctx.url.searchParams;
-    const query = (params.get("q") ?? "").trim().slice(0, 200);
-    const projects = listProjects(db);
-    const projectParam = params.get("project");
-    const projectId = projects.some((p) => p.project_id === projectParam) ? projectParam : null;
-
-    const listed = listSessions(db);
-    const needle = query.toLowerCase();
-    const sessions = listed.sessions.filter((s) =>
-      (!projectId || s.project_id === projectId) &&
-      (!needle || s.title.toLowerCase().includes(needle))
-    );
-
     const sessionId = params.get("session");
     const found = sessionId ? findSession(db, sessionId) : null;
-    const session = found
-      ? fullSession(db, found.session_id, { msgLimit: FIRST_PAINT_MESSAGES })
+    const session = found;
+    const transcript = found
+      ? await loadTranscriptPage(ctx.app, found, FIRST_PAINT_MESSAGES)
+      : null;
+    const sidebar = loadSidebar(ctx.app, params, session?.session_id ?? null);
+
+    const panelOpen = cookie(req, PANEL_COOKIE) === "open";
+    // An open panel is painted with its root folder; a failure leaves it to the browser,
+    // which reports it in place.
+    const rootListing = panelOpen && session
+      ? await listDirectory(session.workspace, ".", { hidden: [config.stateDir] }).catch(() => null)
       : null;
 
     if (session) ctx.state.title = session.title;
     return ctx.render({
-      sessions,
-      archivedCount: listed.archived_count,
-      projects,
+      sidebar,
       session,
+      transcript,
       missingSessionId: sessionId && !found ? sessionId : null,
-      projectId,
-      query,
-      now: clock(),
+      panelOpen,
+      rootListing,
       defaultWorkspace: config.defaultWorkspace,
       defaultModel: config.defaultModel ?? null,
       home: config.home,
+      sendKey: readStoredSettings(db).send_key,
+      sandbox: await ctx.app.tools.commands.status().then((s) => ({
+        bubblewrap: s.bubblewrap,
+        message: s.message,
+      })),
     }, sessionId && !found ? { status: 404 } : undefined);
   },
 };
 
 export default function Home({ data }: PageProps<HomeData>) {
-  const { session, projects } = data;
+  const { session, sidebar, transcript } = data;
+  const projects: Project[] = sidebar.projects;
   const project =
-    projects.find((p) => p.project_id === (session ? session.project_id : data.projectId)) ?? null;
+    projects.find((p) =>
+      p.project_id === (session ? session.project_id : sidebar.activeProjectId)
+    ) ??
+      null;
   const defaults = project && !session ? projectSessionDefaults(project) : null;
   const workspace = session?.workspace ?? defaults?.workspace ?? data.defaultWorkspace;
   const model = session?.model ?? defaults?.model ?? data.defaultModel;
@@ -80,27 +108,36 @@ export default function Home({ data }: PageProps<HomeData>) {
   return (
     <AppShell
       sessionId={session?.session_id ?? null}
-      projectId={session ? session.project_id : data.projectId}
-      sidebar={{
-        sessions: data.sessions,
-        projects,
-        activeSessionId: session?.session_id ?? null,
-        activeProjectId: data.projectId,
-        query: data.query,
-        archivedCount: data.archivedCount,
-        now: data.now,
-        utcOffsetMinutes: localUtcOffsetMinutes(data.now),
-      }}
+      projectId={session ? session.project_id : sidebar.activeProjectId}
+      sidebar={sidebar}
       topbar={{
         title: session ? session.title : "New chat",
         workspace: displayPath(workspace, data.home),
         model,
         projectName: project?.name ?? null,
         projectColor: project?.color ?? null,
+        home: data.home,
+      }}
+      composer={{
+        model,
+        modelProvider: session ? session.model_provider : defaults?.model_provider ?? null,
+        workspace,
+        home: data.home,
+        sendKey: data.sendKey,
+        sandbox: data.sandbox,
+        activeStreamId: session?.active_stream_id ?? null,
+        skipApprovals: session?.skip_approvals ?? false,
+      }}
+      panelOpen={data.panelOpen}
+      panel={{
+        sessionId: session?.session_id ?? null,
+        workspaceLabel: session ? displayPath(session.workspace, data.home) : null,
+        rootEntries: data.rootListing?.entries ?? null,
+        truncated: data.rootListing?.truncated ?? false,
       }}
     >
-      {session && session.messages.length > 0
-        ? <MessageList sessionId={session.session_id} messages={session.messages} />
+      {transcript && (transcript.turns.length || transcript.live || transcript.olderBefore !== null)
+        ? <MessageList page={transcript} />
         : (
           <EmptyState
             workspace={displayPath(workspace, data.home)}
@@ -111,6 +148,18 @@ export default function Home({ data }: PageProps<HomeData>) {
               : null}
           />
         )}
+      {transcript
+        ? (
+          <Transcript
+            sessionId={transcript.sessionId}
+            olderBefore={transcript.olderBefore}
+            live={transcript.live}
+            approval={transcript.approval}
+            clarify={transcript.clarify}
+            skipApprovals={transcript.skipApprovals}
+          />
+        )
+        : null}
     </AppShell>
   );
 }

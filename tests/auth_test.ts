@@ -176,7 +176,7 @@ Deno.test("with auth on, every route refuses a request without a cookie (401 API
         continue;
       }
       checked++;
-      if (path.startsWith("/api/") || method !== "GET") {
+      if (path.startsWith("/api/") || path.startsWith("/partials/") || method !== "GET") {
         strictEqual(res.status, 401, label);
         deepStrictEqual(JSON.parse(text), { error: "Authentication required" }, label);
       } else {

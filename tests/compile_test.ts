@@ -12,8 +12,12 @@ import { readSse } from "./fixtures/sse_client.ts";
 /** The permission flags of `deno task start` (deno.json is the one source of truth). */
 async function startPermissionFlags(): Promise<string[]> {
   const deno = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
-  const run = (deno.tasks.start as string).split("&&").map((s) => s.trim()).find((s) => s.startsWith("deno run"))!;
-  const flags = run.split(/\s+/).filter((w) => w.startsWith("--allow-") || w.startsWith("--unstable-"));
+  const run = (deno.tasks.start as string).split("&&").map((s) => s.trim()).find((s) =>
+    s.startsWith("deno run")
+  )!;
+  const flags = run.split(/\s+/).filter((w) =>
+    w.startsWith("--allow-") || w.startsWith("--unstable-")
+  );
   ok(!flags.includes("-A") && !flags.includes("--allow-all"), "start must not run with -A");
   return flags;
 }
@@ -35,7 +39,10 @@ async function waitForHealth(base: string, child: Deno.ChildProcess): Promise<vo
       }
       await res.body?.cancel();
     } catch { /* not listening yet */ }
-    const exited = await Promise.race([child.status.then(() => true), new Promise((r) => setTimeout(() => r(false), 100))]);
+    const exited = await Promise.race([
+      child.status.then(() => true),
+      new Promise((r) => setTimeout(() => r(false), 100)),
+    ]);
     if (exited) throw new Error("the bundled server exited before it was healthy");
   }
   throw new Error("the bundled server never became healthy");
@@ -105,7 +112,8 @@ Deno.test("the bundled console runs from a foreign directory with start's permis
         { toolCalls: [{ id: "call_1", name: "read_file", args: { path: "notes.txt" } }] },
         { text: "done" },
       );
-      const created = await (await fetch(`${base}/api/session/new`, { method: "POST", body: "{}" })).json();
+      const created = await (await fetch(`${base}/api/session/new`, { method: "POST", body: "{}" }))
+        .json();
       const started = await (await fetch(`${base}/api/chat/start`, {
         method: "POST",
         body: JSON.stringify({ session_id: created.session.session_id, message: "read it" }),

@@ -48,6 +48,9 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     HERMES_WEBUI_STATE_DIR: stateDir,
     HERMES_WEBUI_DEFAULT_WORKSPACE: workspace,
     HERMES_CONFIG_PATH: configPath,
+    // A fresh app has no provider: `/` would send every page test to the first-run wizard.
+    // Onboarding tests pass HERMES_WEBUI_SKIP_ONBOARDING: "" to see it.
+    HERMES_WEBUI_SKIP_ONBOARDING: "1",
     ...opts.env,
   });
   const logs: string[] = [];

@@ -51,7 +51,13 @@ async function withApp(
   const nowhere = closedPort();
   const app = await createTestApp({
     ...opts,
-    env: { OLLAMA_HOST: nowhere, LMSTUDIO_BASE_URL: `${nowhere}/v1`, ...opts.env },
+    env: {
+      OLLAMA_HOST: nowhere,
+      LMSTUDIO_BASE_URL: `${nowhere}/v1`,
+      // tests/helpers.ts skips onboarding by default; these tests are about it.
+      HERMES_WEBUI_SKIP_ONBOARDING: "",
+      ...opts.env,
+    },
   });
   try {
     await fn(app);

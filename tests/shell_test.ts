@@ -13,6 +13,13 @@ import {
 import { displayPath } from "../components/Topbar.tsx";
 import { createTestApp } from "./helpers.ts";
 import { seedConsole } from "./e2e/seed.ts";
+import { h } from "preact";
+import { highlightSegments, queryWords } from "../lib/search_highlight.ts";
+import { createPageRenderer } from "../lib/render_page.ts";
+import { type PageScriptBundle, usePageScripts } from "../lib/page_scripts.ts";
+import { appendMessages } from "../lib/messages.ts";
+import { archiveSession, createSession } from "../lib/sessions.ts";
+import type { AppModuleProps, PageProps } from "../lib/file_router.ts";
 
 // 2026-03-11 (a Wednesday) 09:30 in UTC+02:00 is 07:30 UTC.
 const NOW = Date.UTC(2026, 2, 11, 7, 30) / 1000;
@@ -75,8 +82,9 @@ Deno.test("displayPath() folds the home folder to ~ only on a path boundary", ()
 
 /** Text of the elements matching a simple `class="..."` marker, in document order. */
 function textsOf(html: string, cls: string): string[] {
-  const re = new RegExp(`class="${cls}"[^>]*>([^<]*)<`, "g");
-  return [...html.matchAll(re)].map((m) => m[1]);
+  // Inline markup (search highlights) is allowed inside; the text is read without it.
+  const re = new RegExp(`class="${cls}"[^>]*>((?:[^<]|<mark>[^<]*</mark>)*)<`, "g");
+  return [...html.matchAll(re)].map((m) => m[1].replace(/<\/?mark>/g, ""));
 }
 
 Deno.test("GET / renders the shell with an empty state that invites the first chat", async () => {
@@ -85,18 +93,20 @@ Deno.test("GET / renders the shell with an empty state that invites the first ch
     const res = await app.request("GET", "/");
     strictEqual(res.status, 200);
     const html = await res.text();
-    assertMatch(html, /<html lang="en" data-theme="dark">/);
+    assertMatch(html, /<html lang="en" data-theme="system">/, "the default theme follows the OS");
     assertMatch(html, /<link rel="stylesheet" href="\/static\/style.css"\/>/);
     assertMatch(html, /<a class="btn btn-new-chat" href="\/">/);
     assertMatch(html, /<input id="session-search" type="search" name="q"/);
     assertMatch(html, /Your conversations will appear here\./);
-    assertMatch(html, /<h1 class="topbar-title" title="New chat">New chat<\/h1>/);
+    assertMatch(html, /<h1 class="topbar-title" title="New chat"[^>]*>New chat<\/h1>/);
     assertMatch(html, /class="empty-title">What are we working on\?</);
     assertMatch(html, /data-action="control-center"[^>]*>.*Hermes Console/s);
     assertMatch(html, /<hermes-island data-island="Composer" data-id="0"><form class="composer"/);
     assertMatch(html, /data-action="toggle-workspace"/);
     assert(!html.includes('class="session-item"'));
-    assert(!html.includes('class="project-chips"'), "no project chips without projects");
+    assert(!html.includes('class="chip project-chip" href'), "no project chips without projects");
+    assertMatch(html, /data-action="project-create"/, "but a way to create one");
+    assertMatch(html, /<div class="app" data-workspace-panel="closed"/, "the panel starts closed");
   } finally {
     await app.close();
   }
@@ -123,7 +133,13 @@ Deno.test("GET / lists seeded sessions by group with project chips in their colo
         `data-project-id="${seeded.projects.api}"[^>]*><span class="project-dot" style="--dot:#86C08B">`,
       ),
     );
-    assertEquals(textsOf(html, "chip-label"), ["api-server", "docs"]);
+    assertEquals(
+      [...html.matchAll(/class="chip project-chip"[^>]* data-name="([^"]*)"/g)].map((m) => m[1]),
+      [
+        "api-server",
+        "docs",
+      ],
+    );
   } finally {
     await app.close();
   }
@@ -151,7 +167,7 @@ Deno.test("GET /?project= and ?q= filter the sidebar and keep each other", async
     const q = await (await app.request("GET", "/?q=CONFIG")).text();
     assertEquals(textsOf(q, "session-title"), ["Rename config keys"]);
     const none = await (await app.request("GET", "/?q=nothing-like-this")).text();
-    assertMatch(none, /No chats match\u00a0“nothing-like-this”\./);
+    assertMatch(none, /No chats match “nothing-like-this”\./);
     const unknownProject = await (await app.request("GET", "/?project=ffffffffffff")).text();
     strictEqual(textsOf(unknownProject, "session-title").length, 11, "unknown project: no filter");
   } finally {
@@ -166,12 +182,12 @@ Deno.test("GET /?session= opens the conversation; an unknown id is a 404 with a 
     const res = await app.request("GET", `/?session=${seeded.withTranscript}`);
     strictEqual(res.status, 200);
     const html = await res.text();
-    assertMatch(html, /<h1 class="topbar-title" title="Fix flaky upload test">/);
+    assertMatch(html, /<h1 class="topbar-title" title="Fix flaky upload test"/);
     assertMatch(html, /<title>Fix flaky upload test · Hermes Console<\/title>/);
     assertMatch(html, new RegExp(`aria-current="page" data-session-id="${seeded.withTranscript}"`));
     assertMatch(html, /class="msg-user-bubble">The upload test fails about one run in ten/);
-    assertMatch(html, /<summary>Activity: 3 tools<\/summary>/);
-    assertMatch(html, /<div class="msg msg-assistant prose"><p>The collision comes from/);
+    assertMatch(html, /<summary[^>]*>.*Activity: thinking, 3 tools.*<\/summary>/);
+    assertMatch(html, /class="msg msg-assistant prose"[^>]*><p>The collision comes from/);
     assert(!html.includes("empty-title"), "no empty state in an open conversation");
     const payload = html.match(/id="__hermes_islands">(.*?)<\/script>/s);
     if (payload) {
@@ -252,4 +268,252 @@ Deno.test("static/style.css defines DESIGN.md's tokens and both themes", async (
   const body = css.slice(css.indexOf("/* 3. Base"));
   const literals = body.match(/#[0-9a-fA-F]{3,8}\b/g) ?? [];
   assertEquals(literals, [], "no literal hex colours after the token section");
+});
+
+Deno.test("highlightSegments() marks whole words starting with a query word, keeping all text", () => {
+  const text = "Flaky uploads: the upload-test flakes; reupload is fine";
+  const segs = highlightSegments(text, "upload FLAK");
+  strictEqual(segs.map((s) => s.text).join(""), text, "segments rebuild the input");
+  assertEquals(segs.filter((s) => s.match).map((s) => s.text), [
+    "Flaky",
+    "uploads",
+    "upload",
+    "flakes",
+  ], "prefix of a word, case-insensitive; not inside a word (reupload)");
+  assertEquals(highlightSegments("a <b>tag</b>", "b"), [
+    { text: "a <", match: false },
+    { text: "b", match: true },
+    { text: ">tag</", match: false },
+    { text: "b", match: true },
+    { text: ">", match: false },
+  ], "markup is just text here; the renderer escapes it");
+  assertEquals(highlightSegments("anything", "***"), [{ text: "anything", match: false }]);
+  assertEquals(highlightSegments("", "x"), []);
+  assertEquals(highlightSegments("a.b (c)", ".*(c)"), [
+    { text: "a.b (", match: false },
+    { text: "c", match: true },
+    { text: ")", match: false },
+  ], "regex characters in the query are not syntax");
+  assertEquals(queryWords("Ünïcode café, CAFÉ"), ["ünïcode", "café"]);
+});
+
+Deno.test("GET /partials/sidebar renders the sidebar body alone, as the page does", async () => {
+  const app = await createTestApp();
+  try {
+    const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
+    const res = await app.request("GET", `/partials/sidebar?session=${seeded.withTranscript}`);
+    strictEqual(res.status, 200);
+    strictEqual(res.headers.get("content-type"), "text/html; charset=utf-8");
+    strictEqual(res.headers.get("cache-control"), "no-store");
+    const frag = await res.text();
+    assert(
+      frag.startsWith('<div class="sidebar-body" data-sidebar-body="true"'),
+      frag.slice(0, 80),
+    );
+    assert(!frag.includes("<html") && !frag.includes("<script"), "a fragment, no document");
+    assertMatch(frag, new RegExp(`aria-current="page" data-session-id="${seeded.withTranscript}"`));
+    const page = await (await app.request("GET", `/?session=${seeded.withTranscript}`)).text();
+    assert(page.includes(frag), "the page contains exactly the same markup");
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("the sidebar searches message text and shows an escaped, highlighted snippet", async () => {
+  const app = await createTestApp();
+  try {
+    seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
+    const s = createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace, title: "Sync" });
+    appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [
+      { role: "user", content: "the <i>zeppelin</i> landed" },
+    ]);
+    const frag = await (await app.request("GET", "/partials/sidebar?q=zeppelin")).text();
+    assertEquals(textsOf(frag, "session-title"), ["Sync"]);
+    assertMatch(frag, /data-group="results"><h2 class="session-group-label">1 result<\/h2>/);
+    assertMatch(
+      frag,
+      /<span class="session-snippet" data-match="content">the &lt;i><mark>zeppelin<\/mark>&lt;\/i> landed<\/span>/,
+    );
+    // Titles match too, and are highlighted.
+    const t = await (await app.request("GET", "/partials/sidebar?q=migration")).text();
+    assertMatch(t, /<span class="session-title">Draft the <mark>migration<\/mark> guide<\/span>/);
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("?archived=1 shows only archived chats; the list links to it with the count", async () => {
+  const app = await createTestApp();
+  try {
+    const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
+    archiveSession(app.ctx.db, seeded.byTitle["Changelog wording"], true);
+    const main = await (await app.request("GET", "/")).text();
+    assert(!textsOf(main, "session-title").includes("Changelog wording"));
+    assertMatch(
+      main,
+      /<a class="archive-toggle" href="\/\?archived=1"[^>]*>.*?<span class="archive-count">1<\/span>/s,
+    );
+    const archived = await (await app.request("GET", "/partials/sidebar?archived=1")).text();
+    assertEquals(textsOf(archived, "session-title"), ["Changelog wording"]);
+    assertMatch(archived, /data-archived-view="true"/);
+    assertMatch(archived, /class="archive-back" href="\/"/);
+    // Session links keep the archive view.
+    assertMatch(
+      archived,
+      new RegExp(`href="/\\?session=${seeded.byTitle["Changelog wording"]}&amp;archived=1"`),
+    );
+    // A search in the main view also finds archived chats, tagged as such.
+    const q = await (await app.request("GET", "/partials/sidebar?q=changelog")).text();
+    assertMatch(q, /<span class="session-tag">Archived<\/span>/);
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("GET / paints the workspace panel open from its cookie, root folder listed", async () => {
+  const app = await createTestApp();
+  try {
+    const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
+    await Deno.mkdir(`${app.workspace}/src`);
+    await Deno.writeTextFile(`${app.workspace}/README.md`, "# hi\n");
+    const url = `/?session=${seeded.withTranscript}`;
+    const open = await (await app.request("GET", url, undefined, {
+      cookie: "other=1; hermes_panel=open",
+    })).text();
+    assertMatch(open, /<div class="app" data-workspace-panel="open"/);
+    assertMatch(
+      open,
+      /data-action="toggle-workspace" aria-controls="workspace-panel" aria-expanded="true"/,
+    );
+    assertMatch(
+      open,
+      /data-file-tree="true" data-loaded="true"><li role="treeitem" class="tree-item" data-path="src" data-type="dir"/,
+    );
+    assertMatch(open, /data-path="README.md" data-type="file" data-size="5"/);
+
+    const closed = await (await app.request("GET", url, undefined, {
+      cookie: "hermes_panel=closed",
+    })).text();
+    assertMatch(closed, /<div class="app" data-workspace-panel="closed"/);
+    assertMatch(closed, /data-file-tree="true" data-loaded="false"><\/ul>/, "listed lazily");
+
+    // No session open: nothing to browse, said plainly.
+    const empty = await (await app.request("GET", "/", undefined, { cookie: "hermes_panel=open" }))
+      .text();
+    assertMatch(empty, /data-workspace-panel="open"/);
+    assertMatch(empty, /Files appear here once a chat is open/);
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("pages are painted in the saved theme; system leaves it to the OS", async () => {
+  const app = await createTestApp();
+  try {
+    for (const theme of ["light", "dark", "system"]) {
+      strictEqual((await app.call("POST", "/api/settings", { theme })).status, 200);
+      const html = await (await app.request("GET", "/")).text();
+      assertMatch(html, new RegExp(`<html lang="en" data-theme="${theme}">`));
+      const scheme = theme === "system" ? "dark light" : theme;
+      assertMatch(html, new RegExp(`<meta name="color-scheme" content="${scheme}"/>`));
+    }
+    const css = await Deno.readTextFile(new URL("../static/style.css", import.meta.url));
+    assertMatch(
+      css,
+      /@media \(prefers-color-scheme: light\) \{\s*\[data-theme="system"\] \{[^}]*--bg: var\(--color-parchment\);/,
+    );
+    const html = await (await app.request("GET", "/")).text();
+    assertMatch(html, /interactive-widget=resizes-content/, "phones resize for the keyboard");
+  } finally {
+    await app.close();
+  }
+});
+
+const SCRIPT_BUNDLE: PageScriptBundle = {
+  version: 1,
+  base: "/static/_islands/",
+  entry: { file: "boot-AAAAAAAA.js", imports: ["chunk-SHARED00.js"] },
+  islands: {},
+  scripts: {
+    sidebar: { file: "page-sidebar-BBBBBBBB.js", imports: ["chunk-SHARED00.js"] },
+    layout: { file: "page-layout-CCCCCCCC.js", imports: [] },
+  },
+};
+
+function DocApp({ Component }: AppModuleProps) {
+  return h("html", null, h("head", null), h("body", null, h(Component, {})));
+}
+const pageProps = (): PageProps<unknown> => ({
+  data: null,
+  url: new URL("http://x/"),
+  params: {},
+  state: {},
+});
+
+Deno.test("createPageRenderer() loads every page script only on pages that ask for them", async () => {
+  const render = createPageRenderer({ islands: {}, bundle: () => SCRIPT_BUNDLE as never });
+  const Shell = () => {
+    usePageScripts();
+    return h("div", null, "shell");
+  };
+  const withScripts = await (await render({ page: Shell, app: DocApp, props: pageProps() }))
+    .text();
+  strictEqual(
+    withScripts,
+    '<!DOCTYPE html><html><head><link rel="modulepreload" href="/static/_islands/chunk-SHARED00.js">' +
+      "</head><body><div>shell</div>" +
+      '<script type="module" src="/static/_islands/page-layout-CCCCCCCC.js"></script>' +
+      '<script type="module" src="/static/_islands/page-sidebar-BBBBBBBB.js"></script>' +
+      "</body></html>",
+  );
+  const plain = await (await render({
+    page: () => h("p", null, "login"),
+    app: DocApp,
+    props: pageProps(),
+  })).text();
+  strictEqual(plain, "<!DOCTYPE html><html><head></head><body><p>login</p></body></html>");
+  // usePageScripts() outside a page render does nothing (components stay pure).
+  usePageScripts();
+  strictEqual(
+    await (await render({ page: () => h("p", null, "x"), app: DocApp, props: pageProps() }))
+      .text(),
+    "<!DOCTYPE html><html><head></head><body><p>x</p></body></html>",
+  );
+});
+
+const built = (() => {
+  try {
+    return JSON.parse(
+      Deno.readTextFileSync(new URL("../static/_islands/manifest.json", import.meta.url)),
+    ) as PageScriptBundle;
+  } catch {
+    return null;
+  }
+})();
+
+Deno.test({
+  name: "the build bundles lib/client/* as page scripts: on / (counted in its budget), not /login",
+  ignore: !built?.scripts,
+  async fn() {
+    const names = [...Deno.readDirSync(new URL("../lib/client/", import.meta.url))]
+      .filter((e) => e.isFile && e.name.endsWith(".ts")).map((e) => e.name.slice(0, -3)).sort();
+    assertEquals(Object.keys(built!.scripts!).sort(), names);
+    const home = built!.pages!["/"];
+    assertEquals(home.scripts, names);
+    for (const n of names) assert(home.files.includes(built!.scripts![n].file), n);
+    assert(home.gzip <= 60 * 1024, `/ loads ${home.gzip} bytes gz`);
+    assertEquals(built!.pages!["/login"].files, [], "the login page ships no JavaScript");
+    const app = await createTestApp();
+    try {
+      const html = await (await app.request("GET", "/")).text();
+      for (const n of names) {
+        assert(
+          html.includes(`<script type="module" src="/static/_islands/${built!.scripts![n].file}">`),
+          `page script ${n}`,
+        );
+      }
+    } finally {
+      await app.close();
+    }
+  },
 });

@@ -8,7 +8,12 @@ import { dirname, fromFileUrl, join } from "./paths.ts";
 const root = join(dirname(fromFileUrl(import.meta.url)), "..");
 
 async function run(args: string[]): Promise<void> {
-  const out = await new Deno.Command(Deno.execPath(), { args, cwd: root, stdout: "inherit", stderr: "inherit" })
+  const out = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: root,
+    stdout: "inherit",
+    stderr: "inherit",
+  })
     .output();
   if (!out.success) throw new Error(`deno ${args.join(" ")} failed with exit code ${out.code}`);
 }

@@ -51,6 +51,9 @@ function setDrawer(open: boolean, opts: { focus?: boolean } = {}): void {
   const app = shell();
   if (!app) return;
   app.dataset.drawer = open ? "open" : "closed";
+  // The page behind the drawer is out of reach (focus and screen readers stay in the drawer).
+  const main = app.querySelector<HTMLElement>(".conversation");
+  if (main) main.inert = open;
   for (const btn of document.querySelectorAll('[data-action="toggle-sidebar"]')) {
     btn.setAttribute("aria-expanded", String(open));
   }
@@ -121,6 +124,7 @@ function init(): void {
   });
   document.addEventListener("keydown", (e) => {
     if (e.key !== "Escape" || e.defaultPrevented) return;
+    if (document.querySelector("dialog[open]")) return; // the dialog's own Escape
     const app = shell();
     if (app?.dataset.drawer === "open" || app?.dataset.panelPhone === "open") {
       e.preventDefault();
@@ -132,6 +136,42 @@ function init(): void {
     if (!e.matches) setDrawer(false);
   });
   trackVisualViewport();
+  followSession();
+}
+
+/** The open session, from the address bar (the Transcript may change it without a reload). */
+const openSessionId = () => new URL(location.href).searchParams.get("session");
+
+/** Keep the top bar (and the tab title) in step with the open session's title and context. */
+function followSession(): void {
+  onHermesEvent("hermes:session-title", ({ session_id, title }) => {
+    if (session_id !== openSessionId()) return;
+    const h1 = document.querySelector<HTMLElement>("[data-topbar-title]");
+    if (h1) {
+      h1.textContent = title;
+      h1.title = title;
+    }
+    document.title = `${title} · Hermes Console`;
+  });
+  onHermesEvent("hermes:session-updated", ({ session_id, model, workspace }) => {
+    if (session_id !== openSessionId()) return;
+    const home = document.querySelector<HTMLElement>(".topbar")?.dataset.home?.replace(/\/+$/, "");
+    const shown = home && (workspace === home || workspace.startsWith(home + "/"))
+      ? "~" + workspace.slice(home.length)
+      : workspace;
+    const ws = document.querySelector<HTMLElement>("[data-topbar-workspace]");
+    if (ws) {
+      ws.hidden = !workspace;
+      ws.title = shown;
+      const path = ws.querySelector(".topbar-workspace-path");
+      if (path) path.textContent = shown;
+    }
+    const m = document.querySelector<HTMLElement>("[data-topbar-model]");
+    if (m) {
+      m.hidden = !model;
+      m.textContent = model ?? "";
+    }
+  });
 }
 
 if (typeof document !== "undefined") init();

@@ -144,7 +144,7 @@ export async function ensureIslandsBuilt(): Promise<void> {
 
 /** Resolve once every island on the page has hydrated (the runtime marks each one). */
 export async function waitForIslands(page: Page): Promise<void> {
-  await page.waitForSelector("hermes-island");
+  await page.waitForSelector("hermes-island", { state: "attached" });
   await page.waitForFunction(() =>
     [...document.querySelectorAll("hermes-island")].every((el) => el.hasAttribute("data-hydrated"))
   );

@@ -164,10 +164,10 @@ browserTest(
       strictEqual(await page.locator("details.activity[open]").count(), 0, "collapsed at first");
       await page.locator("details.activity > summary").click();
       await page.waitForSelector("details.activity[open]");
-      strictEqual(await page.locator("details.activity[open] .tool-row").count(), 3);
+      strictEqual(await page.locator("details.activity[open] .tool-card").count(), 3);
       assertEquals(
         await page.evaluate(() => ({ ...localStorage })),
-        { [`hermes:activity:${seeded.withTranscript}:0`]: "open" },
+        { [`hermes:activity:${seeded.withTranscript}:i0`]: "open" },
         "remembered per chat and turn",
       );
       await page.reload();

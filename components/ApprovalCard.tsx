@@ -1,0 +1,180 @@
+// A command waiting for the user's approval: prominent on purpose (DESIGN.md lets states that
+// need action stand out). The command in mono, why it needs approval, how many are queued, and
+// the four answers of POST /api/approval/respond — Enter allows once. A card whose approval was
+// already answered elsewhere (409) asks its owner to refresh instead of dead-ending.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api, ApiError } from "../lib/api_client.ts";
+import type { ApprovalEventData } from "../lib/chat_events.ts";
+
+export type ApprovalChoice = "once" | "session" | "always" | "deny";
+
+export interface ApprovalCardProps {
+  sessionId: string;
+  approval: ApprovalEventData;
+  pendingCount: number;
+  /** Answered (`pendingCount` left), or stale (null): the owner refreshes the queue. */
+  onSettled: (pendingCount: number | null) => void;
+}
+
+function typing(el: EventTarget | null): boolean {
+  return el instanceof HTMLElement &&
+    (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+}
+
+export function ApprovalCard({ sessionId, approval, pendingCount, onSettled }: ApprovalCardProps) {
+  const [busy, setBusy] = useState<ApprovalChoice | null>(null);
+  const [denying, setDenying] = useState(false);
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const allow = useRef<HTMLButtonElement>(null);
+  const reasonField = useRef<HTMLInputElement>(null);
+
+  // Focus "Allow once" so Enter answers, unless the user is in the middle of typing something
+  // (an empty composer does not count: the run is blocked on this card anyway).
+  useEffect(() => {
+    const el = document.activeElement;
+    const drafting = typing(el) &&
+      !((el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement) && !el.value);
+    if (!drafting) allow.current?.focus({ preventScroll: true });
+  }, [approval.approval_id]);
+  useEffect(() => {
+    if (denying) reasonField.current?.focus();
+  }, [denying]);
+
+  async function respond(choice: ApprovalChoice) {
+    if (busy) return;
+    setBusy(choice);
+    setError(null);
+    try {
+      const message = choice === "deny" ? reason.trim() : "";
+      const res = await api<{ pending_count?: number }>("POST", "/api/approval/respond", {
+        session_id: sessionId,
+        choice,
+        approval_id: approval.approval_id,
+        ...(message ? { message } : {}),
+      });
+      onSettled(typeof res.pending_count === "number" ? res.pending_count : null);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409) onSettled(null);
+      else setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <section
+      class="approval-card"
+      role="alertdialog"
+      aria-labelledby={`approval-title-${approval.approval_id}`}
+      aria-describedby={`approval-desc-${approval.approval_id}`}
+      data-approval-id={approval.approval_id}
+      onKeyDown={(e) => {
+        if (e.key === "Enter" && !e.shiftKey && !typing(e.target) && !denying) {
+          e.preventDefault();
+          respond("once");
+        } else if (e.key === "Escape" && denying) setDenying(false);
+      }}
+    >
+      <header class="approval-head">
+        <svg
+          class="approval-icon"
+          width="16"
+          height="16"
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          stroke-width="2"
+          stroke-linecap="round"
+          stroke-linejoin="round"
+          aria-hidden="true"
+        >
+          <path d="M12 3l9.5 17h-19z" />
+          <path d="M12 10v4" />
+          <path d="M12 17h.01" />
+        </svg>
+        <span class="approval-title" id={`approval-title-${approval.approval_id}`}>
+          Approve this command?
+        </span>
+        <span class="approval-count">{pendingCount} pending</span>
+      </header>
+      <pre class="approval-command">{approval.command}</pre>
+      <p class="approval-desc" id={`approval-desc-${approval.approval_id}`}>
+        {approval.description}
+      </p>
+      {denying
+        ? (
+          <form
+            class="approval-deny"
+            onSubmit={(e) => {
+              e.preventDefault();
+              respond("deny");
+            }}
+          >
+            <label class="visually-hidden" for={`deny-reason-${approval.approval_id}`}>
+              Reason for denying
+            </label>
+            <input
+              id={`deny-reason-${approval.approval_id}`}
+              ref={reasonField}
+              class="approval-reason"
+              type="text"
+              maxLength={4000}
+              placeholder="Why not? The agent reads this (optional)"
+              value={reason}
+              onInput={(e) => setReason(e.currentTarget.value)}
+            />
+            <button type="submit" class="btn btn-danger" data-choice="deny" disabled={!!busy}>
+              Deny
+            </button>
+            <button type="button" class="btn btn-quiet" onClick={() => setDenying(false)}>
+              Cancel
+            </button>
+          </form>
+        )
+        : (
+          <div class="approval-actions">
+            <button
+              ref={allow}
+              type="button"
+              class="btn btn-primary"
+              data-choice="once"
+              disabled={!!busy}
+              onClick={() => respond("once")}
+            >
+              Allow once <kbd>Enter</kbd>
+            </button>
+            <button
+              type="button"
+              class="btn"
+              data-choice="session"
+              disabled={!!busy}
+              onClick={() => respond("session")}
+            >
+              Allow for this session
+            </button>
+            <button
+              type="button"
+              class="btn"
+              data-choice="always"
+              disabled={!!busy}
+              title="Also added to the allowlist in config.yaml"
+              onClick={() => respond("always")}
+            >
+              Always allow
+            </button>
+            <button
+              type="button"
+              class="btn btn-danger-quiet"
+              data-choice="deny-open"
+              disabled={!!busy}
+              onClick={() => setDenying(true)}
+            >
+              Deny…
+            </button>
+          </div>
+        )}
+      {error ? <p class="card-error" role="alert">{error}</p> : null}
+    </section>
+  );
+}

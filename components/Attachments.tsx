@@ -1,0 +1,61 @@
+// The composer's attachment chips: one per file (name, size, a thumbnail for images, a remove
+// button), showing whether it is still uploading or failed and why. Browser-safe: rendered
+// inside the Composer island; the island owns the files, this only draws them.
+import { Icon } from "./Icon.tsx";
+import { formatBytes, type UploadedFile } from "../lib/composer_state.ts";
+
+/** One attachment of the draft, from the moment it is picked until the message is sent. */
+export interface DraftAttachment {
+  /** Local id (stable across renders). */
+  id: number;
+  name: string;
+  size: number;
+  status: "uploading" | "ready" | "error";
+  /** The server's sentence when the upload failed (413 over the cap, …). */
+  error?: string;
+  /** An object URL of the picked image, for the thumbnail (revoked on removal). */
+  thumb?: string;
+  /** What POST /api/upload answered; sent in chat/start `attachments`. */
+  uploaded?: UploadedFile;
+}
+
+export interface AttachmentsProps {
+  items: DraftAttachment[];
+  onRemove(id: number): void;
+}
+
+export function Attachments({ items, onRemove }: AttachmentsProps) {
+  if (items.length === 0) return null;
+  return (
+    <ul class="composer-attachments" aria-label="Attachments">
+      {items.map((a) => (
+        <li
+          key={a.id}
+          class="attachment-chip"
+          data-status={a.status}
+          title={a.error ? `${a.name}: ${a.error}` : a.name}
+        >
+          {a.thumb
+            ? <img class="attachment-thumb" src={a.thumb} alt="" width={20} height={20} />
+            : <Icon name={a.status === "error" ? "alert" : "file"} size={14} />}
+          <span class="attachment-name">{a.uploaded?.filename ?? a.name}</span>
+          <span class="attachment-meta">
+            {a.status === "uploading"
+              ? "uploading…"
+              : a.status === "error"
+              ? (a.error ?? "failed")
+              : formatBytes(a.uploaded?.size ?? a.size)}
+          </span>
+          <button
+            type="button"
+            class="attachment-remove"
+            aria-label={`Remove ${a.name}`}
+            onClick={() => onRemove(a.id)}
+          >
+            <Icon name="x" size={12} />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,245 @@
+// The composer's model picker: `GET /api/models` grouped by provider, fetched when the picker
+// opens (never before), with a filter box that also accepts any typed model id ("Use model
+// 'xyz'"). Providers that are unreachable or still being probed stay listed, quietly muted
+// with a short reason; a catalog still `refreshing` is asked again shortly after. Loaded on
+// demand by the Composer island (dynamic import), so it costs nothing before interaction.
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { api, ApiError } from "../lib/api_client.ts";
+import type { ModelGroup, ModelsResponse } from "../lib/model_groups.ts";
+import { Icon } from "./Icon.tsx";
+
+export interface ModelChoice {
+  model: string;
+  /** The provider group it came from; null for a typed id (the active provider serves it). */
+  provider: string | null;
+}
+
+export interface ModelPickerProps {
+  current: { model: string | null; provider: string | null };
+  onPick(choice: ModelChoice): void;
+  onClose(): void;
+}
+
+/** How often a `refreshing` catalog is asked again, and how many times at most. */
+const REFRESH_AFTER_MS = 1500;
+const MAX_REFRESHES = 6;
+
+type Row =
+  | { kind: "typed"; model: string }
+  | { kind: "model"; model: string; label: string; provider: string; muted: boolean };
+
+/** A group's state in a few quiet words, or null when it answered normally. */
+function groupNote(g: ModelGroup): string | null {
+  if (g.unreachable) return g.error ? `unreachable: ${g.error}` : "unreachable";
+  if (g.error) return g.error;
+  if (g.pending) return "checking…";
+  return null;
+}
+
+function matches(q: string, ...fields: string[]): boolean {
+  return q === "" || fields.some((f) => f.toLowerCase().includes(q));
+}
+
+export function ModelPicker({ current, onPick, onClose }: ModelPickerProps) {
+  const [catalog, setCatalog] = useState<ModelsResponse | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [filter, setFilter] = useState("");
+  const [active, setActive] = useState(0);
+  const [reload, setReload] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  const refreshes = useRef(0);
+
+  useEffect(() => {
+    input.current?.focus();
+  }, []);
+
+  // Fetch on open; while the server says a rebuild continues, ask again a few times.
+  useEffect(() => {
+    const ctrl = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    api<ModelsResponse>("GET", "/api/models", undefined, { signal: ctrl.signal })
+      .then((res) => {
+        setCatalog(res);
+        setError(null);
+        if (res.refreshing && refreshes.current < MAX_REFRESHES) {
+          refreshes.current++;
+          timer = setTimeout(() => setReload((n) => n + 1), REFRESH_AFTER_MS);
+        }
+      })
+      .catch((err) => {
+        if ((err as Error).name === "AbortError") return;
+        setError(err instanceof ApiError ? err.message : String(err));
+      });
+    return () => {
+      ctrl.abort();
+      clearTimeout(timer);
+    };
+  }, [reload]);
+
+  const q = filter.trim().toLowerCase();
+  const typed = filter.trim();
+
+  const { rows, sections } = useMemo(() => {
+    const rows: Row[] = [];
+    const sections: Array<{ group: ModelGroup; start: number; count: number }> = [];
+    const exact = catalog?.groups.some((g) => g.models.some((m) => m.id === typed)) ?? false;
+    if (typed && !exact && !/\s/.test(typed)) rows.push({ kind: "typed", model: typed });
+    for (const g of catalog?.groups ?? []) {
+      const start = rows.length;
+      const providerHit = q !== "" && g.provider.toLowerCase().includes(q);
+      for (const m of g.models) {
+        if (!providerHit && !matches(q, m.id, m.label)) continue;
+        rows.push({
+          kind: "model",
+          model: m.id,
+          label: m.label,
+          provider: g.provider_id,
+          muted: !!g.unreachable,
+        });
+      }
+      if (rows.length > start || q === "") {
+        sections.push({ group: g, start, count: rows.length - start });
+      }
+    }
+    return { rows, sections };
+  }, [catalog, q, typed]);
+
+  useEffect(() => setActive(0), [q]);
+  useEffect(() => {
+    document.getElementById(`model-opt-${active}`)?.scrollIntoView({ block: "nearest" });
+  }, [active]);
+
+  const pick = (row: Row | undefined) => {
+    if (!row) return;
+    onPick({ model: row.model, provider: row.kind === "model" ? row.provider : null });
+  };
+
+  const retry = async (providerId: string) => {
+    try {
+      await api("POST", "/api/models/refresh", { provider: providerId });
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : String(err));
+      return;
+    }
+    refreshes.current = 0;
+    setReload((n) => n + 1);
+  };
+
+  const isCurrent = (row: Row) =>
+    row.kind === "model" && row.model === current.model &&
+    (current.provider === null || current.provider === row.provider);
+
+  const option = (row: Row, i: number) => (
+    <li
+      key={row.kind === "typed" ? "typed" : `${row.provider}/${row.model}`}
+      id={`model-opt-${i}`}
+      class="pop-option model-option"
+      role="option"
+      aria-selected={i === active}
+      data-model-id={row.model}
+      data-kind={row.kind}
+      data-muted={row.kind === "model" && row.muted ? "" : undefined}
+      data-current={isCurrent(row) ? "" : undefined}
+      onMouseEnter={() => setActive(i)}
+      onClick={() => pick(row)}
+    >
+      {row.kind === "typed"
+        ? (
+          <span class="model-label">
+            Use model <span class="mono">'{row.model}'</span>
+          </span>
+        )
+        : (
+          <>
+            <span class="model-label">{row.label}</span>
+            {row.label !== row.model ? <span class="model-id mono">{row.model}</span> : null}
+            {isCurrent(row) ? <Icon name="check" size={13} class="icon model-check" /> : null}
+          </>
+        )}
+    </li>
+  );
+
+  return (
+    <div
+      class="composer-pop model-picker"
+      data-popover="model"
+      data-source={catalog?.source}
+      data-refreshing={catalog?.refreshing ? "" : undefined}
+    >
+      <input
+        ref={input}
+        class="pop-filter"
+        type="text"
+        placeholder="Filter models, or type a model id"
+        aria-label="Filter models"
+        aria-controls="model-options"
+        aria-activedescendant={rows.length ? `model-opt-${active}` : undefined}
+        value={filter}
+        spellcheck={false}
+        autocomplete="off"
+        onInput={(e) => setFilter(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === "ArrowDown") {
+            e.preventDefault();
+            setActive((a) => Math.min(rows.length - 1, a + 1));
+          } else if (e.key === "ArrowUp") {
+            e.preventDefault();
+            setActive((a) => Math.max(0, a - 1));
+          } else if (e.key === "Enter") {
+            e.preventDefault();
+            pick(rows[active]);
+          } else if (e.key === "Escape") {
+            e.preventDefault();
+            e.stopPropagation();
+            onClose();
+          }
+        }}
+      />
+      {error ? <p class="pop-error" role="alert">{error}</p> : null}
+      {!catalog && !error ? <p class="pop-empty">Loading models…</p> : null}
+      <ul id="model-options" class="pop-list model-list" role="listbox" aria-label="Models">
+        {rows[0]?.kind === "typed" ? option(rows[0], 0) : null}
+        {sections.map(({ group, start, count }) => {
+          const note = groupNote(group);
+          return (
+            <li
+              key={group.provider_id}
+              class="model-group"
+              role="presentation"
+              data-provider={group.provider_id}
+              data-state={group.unreachable
+                ? "unreachable"
+                : group.error
+                ? "error"
+                : group.pending
+                ? "pending"
+                : "ok"}
+            >
+              <div class="pop-heading model-group-head">
+                <span>{group.provider}</span>
+                {note ? <span class="model-group-note" title={note}>{note}</span> : null}
+                {group.unreachable || group.error
+                  ? (
+                    <button
+                      type="button"
+                      class="pop-link"
+                      onClick={() => retry(group.provider_id)}
+                    >
+                      Retry
+                    </button>
+                  )
+                  : null}
+              </div>
+              <ul role="group" aria-label={group.provider}>
+                {rows.slice(start, start + count).map((row, j) => option(row, start + j))}
+              </ul>
+            </li>
+          );
+        })}
+      </ul>
+      {catalog && rows.length === 0
+        ? <p class="pop-empty">No model matches. Type a full model id to use it anyway.</p>
+        : null}
+    </div>
+  );
+}

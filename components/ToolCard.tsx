@@ -1,0 +1,202 @@
+// One tool call as a quiet debug row (DESIGN.md "Tool card"): icon, name, short target and
+// status; arguments and result only behind expansion, the result clamped, and the whole text
+// (when the page carries a clipped copy) fetched on "Show full output". Rendered inside the
+// Activity disclosure, never as a chat message.
+import { useState } from "preact/hooks";
+import type { ToolView } from "../lib/transcript_model.ts";
+import type { ToolCallStatus } from "../lib/chat_events.ts";
+
+const ICONS: Record<string, string[]> = {
+  terminal: ["M4 17l6-6-6-6", "M12 19h8"],
+  file: ["M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z", "M14 3v5h5"],
+  edit: ["M12 20h9", "M16.5 3.5a2.12 2.12 0 0 1 3 3L7 19l-4 1 1-4z"],
+  folder: ["M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z"],
+  search: ["M21 21l-4.3-4.3", "M11 19a8 8 0 1 0 0-16 8 8 0 0 0 0 16z"],
+  list: ["M9 6h11", "M9 12h11", "M9 18h11", "M4 6h.01", "M4 12h.01", "M4 18h.01"],
+  question: [
+    "M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z",
+    "M9.1 9a3 3 0 0 1 5.8 1c0 2-3 3-3 3",
+    "M12 17h.01",
+  ],
+  memory: ["M19 21l-7-5-7 5V5a2 2 0 0 1 2-2h10a2 2 0 0 1 2 2z"],
+  plug: ["M9 2v6", "M15 2v6", "M6 8h12v4a6 6 0 0 1-12 0z", "M12 18v4"],
+  tool: [
+    "M14.7 6.3a1 1 0 0 0 0 1.4l1.6 1.6a1 1 0 0 0 1.4 0l3.8-3.8a6 6 0 0 1-7.9 7.9l-6.9 6.9a2.1 2.1 0 0 1-3-3l6.9-6.9a6 6 0 0 1 7.9-7.9z",
+  ],
+};
+
+/** The icon family of a tool name (built-ins by name; MCP tools are `server.tool`). */
+export function toolIcon(name: string): string {
+  if (name === "terminal") return "terminal";
+  if (name === "read_file") return "file";
+  if (name === "write_file" || name === "patch") return "edit";
+  if (name === "list_directory") return "folder";
+  if (name === "search_files") return "search";
+  if (name === "todo") return "list";
+  if (name === "clarify") return "question";
+  if (name === "memory" || name === "skill") return "memory";
+  if (/[.:]|__/.test(name)) return "plug";
+  return "tool";
+}
+
+function Glyph({ paths }: { paths: string[] }) {
+  return (
+    <svg
+      class="tool-icon"
+      width="14"
+      height="14"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      stroke-width="1.8"
+      stroke-linecap="round"
+      stroke-linejoin="round"
+      aria-hidden="true"
+    >
+      {paths.map((d) => <path d={d} key={d} />)}
+    </svg>
+  );
+}
+
+const STATUS_LABEL: Record<ToolCallStatus, string> = {
+  pending: "queued",
+  awaiting_approval: "needs approval",
+  running: "running",
+  completed: "done",
+  error: "failed",
+  denied: "denied",
+};
+
+function duration(s: number | null): string {
+  if (s === null || !Number.isFinite(s)) return "";
+  if (s < 1) return `${Math.max(1, Math.round(s * 1000))} ms`;
+  return s < 10 ? `${s.toFixed(1)} s` : `${Math.round(s)} s`;
+}
+
+/** Lines of a result shown before "Show more" (CSS clamps at the same height). */
+const CLAMP_LINES = 12;
+
+interface FullText {
+  args: string;
+  result: string | null;
+}
+
+/** The call's whole arguments and result, from the session's recorded tool calls. */
+async function loadFull(sessionId: string, id: string): Promise<FullText> {
+  const res = await fetch(
+    `/api/session?session_id=${encodeURIComponent(sessionId)}&msg_limit=1`,
+    { headers: { accept: "application/json" }, credentials: "same-origin" },
+  );
+  if (!res.ok) throw new Error(`The session could not be loaded (${res.status})`);
+  const body = await res.json() as {
+    session: { tool_calls?: Array<{ tool_call_id: string; args: unknown; result: string | null }> };
+  };
+  const rec = body.session.tool_calls?.find((t) => t.tool_call_id === id);
+  if (!rec) throw new Error("This call's full output is no longer stored");
+  return {
+    args: typeof rec.args === "string" ? rec.args : JSON.stringify(rec.args, null, 2),
+    result: rec.result,
+  };
+}
+
+export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: string }) {
+  const [open, setOpen] = useState(false);
+  const [more, setMore] = useState(false);
+  const [full, setFull] = useState<FullText | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const result = full?.result ?? tool.result;
+  const args = full?.args ?? tool.args;
+  const clipped = !full && (tool.argsClipped || tool.resultChars > (tool.result?.length ?? 0));
+  const long = (result?.split("\n").length ?? 0) > CLAMP_LINES || (result?.length ?? 0) > 1200;
+
+  async function showFull() {
+    setMore(true);
+    if (loading) return;
+    setLoading(true);
+    setError(null);
+    try {
+      setFull(await loadFull(sessionId, tool.id));
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setLoading(false);
+    }
+  }
+
+  const status = tool.status;
+  return (
+    <div
+      class="tool-card"
+      data-status={status}
+      data-tool={tool.name}
+      data-open={open ? "" : undefined}
+    >
+      <button
+        type="button"
+        class="tool-head"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        <Glyph paths={ICONS[toolIcon(tool.name)]} />
+        <span class="tool-name">{tool.name}</span>
+        <span class="tool-target" title={tool.target}>{tool.target}</span>
+        <span class="tool-status" data-status={status}>
+          {status === "running" || status === "pending"
+            ? <span class="spinner" aria-hidden="true" />
+            : null}
+          <span class="tool-status-label">{STATUS_LABEL[status]}</span>
+          {tool.duration !== null && status !== "running"
+            ? <span class="tool-duration">{duration(tool.duration)}</span>
+            : null}
+        </span>
+      </button>
+      {open
+        ? (
+          <div class="tool-detail">
+            {args
+              ? (
+                <div class="tool-section">
+                  <div class="tool-label">Arguments</div>
+                  <pre
+                    class="tool-pre"
+                    data-clamp={more ? undefined : ""}
+                  >{args}{!full && tool.argsClipped ? "\n…" : ""}</pre>
+                </div>
+              )
+              : null}
+            <div class="tool-section">
+              <div class="tool-label">Result</div>
+              {result === null
+                ? <p class="tool-empty">{status === "running" ? "Running…" : "No result"}</p>
+                : (
+                  <pre
+                    class="tool-pre tool-result"
+                    data-clamp={more ? undefined : ""}
+                  >{result || "(empty)"}</pre>
+                )}
+            </div>
+            {clipped
+              ? (
+                <button type="button" class="tool-more" disabled={loading} onClick={showFull}>
+                  {loading
+                    ? "Loading…"
+                    : tool.resultChars > (tool.result?.length ?? 0)
+                    ? `Show full output (${tool.resultChars.toLocaleString("en")} characters)`
+                    : "Show full arguments"}
+                </button>
+              )
+              : long
+              ? (
+                <button type="button" class="tool-more" onClick={() => setMore(!more)}>
+                  {more ? "Show less" : "Show more"}
+                </button>
+              )
+              : null}
+            {error ? <p class="tool-error" role="alert">{error}</p> : null}
+          </div>
+        )
+        : null}
+    </div>
+  );
+}

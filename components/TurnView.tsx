@@ -1,0 +1,120 @@
+// One turn of the conversation in DESIGN.md's rhythm: the user's message as a compact
+// right-aligned bubble, the agent's internals folded into ONE Activity disclosure, then the
+// answer as serif prose. What needs attention is never only inside the collapsed activity:
+// failed or refused tools, run errors, stops and lasting warnings are repeated below it.
+// Rendered on the server for history and by the Transcript island for live and older turns.
+import type { ComponentChildren } from "preact";
+import ActivityGroup from "../islands/ActivityGroup.tsx";
+import { failedTools, hasActivity, type Segment, type TurnModel } from "../lib/transcript_model.ts";
+
+export interface TurnViewProps {
+  sessionId: string;
+  turn: TurnModel;
+  /** The run is still going. */
+  live?: boolean;
+  /** The live-only compression divider (omitted once the answer is settled). */
+  compression?: "compressing" | "compressed" | null;
+  /** Render a prose segment (the live transcript streams into elements of its own). */
+  renderSegment?: (seg: Segment) => ComponentChildren;
+  /** Cards and status lines that belong at the end of this turn. */
+  children?: ComponentChildren;
+}
+
+/** Tool statuses of a call still in flight (the activity shows a quiet spinner). */
+const OPEN = new Set(["pending", "running", "awaiting_approval"]);
+
+function firstLine(s: string | null): string {
+  const line = (s ?? "").split("\n").find((l) => l.trim()) ?? "";
+  return line.length > 140 ? line.slice(0, 139) + "…" : line;
+}
+
+/** Settled prose: HTML rendered by lib/markdown.ts (raw HTML in it is text, URLs vetted). */
+export function Prose({ seg }: { seg: Segment }) {
+  return (
+    <div
+      class="msg msg-assistant prose"
+      data-seg={seg.key}
+      // deno-lint-ignore react-no-danger
+      dangerouslySetInnerHTML={{ __html: seg.html ?? "" }}
+    />
+  );
+}
+
+export function TurnView(
+  { sessionId, turn, live = false, compression = null, renderSegment, children }: TurnViewProps,
+) {
+  const failed = failedTools(turn);
+  return (
+    <div class="turn" data-turn={turn.key} data-live={live ? "" : undefined}>
+      {turn.user
+        ? (
+          <div class="msg msg-user" data-idx={turn.user.idx ?? undefined}>
+            <div class="msg-user-bubble">
+              {turn.user.text}
+              {turn.user.attachments.length
+                ? (
+                  <span class="msg-attachments">
+                    {turn.user.attachments.map((a, i) => (
+                      <span class="msg-attachment" key={i}>{a}</span>
+                    ))}
+                  </span>
+                )
+                : null}
+            </div>
+          </div>
+        )
+        : null}
+      {compression
+        ? (
+          <div class="compress-divider" role="status" data-state={compression}>
+            <span>
+              {compression === "compressing" ? "Compressing context" : "Context auto-compressed"}
+            </span>
+          </div>
+        )
+        : null}
+      {hasActivity(turn)
+        ? (
+          <ActivityGroup
+            sessionId={sessionId}
+            turnKey={turn.key}
+            thinking={turn.thinking}
+            tools={turn.tools}
+            todos={turn.todos}
+            live={live && turn.tools.some((t) => OPEN.has(t.status))}
+          />
+        )
+        : null}
+      {failed.length
+        ? (
+          <ul class="turn-attention">
+            {failed.map((t) => (
+              <li class="attention-row" data-status={t.status} key={t.id}>
+                <span class="attention-label">
+                  {t.status === "denied" ? "Not run" : "Failed"}
+                </span>
+                <span class="attention-tool">{t.name}</span>
+                <span class="attention-target">{t.target}</span>
+                {t.result ? <span class="attention-detail">{firstLine(t.result)}</span> : null}
+              </li>
+            ))}
+          </ul>
+        )
+        : null}
+      {turn.segments.map((s) => renderSegment ? renderSegment(s) : <Prose key={s.key} seg={s} />)}
+      {turn.notices.map((n, i) => (
+        <div
+          class="turn-notice"
+          data-kind={n.kind}
+          role={n.kind === "error" ? "alert" : undefined}
+          key={`n${i}`}
+        >
+          <span class="turn-notice-title">{n.title}</span>
+          <span class="turn-notice-message">{n.message}</span>
+          {n.hint ? <p class="turn-notice-hint">{n.hint}</p> : null}
+        </div>
+      ))}
+      {children}
+    </div>
+  );
+}

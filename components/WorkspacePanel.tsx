@@ -1,0 +1,171 @@
+// The workspace panel on the right: the open session's files as a lazy tree, a preview of
+// the chosen file (code highlighted, markdown rendered, images shown) and a git badge.
+// Server-rendered closed or open (the `hermes_panel` cookie), with the root folder already
+// listed when it opens on first paint; lib/client/workspace_panel.ts does the rest. Tree rows
+// the browser adds are cloned from the <template>s below, so they match these exactly.
+import type { FileEntry } from "../lib/files.ts";
+import { Icon } from "./Icon.tsx";
+
+export interface WorkspacePanelProps {
+  /** The session whose workspace is shown; null on the empty state (nothing to browse yet). */
+  sessionId: string | null;
+  /** The workspace as shown to the user (home folded to `~`). */
+  workspaceLabel: string | null;
+  /** Root folder entries when the panel is open on first paint (null: the browser loads them). */
+  rootEntries: FileEntry[] | null;
+  /** The root folder held more entries than listed. */
+  truncated?: boolean;
+}
+
+/** The cookie holding the panel's open state, read by the server for the first paint. */
+export const PANEL_COOKIE = "hermes_panel";
+
+/** One tree row. Folders carry an empty group the browser fills on first expand. */
+export function TreeItem({ entry, level }: { entry: FileEntry; level: number }) {
+  const isDir = entry.type === "dir";
+  return (
+    <li
+      role="treeitem"
+      class="tree-item"
+      data-path={entry.path}
+      data-type={entry.type}
+      data-size={entry.size ?? undefined}
+      aria-level={level}
+      aria-expanded={isDir ? "false" : undefined}
+      aria-selected="false"
+      tabIndex={-1}
+    >
+      <span class="tree-row" style={`--level:${level - 1}`}>
+        <span class="tree-caret" aria-hidden="true" />
+        <Icon name={isDir ? "folder" : "file"} size={14} class="icon tree-icon" />
+        <span class="tree-name">{entry.name}</span>
+      </span>
+      {isDir ? <ul role="group" class="tree-group" hidden /> : null}
+    </li>
+  );
+}
+
+const TEMPLATE_ENTRY = (type: FileEntry["type"]): FileEntry => ({
+  name: "",
+  path: "",
+  type,
+  size: null,
+  mtime: null,
+});
+
+export function WorkspacePanel(
+  { sessionId, workspaceLabel, rootEntries, truncated }: WorkspacePanelProps,
+) {
+  return (
+    <aside
+      class="workspace-panel"
+      id="workspace-panel"
+      aria-label="Workspace files"
+      data-session-id={sessionId ?? undefined}
+      data-preview="closed"
+    >
+      <header class="panel-head">
+        <span class="panel-root" title={workspaceLabel ?? undefined}>
+          <Icon name="folder" size={14} />
+          <span class="panel-root-name mono">{workspaceLabel ?? "Workspace"}</span>
+        </span>
+        <span class="git-badge mono" data-git-badge hidden />
+        <span class="panel-head-actions">
+          {sessionId
+            ? (
+              <button
+                type="button"
+                class="btn btn-icon"
+                data-action="panel-refresh"
+                aria-label="Refresh files"
+                title="Refresh"
+              >
+                <Icon name="refresh" size={14} />
+              </button>
+            )
+            : null}
+          <button
+            type="button"
+            class="btn btn-icon"
+            data-action="toggle-workspace"
+            aria-label="Close workspace panel"
+            title="Close"
+          >
+            <Icon name="x" size={16} />
+          </button>
+        </span>
+      </header>
+
+      <div class="panel-files" data-panel-files>
+        {sessionId
+          ? (
+            <ul
+              class="file-tree"
+              role="tree"
+              aria-label="Files"
+              data-file-tree
+              data-loaded={rootEntries ? "true" : "false"}
+            >
+              {rootEntries?.map((e) => <TreeItem key={e.path} entry={e} level={1} />)}
+            </ul>
+          )
+          : (
+            <p class="panel-empty">
+              Files appear here once a chat is open. Its workspace is browsed read-only.
+            </p>
+          )}
+        <p class="panel-empty" data-tree-status hidden={!rootEntries || rootEntries.length > 0}>
+          {rootEntries && rootEntries.length === 0 ? "This folder is empty." : ""}
+        </p>
+        {truncated
+          ? <p class="panel-note">Showing the first {rootEntries?.length} entries.</p>
+          : null}
+      </div>
+
+      <section class="file-preview" data-file-preview aria-label="File preview" hidden>
+        <header class="preview-head">
+          <button
+            type="button"
+            class="btn btn-icon"
+            data-action="preview-close"
+            aria-label="Back to files"
+            title="Back to files"
+          >
+            <Icon name="arrowLeft" size={16} />
+          </button>
+          <span class="preview-path mono" data-preview-path />
+          <span class="preview-meta" data-preview-meta />
+          <button
+            type="button"
+            class="btn btn-icon preview-mode"
+            data-action="preview-source"
+            aria-pressed="false"
+            hidden
+            title="Show source"
+          >
+            <span aria-hidden="true" class="mono">{"</>"}</span>
+            <span class="visually-hidden">Show source</span>
+          </button>
+          <a
+            class="btn btn-icon"
+            data-preview-download
+            href="#"
+            download
+            aria-label="Download file"
+            title="Download"
+          >
+            <Icon name="download" size={16} />
+          </a>
+        </header>
+        <div class="preview-body" data-preview-body tabIndex={0} />
+      </section>
+
+      <template data-template="tree-dir">
+        <TreeItem entry={TEMPLATE_ENTRY("dir")} level={1} />
+      </template>
+      <template data-template="tree-file">
+        <TreeItem entry={TEMPLATE_ENTRY("file")} level={1} />
+      </template>
+    </aside>
+  );
+}

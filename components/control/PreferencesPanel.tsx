@@ -1,0 +1,112 @@
+// Control Center › Preferences: the send key, the model and workspace new conversations get,
+// and how long a tool call waits for an approval. One form; only changed fields are sent
+// (POST /api/settings merges), so saving never pins a default that came from the config.
+import type { AppContext } from "../../lib/app_context.ts";
+import type { PublicSettings } from "../../lib/settings.ts";
+import { listWorkspaces } from "../../lib/workspaces.ts";
+import { Field, Section, StatusLine } from "./parts.tsx";
+
+export interface PreferencesData extends
+  Pick<
+    PublicSettings,
+    "send_key" | "default_model" | "default_workspace" | "approval_timeout_seconds"
+  > {
+  workspaces: Array<{ path: string; name: string }>;
+}
+
+export function loadPreferences(
+  app: Pick<AppContext, "db" | "config">,
+  settings: PublicSettings,
+): PreferencesData {
+  return {
+    send_key: settings.send_key,
+    default_model: settings.default_model,
+    default_workspace: settings.default_workspace,
+    approval_timeout_seconds: settings.approval_timeout_seconds,
+    workspaces: listWorkspaces(app),
+  };
+}
+
+const SEND_KEYS = [
+  { value: "enter", label: "Enter", hint: "Shift+Enter adds a line" },
+  { value: "ctrl+enter", label: "Ctrl+Enter (⌘+Enter)", hint: "Enter adds a line" },
+  { value: "shift+enter", label: "Shift+Enter", hint: "Enter adds a line" },
+] as const;
+
+export function PreferencesPanel({ data }: { data: PreferencesData }) {
+  return (
+    <form class="cc-form" data-cc-form="preferences" novalidate>
+      <Section hook="composer" title="Composer">
+        <Field id="cc-send-key" label="Send with">
+          <select id="cc-send-key" name="send_key" class="cc-input">
+            {SEND_KEYS.map((k) => (
+              <option key={k.value} value={k.value} selected={data.send_key === k.value}>
+                {k.label} — {k.hint}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </Section>
+      <Section hook="defaults" title="New conversations">
+        <Field
+          id="cc-default-model"
+          label="Default model"
+          hint="Any model id the provider accepts; leave blank for the provider's default."
+        >
+          <input
+            id="cc-default-model"
+            name="default_model"
+            class="cc-input mono"
+            value={data.default_model ?? ""}
+            list="cc-model-options"
+            autocomplete="off"
+            spellcheck={false}
+            data-cc-models
+          />
+          <datalist id="cc-model-options" />
+        </Field>
+        <Field
+          id="cc-default-workspace"
+          label="Default workspace"
+          hint="An existing folder; the agent reads and writes files there."
+        >
+          <input
+            id="cc-default-workspace"
+            name="default_workspace"
+            class="cc-input mono"
+            value={data.default_workspace}
+            list="cc-workspace-options"
+            autocomplete="off"
+            spellcheck={false}
+          />
+          <datalist id="cc-workspace-options">
+            {data.workspaces.map((w) => <option key={w.path} value={w.path}>{w.name}</option>)}
+          </datalist>
+        </Field>
+      </Section>
+      <Section hook="approvals" title="Approvals">
+        <Field
+          id="cc-approval-timeout"
+          label="Approval timeout (seconds)"
+          hint="A tool call waiting longer for your answer is denied. 10 to 86,400."
+        >
+          <input
+            id="cc-approval-timeout"
+            name="approval_timeout_seconds"
+            class="cc-input cc-input-short"
+            type="number"
+            min="10"
+            max="86400"
+            step="1"
+            value={String(data.approval_timeout_seconds)}
+            required
+          />
+        </Field>
+      </Section>
+      <div class="cc-form-foot">
+        <StatusLine hook="preferences" />
+        <button type="submit" class="btn cc-btn cc-btn-primary">Save preferences</button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,32 @@
+// The first-run wizard at `/onboarding` (components/OnboardingWizard.tsx): `/` sends a
+// console with no usable provider here until setup is completed or skipped. Visiting it
+// later re-runs setup (the Control Center's Providers tab links here).
+import type { Handlers, PageProps } from "../lib/file_router.ts";
+import { type OnboardingStatus, onboardingStatus } from "../lib/onboarding.ts";
+import { usePageScripts } from "../lib/page_scripts.ts";
+import { OnboardingWizard } from "../components/OnboardingWizard.tsx";
+
+interface OnboardingData {
+  status: OnboardingStatus;
+  passwordFromEnv: boolean;
+}
+
+export const handler: Handlers<OnboardingData> = {
+  async GET(_req, ctx) {
+    ctx.state.title = "Set up";
+    const status = await onboardingStatus(ctx.app);
+    return ctx.render(
+      { status, passwordFromEnv: !!ctx.app.config.password },
+      { headers: { "cache-control": "no-store" } },
+    );
+  },
+};
+
+export default function Onboarding({ data }: PageProps<OnboardingData>) {
+  usePageScripts();
+  return (
+    <main class="ob-page">
+      <OnboardingWizard status={data.status} passwordFromEnv={data.passwordFromEnv} />
+    </main>
+  );
+}

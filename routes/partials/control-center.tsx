@@ -1,0 +1,50 @@
+// GET /partials/control-center?session=&tab= → the Control Center dialog (components/
+// ControlCenter.tsx) as an HTML fragment, with fresh data, for lib/client/control_center.ts
+// to open. With `section=<tab>` only that panel's content, to swap in after a change
+// (`mcp=<name>` / `skill=<name>` open that form; an empty value opens a new one).
+import { renderToString } from "preact-render-to-string";
+import type { Handlers } from "../../lib/file_router.ts";
+import { ValidationError } from "../../lib/errors.ts";
+import {
+  CONTROL_TABS,
+  ControlCenter,
+  type ControlCenterQuery,
+  ControlPanel,
+  isControlTab,
+  loadControlCenter,
+  loadControlPanel,
+} from "../../components/ControlCenter.tsx";
+
+const html = (body: string) =>
+  new Response(body, {
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+  });
+
+export const handler: Handlers = {
+  async GET(_req, { app, url }) {
+    const p = url.searchParams;
+    const q: ControlCenterQuery = {
+      sessionId: p.get("session") || null,
+      mcpEdit: p.get("mcp"),
+      skillEdit: p.get("skill"),
+    };
+    const section = p.get("section");
+    if (section !== null) {
+      if (!isControlTab(section)) {
+        throw new ValidationError(
+          `Invalid parameter "section": expected one of ${
+            CONTROL_TABS.map((t) => t.id).join(", ")
+          }`,
+          "section",
+        );
+      }
+      const data = await loadControlPanel(app, section, q);
+      return html(renderToString(<ControlPanel tab={section} data={data} />));
+    }
+    const tab = p.get("tab");
+    const data = await loadControlCenter(app, q);
+    return html(
+      renderToString(<ControlCenter data={data} tab={isControlTab(tab) ? tab : "conversation"} />),
+    );
+  },
+};

@@ -1,0 +1,67 @@
+// Shared setup of the transcript's browser tests: the real app with a scripted fake provider
+// (tests/fixtures/engine_harness.ts), the islands built, Chromium launched, and helpers to
+// send a message through the composer and wait for the run to finish on the page.
+import { type Harness, type HarnessOptions, startHarness } from "../fixtures/engine_harness.ts";
+import {
+  type BrowserHarness,
+  ensureIslandsBuilt,
+  launchBrowser,
+  type Page,
+  waitForIslands,
+} from "./browser.ts";
+
+export interface TranscriptFixture {
+  h: Harness;
+  browser: BrowserHarness;
+  page: Page;
+  /** Open the harness session (or `sid`) and wait for hydration. */
+  open(sid?: string): Promise<void>;
+  /** Type `text` in the composer and send it. */
+  send(text: string): Promise<void>;
+  /** Resolve once no run is active on the page (the live turn ended). */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function transcriptFixture(
+  opts: HarnessOptions & { width?: number; height?: number } = {},
+): Promise<TranscriptFixture> {
+  await ensureIslandsBuilt();
+  const h = await startHarness(opts);
+  const browser = await launchBrowser();
+  const page = await browser.newPage({ width: opts.width ?? 1280, height: opts.height ?? 860 });
+  return {
+    h,
+    browser,
+    page,
+    async open(sid = h.sessionId) {
+      await page.goto(`${h.url}/?session=${sid}`);
+      await waitForIslands(page);
+    },
+    async send(text) {
+      await page.locator("#composer-input").fill(text);
+      await page.keyboard.press("Enter");
+    },
+    async settled() {
+      await page.waitForFunction(() =>
+        document.querySelectorAll(".turns-live .turn").length > 0 &&
+        document.querySelectorAll(".turns-live .turn[data-live]").length === 0
+      );
+      // The last segment settles asynchronously (final markdown render).
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll<HTMLElement>(".turns-live .prose")].every((el) =>
+          el.dataset.state === "final"
+        )
+      );
+    },
+    async close() {
+      await browser.close();
+      await h.close();
+    },
+  };
+}
+
+/** Count of elements in the document (the DOM budget). */
+export function domSize(page: Page): Promise<number> {
+  return page.evaluate(() => document.getElementsByTagName("*").length);
+}
