@@ -111,6 +111,20 @@ function rowToApproval(row: Record<string, unknown>): Approval {
   };
 }
 
+/**
+ * At start-up no run survives from the previous process, so every approval still pending is
+ * an orphan: answering it could never run anything. Expire them, so a reload shows no card
+ * that dead-ends (the run itself is marked interrupted by the journal's recovery).
+ */
+export function expireOrphanedApprovals(db: Db, clock: Clock): number {
+  const res = db.prepare(
+    `UPDATE approvals SET status = 'expired', resolved_at = ?,
+       message = 'The server restarted before this was answered'
+     WHERE status = 'pending'`,
+  ).run(clock());
+  return Number(res.changes);
+}
+
 /** The head of a session's queue and its length. */
 export function pendingApprovals(db: Db, sessionId: string): ApprovalSnapshot {
   const head = db.prepare(

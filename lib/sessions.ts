@@ -224,7 +224,18 @@ export function fullSession(db: Db, id: string, page: MessagePage = {}): FullSes
   const row = getSession(db, id);
   const paged = page.msgLimit !== undefined || page.msgBefore !== undefined;
   const messages = listMessages(db, id, { limit: page.msgLimit, before: page.msgBefore });
-  const full: FullSession = { ...row, messages, tool_calls: listSessionToolCalls(db, id) };
+  let toolCalls = listSessionToolCalls(db, id);
+  if (paged) {
+    // A page carries the tool calls of its own messages only, so paging back through a
+    // tool-heavy session does not re-send every call of the whole session each time.
+    const onPage = new Set<string>();
+    for (const m of messages) {
+      if (m.tool_call_id) onPage.add(m.tool_call_id);
+      for (const c of (m.tool_calls ?? []) as Array<{ id?: string }>) if (c.id) onPage.add(c.id);
+    }
+    toolCalls = toolCalls.filter((c) => onPage.has(c.tool_call_id));
+  }
+  const full: FullSession = { ...row, messages, tool_calls: toolCalls };
   if (paged) {
     const offset = messages.length > 0
       ? messages[0].idx

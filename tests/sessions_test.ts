@@ -802,3 +802,35 @@ Deno.test("claimActiveStream() lets exactly one run hold a session", () =>
     strictEqual(getSession(db, s.session_id).is_streaming, false);
     strictEqual(claimActiveStream(db, s.session_id, "2".repeat(32)), true);
   }));
+
+Deno.test("GET /api/session with msg_limit returns only the tool calls of its page", () =>
+  withApp(async (app) => {
+    const s = await newSession(app);
+    const turn = (id: string): NewMessage[] => [
+      { role: "user" as const, content: `run ${id}` },
+      {
+        role: "assistant" as const,
+        content: "",
+        tool_calls: [{ id, type: "function" as const, function: { name: "ls", arguments: "{}" } }],
+      },
+      { role: "tool" as const, content: "a b", tool_call_id: id, name: "ls" },
+      { role: "assistant" as const, content: `done ${id}` },
+    ];
+    appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [...turn("old"), ...turn("new")]);
+    const insert = app.ctx.db.prepare(
+      `INSERT INTO tool_calls (session_id, tool_call_id, name, status, started_at)
+       VALUES (?, ?, 'ls', 'completed', 0)`,
+    );
+    insert.run(s.session_id, "old");
+    insert.run(s.session_id, "new");
+    const page = await app.call<{ session: Session & { tool_calls: Json[] } }>(
+      "GET",
+      `/api/session?session_id=${s.session_id}&msg_limit=4`,
+    );
+    assertEquals(page.body.session.tool_calls.map((c) => c.tool_call_id), ["new"]);
+    const whole = await app.call<{ session: Session & { tool_calls: Json[] } }>(
+      "GET",
+      `/api/session?session_id=${s.session_id}`,
+    );
+    assertEquals(whole.body.session.tool_calls.map((c) => c.tool_call_id).sort(), ["new", "old"]);
+  }));

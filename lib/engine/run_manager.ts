@@ -27,6 +27,7 @@ import { setToolCallStatus } from "./tool_runner.ts";
 import { attachmentFields } from "./model_messages.ts";
 import { resolveAttachment } from "../uploads.ts";
 import { mimeForName, sniffImage } from "../mime.ts";
+import { expireOrphanedApprovals } from "../approvals.ts";
 
 async function readHead(path: string): Promise<Uint8Array> {
   const file = await Deno.open(path);
@@ -84,6 +85,8 @@ export class RunManager {
         streams: recovered.map((s) => s.stream_id),
       });
     }
+    const orphaned = expireOrphanedApprovals(deps.db, deps.clock);
+    if (orphaned) deps.log.warn(`expired ${orphaned} approval(s) left pending by the last process`);
     pruneJournal(deps.db, deps.clock, (overrides.journalRetentionDays ?? 14) * 86400);
   }
 
