@@ -6,7 +6,7 @@ import * as esbuild from "esbuild";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildIslands, formatReport } from "./tools/build_islands.ts";
-import { generateManifest } from "./tools/gen_manifest.ts";
+import { writeManifestIfChanged } from "./tools/gen_manifest.ts";
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const WATCHED = ["islands", "components", "lib", "routes", "static", "main.ts", "deno.json"];
@@ -43,17 +43,8 @@ async function rebuild(): Promise<void> {
   }
 }
 
-function regenerateManifest(): void {
-  const target = join(ROOT, "routes.gen.ts");
-  const text = generateManifest();
-  let current = "";
-  try {
-    current = Deno.readTextFileSync(target);
-  } catch { /* first run */ }
-  if (current !== text) {
-    Deno.writeTextFileSync(target, text);
-    log("routes.gen.ts updated");
-  }
+function rewriteManifestIfChanged(): void {
+  if (writeManifestIfChanged()) log("routes.gen.ts updated");
 }
 
 let server: Deno.ChildProcess | null = null;
@@ -86,7 +77,7 @@ async function startServer(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  regenerateManifest();
+  rewriteManifestIfChanged();
   await rebuild();
   await startServer();
 
@@ -117,7 +108,7 @@ async function main(): Promise<void> {
     busy = busy.then(async () => {
       const files = changes.map(([p]) => p);
       if (changes.some(([p, kind]) => /^(routes|islands)\//.test(p) && kind !== "modify")) {
-        regenerateManifest();
+        rewriteManifestIfChanged();
       }
       if (files.some((p) => CLIENT.test(p))) await rebuild();
       if (files.some((p) => SERVER.test(p))) {

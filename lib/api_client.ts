@@ -17,15 +17,34 @@ export function csrfToken(doc: Document | undefined = globalThis.document): stri
     undefined;
 }
 
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
 /** Call the API: `body` is sent as JSON; the parsed JSON answer is returned. */
-export async function api<T = Record<string, unknown>>(
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+export function api<T = Record<string, unknown>>(
+  method: Method,
   path: string,
   body?: unknown,
   init: { signal?: AbortSignal } = {},
 ): Promise<T> {
+  return apiRequest<T>(method, path, {
+    body: body === undefined ? undefined : JSON.stringify(body),
+    contentType: body === undefined ? undefined : "application/json",
+    signal: init.signal,
+  });
+}
+
+/**
+ * One API request with any body (JSON text, FormData): the CSRF token on non-GET methods,
+ * the JSON answer parsed, and an ApiError carrying the server's sentence on failure
+ * (`failure` is the sentence when the server gave none).
+ */
+export async function apiRequest<T>(
+  method: Method,
+  path: string,
+  init: { body?: BodyInit; contentType?: string; signal?: AbortSignal; failure?: string } = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json" };
-  if (body !== undefined) headers["content-type"] = "application/json";
+  if (init.contentType) headers["content-type"] = init.contentType;
   const token = method === "GET" ? undefined : csrfToken();
   if (token) headers["x-hermes-csrf-token"] = token;
   let res: Response;
@@ -33,7 +52,7 @@ export async function api<T = Record<string, unknown>>(
     res = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: init.body,
       credentials: "same-origin",
       signal: init.signal,
     });
@@ -49,7 +68,9 @@ export async function api<T = Record<string, unknown>>(
   if (!res.ok) {
     const message = (parsed as { error?: unknown } | null)?.error;
     throw new ApiError(
-      typeof message === "string" ? message : `${method} ${path} failed with ${res.status}`,
+      typeof message === "string"
+        ? message
+        : `${init.failure ?? `${method} ${path} failed`} (${res.status})`,
       res.status,
       parsed,
     );

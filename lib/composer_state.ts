@@ -3,7 +3,7 @@
 // key combination sends (the `send_key` setting; the other combination inserts a newline), when
 // a paste becomes a file, how attachments are uploaded and shown, and where drafts are kept.
 // Invariant: an upload always names its session; the CSRF token rides on it like on api().
-import { ApiError, csrfToken } from "./api_client.ts";
+import { apiRequest } from "./api_client.ts";
 
 /** The `send_key` setting (lib/settings.ts SEND_KEYS). */
 export type SendKey = "enter" | "ctrl+enter" | "shift+enter";
@@ -101,7 +101,7 @@ export interface UploadedFile {
  * Upload `file` to the session's attachments (multipart `session_id` + `file`). Errors are
  * ApiErrors carrying the server's sentence (413 over the cap, 404 unknown session).
  */
-export async function uploadFile(
+export function uploadFile(
   sessionId: string,
   file: File,
   init: { signal?: AbortSignal } = {},
@@ -109,36 +109,11 @@ export async function uploadFile(
   const form = new FormData();
   form.append("session_id", sessionId);
   form.append("file", file, file.name);
-  const headers: Record<string, string> = { accept: "application/json" };
-  const token = csrfToken();
-  if (token) headers["x-hermes-csrf-token"] = token;
-  let res: Response;
-  try {
-    res = await fetch("/api/upload", {
-      method: "POST",
-      body: form,
-      headers,
-      credentials: "same-origin",
-      signal: init.signal,
-    });
-  } catch (err) {
-    if ((err as Error).name === "AbortError") throw err;
-    throw new ApiError("The server could not be reached. Is it still running?", 0, null);
-  }
-  const text = await res.text();
-  let body: unknown = null;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch { /* reported below */ }
-  if (!res.ok) {
-    const message = (body as { error?: unknown } | null)?.error;
-    throw new ApiError(
-      typeof message === "string" ? message : `Upload of "${file.name}" failed (${res.status})`,
-      res.status,
-      body,
-    );
-  }
-  return body as UploadedFile;
+  return apiRequest<UploadedFile>("POST", "/api/upload", {
+    body: form,
+    signal: init.signal,
+    failure: `Upload of "${file.name}" failed`,
+  });
 }
 
 /** Storage key of the unsent draft of a chat ("new" before the chat exists). */

@@ -121,31 +121,21 @@ async function describe(
   path: string,
 ): Promise<FileEntry | null> {
   try {
-    if (!e.isSymlink) {
-      const st = await Deno.lstat(full);
-      return {
-        name: e.name,
-        path,
-        type: st.isDirectory ? "dir" : "file",
-        size: st.isDirectory ? null : st.size,
-        mtime: toSeconds(st.mtime),
-      };
-    }
+    const entry = (st: Deno.FileInfo): FileEntry => ({
+      name: e.name,
+      path,
+      type: st.isDirectory ? "dir" : "file",
+      size: st.isDirectory ? null : st.size,
+      mtime: toSeconds(st.mtime),
+    });
+    if (!e.isSymlink) return entry(await Deno.lstat(full));
     const link = await Deno.lstat(full);
     let target: string | null = null;
     try {
       target = await Deno.realPath(full);
     } catch { /* dangling */ }
     if (target && within(root, target)) {
-      const st = await Deno.stat(target);
-      return {
-        name: e.name,
-        path,
-        type: st.isDirectory ? "dir" : "file",
-        size: st.isDirectory ? null : st.size,
-        mtime: toSeconds(st.mtime),
-        is_symlink: true,
-      };
+      return { ...entry(await Deno.stat(target)), is_symlink: true };
     }
     return {
       name: e.name,

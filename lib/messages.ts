@@ -52,8 +52,8 @@ export type MessagePatch = { [K in keyof MessageFields]?: MessageFields[K] | nul
 };
 
 const ROLES = new Set(["system", "user", "assistant", "tool"]);
-const COLUMNS = new Set([
-  "idx",
+/** The stored columns of a message, in the order toColumns() fills them. */
+const MESSAGE_COLUMNS = [
   "role",
   "content",
   "tool_calls",
@@ -63,7 +63,10 @@ const COLUMNS = new Set([
   "attachments",
   "turn_id",
   "timestamp",
-]);
+  "extra",
+] as const;
+/** Fields with a column of their own; any other field of a message is kept in `extra`. */
+const COLUMNS = new Set<string>(["idx", ...MESSAGE_COLUMNS.filter((c) => c !== "extra")]);
 
 interface MessageDbRow {
   idx: number;
@@ -98,25 +101,26 @@ function jsonOrNull(value: unknown): string | null {
 }
 
 /** Split a message into column values plus the `extra` JSON of every other field. */
-function toColumns(msg: TimedMessage) {
+/** The message's column values, in MESSAGE_COLUMNS order (shared by INSERT and UPDATE). */
+function toColumns(msg: TimedMessage): Array<string | number | null> {
   if (!ROLES.has(msg.role)) {
     throw new ValidationError(`Invalid message role "${String(msg.role)}"`, "role");
   }
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(msg)) if (!COLUMNS.has(k) && v !== undefined) extra[k] = v;
   if (Array.isArray(msg.content)) extra._content_parts = msg.content;
-  return {
-    role: msg.role,
-    content: contentText(msg.content),
-    tool_calls: jsonOrNull(msg.tool_calls),
-    tool_call_id: msg.tool_call_id ?? null,
-    name: msg.name ?? null,
-    reasoning: msg.reasoning ?? null,
-    attachments: jsonOrNull(msg.attachments),
-    turn_id: msg.turn_id ?? null,
-    timestamp: msg.timestamp,
-    extra: JSON.stringify(extra),
-  };
+  return [
+    msg.role,
+    contentText(msg.content),
+    jsonOrNull(msg.tool_calls),
+    msg.tool_call_id ?? null,
+    msg.name ?? null,
+    msg.reasoning ?? null,
+    jsonOrNull(msg.attachments),
+    msg.turn_id ?? null,
+    msg.timestamp,
+    JSON.stringify(extra),
+  ];
 }
 
 function fromRow(row: MessageDbRow): StoredMessage {
@@ -149,31 +153,13 @@ export function syncMessageStats(db: Db, sessionId: string, now?: number): void 
   ).run(sessionId, now ?? null);
 }
 
-const INSERT_SQL = `INSERT INTO messages
-  (session_id, idx, role, content, tool_calls, tool_call_id, name, reasoning, attachments,
-   turn_id, timestamp, extra)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_SQL = `INSERT INTO messages (session_id, idx, ${MESSAGE_COLUMNS.join(", ")})
+  VALUES (?, ?, ${MESSAGE_COLUMNS.map(() => "?").join(", ")})`;
 
 /** Insert messages at explicit positions without touching the session row. */
 export function insertMessageRows(db: Db, sessionId: string, msgs: StoredMessage[]): void {
   const insert = db.prepare(INSERT_SQL);
-  for (const m of msgs) {
-    const c = toColumns(m);
-    insert.run(
-      sessionId,
-      m.idx,
-      c.role,
-      c.content,
-      c.tool_calls,
-      c.tool_call_id,
-      c.name,
-      c.reasoning,
-      c.attachments,
-      c.turn_id,
-      c.timestamp,
-      c.extra,
-    );
-  }
+  for (const m of msgs) insert.run(sessionId, m.idx, ...toColumns(m));
 }
 
 /**
@@ -247,25 +233,10 @@ export function replaceMessage(
   idx: number,
   msg: TimedMessage,
 ): StoredMessage {
-  const c = toColumns(msg);
   const res = db.prepare(
-    `UPDATE messages SET role = ?, content = ?, tool_calls = ?, tool_call_id = ?, name = ?,
-       reasoning = ?, attachments = ?, turn_id = ?, timestamp = ?, extra = ?
+    `UPDATE messages SET ${MESSAGE_COLUMNS.map((c) => `${c} = ?`).join(", ")}
      WHERE session_id = ? AND idx = ?`,
-  ).run(
-    c.role,
-    c.content,
-    c.tool_calls,
-    c.tool_call_id,
-    c.name,
-    c.reasoning,
-    c.attachments,
-    c.turn_id,
-    c.timestamp,
-    c.extra,
-    sessionId,
-    idx,
-  );
+  ).run(...toColumns(msg), sessionId, idx);
   if (res.changes === 0) {
     throw new NotFoundError(`Message ${idx} of session "${sessionId}" not found`);
   }

@@ -102,16 +102,27 @@ function realOrSelfSync(path: string): string {
  * directory and not be a system root. Returns its real path.
  */
 export async function validateWorkspaceToAdd(config: WorkspaceDeps["config"], raw: string) {
+  return (await realDirectoryOutsideSystem(config, raw)).real;
+}
+
+/**
+ * The real path of `raw`, refused (400) when it is a system directory; `inHome` says it lies
+ * under the home dir, which is trusted even where a system root would otherwise contain it.
+ */
+async function realDirectoryOutsideSystem(
+  config: WorkspaceDeps["config"],
+  raw: string,
+): Promise<{ real: string; inHome: boolean }> {
   const real = await realDirectory(raw, config.home);
   const home = await realOrSelf(config.home);
-  if (home !== "/" && isWithin(real, home)) return real;
+  if (home !== "/" && isWithin(real, home)) return { real, inHome: true };
   if (isBlocked(real)) {
     throw new ValidationError(
       `Workspace path points to a system directory: "${real}"`,
       "workspace",
     );
   }
-  return real;
+  return { real, inHome: false };
 }
 
 /**
@@ -121,15 +132,8 @@ export async function validateWorkspaceToAdd(config: WorkspaceDeps["config"], ra
  */
 export async function resolveTrustedWorkspace(deps: WorkspaceDeps, raw: string): Promise<string> {
   const { db, config } = deps;
-  const real = await realDirectory(raw, config.home);
-  const home = await realOrSelf(config.home);
-  if (home !== "/" && isWithin(real, home)) return real;
-  if (isBlocked(real)) {
-    throw new ValidationError(
-      `Workspace path points to a system directory: "${real}"`,
-      "workspace",
-    );
-  }
+  const { real, inHome } = await realDirectoryOutsideSystem(config, raw);
+  if (inHome) return real;
   const roots = [await realOrSelf(config.defaultWorkspace), ...registeredPaths(db)];
   if (roots.some((root) => isWithin(real, root))) return real;
   throw new ValidationError(

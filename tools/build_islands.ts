@@ -12,6 +12,7 @@ import { gzipSync } from "node:zlib";
 import type { PageScriptBundle } from "../lib/page_scripts.ts";
 import { islandNameFromPath } from "../lib/islands.ts";
 import { routePathFromFile } from "../lib/file_router.ts";
+import { sourceFiles } from "./source_files.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = "static/_islands";
@@ -22,22 +23,6 @@ const PAGE_SCRIPTS_MODULE = "lib/page_scripts.ts";
 const scriptName = (path: string) => path.split("/").at(-1)!.replace(/\.ts$/, "");
 /** The budget: JS a page loads before interaction, gzipped. */
 export const PAGE_BUDGET_GZIP = 60 * 1024;
-
-function walk(dir: string, match: RegExp): string[] {
-  const out: string[] = [];
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(dir)];
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    const p = join(dir, e.name);
-    if (e.isDirectory) out.push(...walk(p, match));
-    else if (match.test(e.name) && !/_test\.tsx?$/.test(e.name)) out.push(p);
-  }
-  return out.sort();
-}
 
 const rel = (p: string) => relative(ROOT, p).split("\\").join("/");
 
@@ -83,9 +68,9 @@ function staticClosure(meta: esbuild.Metafile, file: string): string[] {
 async function pageIslands(
   islandFiles: string[],
 ): Promise<Map<string, { islands: string[]; scripts: boolean }>> {
-  const pages = walk(join(ROOT, "routes"), /\.(tsx|jsx)$/).map(rel)
+  const pages = sourceFiles(join(ROOT, "routes"), /\.(tsx|jsx)$/).map(rel)
     .filter((p) => !p.split("/").at(-1)!.startsWith("_"));
-  const app = walk(join(ROOT, "routes"), /^_app\.(tsx|jsx)$/).map(rel);
+  const app = sourceFiles(join(ROOT, "routes"), /^_app\.(tsx|jsx)$/).map(rel);
   const islandSet = new Set([...islandFiles, PAGE_SCRIPTS_MODULE]);
   const reach = async (entry: string): Promise<string[] | null> => {
     try {
@@ -128,8 +113,8 @@ async function pageIslands(
 
 /** Bundle, write static/_islands/ (new files first, then the manifest, then remove stale). */
 export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult> {
-  const islandFiles = walk(join(ROOT, "islands"), /\.(tsx?|jsx?)$/).map(rel);
-  const clientFiles = walk(join(ROOT, "lib/client"), /\.ts$/).map(rel);
+  const islandFiles = sourceFiles(join(ROOT, "islands"), /\.(tsx?|jsx?)$/).map(rel);
+  const clientFiles = sourceFiles(join(ROOT, "lib/client"), /\.ts$/).map(rel);
   const entryPoints = [
     { in: "lib/islands_client.ts", out: "boot" },
     ...islandFiles.map((f) => ({ in: f, out: islandNameFromPath(f) })),
