@@ -16,6 +16,19 @@ export interface ApprovalCardProps {
   onSettled: (pendingCount: number | null) => void;
 }
 
+/** The three ways to allow, in the order the card offers them; "once" has the focus. */
+const ALLOW: ReadonlyArray<{
+  choice: Exclude<ApprovalChoice, "deny">;
+  label: string;
+  primary?: boolean;
+  kbd?: string;
+  title?: string;
+}> = [
+  { choice: "once", label: "Allow once", primary: true, kbd: "Enter" },
+  { choice: "session", label: "Allow for this session" },
+  { choice: "always", label: "Always allow", title: "Also added to the allowlist in config.yaml" },
+];
+
 function typing(el: EventTarget | null): boolean {
   return el instanceof HTMLElement &&
     (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
@@ -134,35 +147,26 @@ export function ApprovalCard({ sessionId, approval, pendingCount, onSettled }: A
         )
         : (
           <div class="approval-actions">
-            <button
-              ref={allow}
-              type="button"
-              class="btn btn-primary"
-              data-choice="once"
-              disabled={!!busy}
-              onClick={() => respond("once")}
-            >
-              Allow once <kbd>Enter</kbd>
-            </button>
-            <button
-              type="button"
-              class="btn"
-              data-choice="session"
-              disabled={!!busy}
-              onClick={() => respond("session")}
-            >
-              Allow for this session
-            </button>
-            <button
-              type="button"
-              class="btn"
-              data-choice="always"
-              disabled={!!busy}
-              title="Also added to the allowlist in config.yaml"
-              onClick={() => respond("always")}
-            >
-              Always allow
-            </button>
+            {ALLOW.map((a) => (
+              <button
+                key={a.choice}
+                ref={a.choice === "once" ? allow : undefined}
+                type="button"
+                class={a.primary ? "btn btn-primary" : "btn"}
+                data-choice={a.choice}
+                disabled={!!busy}
+                title={a.title}
+                onClick={() => respond(a.choice)}
+              >
+                {a.kbd
+                  ? (
+                    <>
+                      {a.label} <kbd>{a.kbd}</kbd>
+                    </>
+                  )
+                  : a.label}
+              </button>
+            ))}
             <button
               type="button"
               class="btn btn-danger-quiet"

@@ -3,9 +3,10 @@
 // test it, then choose a model and a workspace (and optionally a password) and finish.
 // Server-rendered with GET /api/onboarding/status's data; lib/client/onboarding.ts steps
 // through it and calls /api/onboarding/probe and /complete. "Skip for now" never traps.
+import type { ComponentChildren } from "preact";
 import type { OnboardingStatus } from "../lib/onboarding.ts";
 import { KNOWN_PROVIDERS } from "../lib/provider_config.ts";
-import { Badge } from "./control/parts.tsx";
+import { Badge, NewPasswordInput } from "./control/parts.tsx";
 
 export interface OnboardingWizardProps {
   status: OnboardingStatus;
@@ -29,6 +30,33 @@ const KEY_ENV: Record<string, string> = {
   anthropic: "ANTHROPIC_API_KEY",
   openrouter: "OPENROUTER_API_KEY",
 };
+
+/** What every free-text input here shares: ids, URLs and keys are typed, not written. */
+const MONO = { class: "cc-input mono", autocomplete: "off", spellcheck: false } as const;
+
+/**
+ * A labelled field of the wizard; `field` is the `data-ob-field` hook the page script uses to
+ * show only what the chosen provider needs.
+ */
+function ObField(
+  { field, id, label, hint, children }: {
+    field?: string;
+    /** The control the label points at. */
+    id: string;
+    label: string;
+    /** The hint paragraph (some carry hooks the page script rewrites). */
+    hint: ComponentChildren;
+    children: ComponentChildren;
+  },
+) {
+  return (
+    <div class="cc-field" data-ob-field={field}>
+      <label class="cc-label" for={id}>{label}</label>
+      {children}
+      {hint}
+    </div>
+  );
+}
 
 function ProviderChoice(
   { p, status, checked }: { p: ProviderRow; status: OnboardingStatus; checked: boolean },
@@ -135,33 +163,32 @@ export function OnboardingWizard({ status, passwordFromEnv }: OnboardingWizardPr
         </fieldset>
 
         <div class="ob-details" data-ob-details>
-          <div class="cc-field" data-ob-field="base_url">
-            <label class="cc-label" for="ob-base-url">Base URL</label>
+          <ObField
+            field="base_url"
+            id="ob-base-url"
+            label="Base URL"
+            hint={<p class="cc-hint">The API root that answers /models and /chat/completions.</p>}
+          >
             <input
               id="ob-base-url"
               name="base_url"
               type="url"
-              class="cc-input mono"
               placeholder="http://127.0.0.1:8000/v1"
-              autocomplete="off"
-              spellcheck={false}
+              {...MONO}
             />
-            <p class="cc-hint">The API root that answers /models and /chat/completions.</p>
-          </div>
-          <div class="cc-field" data-ob-field="api_key">
-            <label class="cc-label" for="ob-api-key">API key</label>
-            <input
-              id="ob-api-key"
-              name="api_key"
-              type="password"
-              class="cc-input mono"
-              autocomplete="off"
-              spellcheck={false}
-            />
-            <p class="cc-hint" data-ob-key-hint>
-              Stored in {status.config_path}, readable only by you.
-            </p>
-          </div>
+          </ObField>
+          <ObField
+            field="api_key"
+            id="ob-api-key"
+            label="API key"
+            hint={
+              <p class="cc-hint" data-ob-key-hint>
+                Stored in {status.config_path}, readable only by you.
+              </p>
+            }
+          >
+            <input id="ob-api-key" name="api_key" type="password" {...MONO} />
+          </ObField>
           <div class="ob-probe">
             <button type="button" class="btn cc-btn" data-ob-action="probe">
               Test connection
@@ -178,49 +205,47 @@ export function OnboardingWizard({ status, passwordFromEnv }: OnboardingWizardPr
         hidden
       >
         <h2 class="ob-step-title" id="ob-model-h">Choose a model and a workspace</h2>
-        <div class="cc-field">
-          <label class="cc-label" for="ob-model">Model</label>
+        <ObField
+          id="ob-model"
+          label="Model"
+          hint={
+            <p class="cc-hint" data-ob-model-hint>
+              New conversations use it; each can pick another.
+            </p>
+          }
+        >
           <select id="ob-model" name="model" class="cc-input mono" data-ob-models />
           <input
             id="ob-model-text"
             name="model_text"
-            class="cc-input mono"
             placeholder="Model id, e.g. gpt-4o-mini"
-            autocomplete="off"
-            spellcheck={false}
+            {...MONO}
             hidden
           />
-          <p class="cc-hint" data-ob-model-hint>New conversations use it; each can pick another.</p>
-        </div>
-        <div class="cc-field">
-          <label class="cc-label" for="ob-workspace">Workspace</label>
-          <input
-            id="ob-workspace"
-            name="workspace"
-            class="cc-input mono"
-            value={status.workspace}
-            autocomplete="off"
-            spellcheck={false}
-          />
-          <p class="cc-hint">
-            The folder the agent reads and writes. It asks before anything risky.
-          </p>
-        </div>
-        {passwordFromEnv ? null : (
-          <div class="cc-field">
-            <label class="cc-label" for="ob-password">Password (optional)</label>
-            <input
-              id="ob-password"
-              name="password"
-              type="password"
-              class="cc-input"
-              minLength={8}
-              autocomplete="new-password"
-            />
+        </ObField>
+        <ObField
+          id="ob-workspace"
+          label="Workspace"
+          hint={
             <p class="cc-hint">
-              At least 8 characters. Set one when others can reach this address.
+              The folder the agent reads and writes. It asks before anything risky.
             </p>
-          </div>
+          }
+        >
+          <input id="ob-workspace" name="workspace" value={status.workspace} {...MONO} />
+        </ObField>
+        {passwordFromEnv ? null : (
+          <ObField
+            id="ob-password"
+            label="Password (optional)"
+            hint={
+              <p class="cc-hint">
+                At least 8 characters. Set one when others can reach this address.
+              </p>
+            }
+          >
+            <NewPasswordInput id="ob-password" name="password" />
+          </ObField>
         )}
       </section>
 

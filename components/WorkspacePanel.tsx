@@ -4,7 +4,7 @@
 // listed when it opens on first paint; lib/client/workspace_panel.ts does the rest. Tree rows
 // the browser adds are cloned from the <template>s below, so they match these exactly.
 import type { FileEntry } from "../lib/files.ts";
-import { Icon } from "./Icon.tsx";
+import { Icon, type IconName } from "./Icon.tsx";
 
 export interface WorkspacePanelProps {
   /** The session whose workspace is shown; null on the empty state (nothing to browse yet). */
@@ -53,6 +53,31 @@ const TEMPLATE_ENTRY = (type: FileEntry["type"]): FileEntry => ({
   mtime: null,
 });
 
+/** A panel header's icon-only button; lib/client/workspace_panel.ts acts on `data-action`. */
+function IconButton(
+  { action, label, title, icon, size = 16 }: {
+    action: string;
+    /** What a screen reader announces. */
+    label: string;
+    /** The tooltip (often shorter). */
+    title: string;
+    icon: IconName;
+    size?: number;
+  },
+) {
+  return (
+    <button
+      type="button"
+      class="btn btn-icon"
+      data-action={action}
+      aria-label={label}
+      title={title}
+    >
+      <Icon name={icon} size={size} />
+    </button>
+  );
+}
+
 export function WorkspacePanel(
   { sessionId, workspaceLabel, rootEntries, truncated }: WorkspacePanelProps,
 ) {
@@ -73,26 +98,21 @@ export function WorkspacePanel(
         <span class="panel-head-actions">
           {sessionId
             ? (
-              <button
-                type="button"
-                class="btn btn-icon"
-                data-action="panel-refresh"
-                aria-label="Refresh files"
+              <IconButton
+                action="panel-refresh"
+                label="Refresh files"
                 title="Refresh"
-              >
-                <Icon name="refresh" size={14} />
-              </button>
+                icon="refresh"
+                size={14}
+              />
             )
             : null}
-          <button
-            type="button"
-            class="btn btn-icon"
-            data-action="toggle-workspace"
-            aria-label="Close workspace panel"
+          <IconButton
+            action="toggle-workspace"
+            label="Close workspace panel"
             title="Close"
-          >
-            <Icon name="x" size={16} />
-          </button>
+            icon="x"
+          />
         </span>
       </header>
 
@@ -124,15 +144,12 @@ export function WorkspacePanel(
 
       <section class="file-preview" data-file-preview aria-label="File preview" hidden>
         <header class="preview-head">
-          <button
-            type="button"
-            class="btn btn-icon"
-            data-action="preview-close"
-            aria-label="Back to files"
+          <IconButton
+            action="preview-close"
+            label="Back to files"
             title="Back to files"
-          >
-            <Icon name="arrowLeft" size={16} />
-          </button>
+            icon="arrowLeft"
+          />
           <span class="preview-path mono" data-preview-path />
           <span class="preview-meta" data-preview-meta />
           <button

@@ -7,8 +7,8 @@ import { loadMcpTools, mcpToolName } from "../lib/tools/mcp_tools.ts";
 import type { ToolContext, ToolDefinition } from "../lib/tools/types.ts";
 import type { McpServerStatus } from "../lib/mcp/manager.ts";
 import { startFakeProvider } from "./fixtures/fake_provider.ts";
-import { buildToolset } from "../lib/tools/registry.ts";
-import { NO_TOOL_HOOKS } from "../lib/engine/engine_options.ts";
+import { TEMPLATED_CONFIG } from "./fixtures/templated_config.ts";
+import { ensureAgentTools, newSessionId, runTurn } from "./fixtures/agent_turn.ts";
 
 const FIXTURE = fromFileUrl(new URL("./fixtures/mcp_server.ts", import.meta.url));
 const REPO = fromFileUrl(new URL("..", import.meta.url));
@@ -312,22 +312,7 @@ Deno.test("mcpToolName() fits provider limits and keeps names distinct", () => {
   ok(long !== mcpToolName("s".repeat(40), "t".repeat(39) + "u"));
 });
 
-const CONFIG = `# Hermes config, written by hand
-model:
-  default: gpt-4o  # keep me
-x-templates:
-  node: &node
-    command: npx
-    env:
-      GITHUB_TOKEN: \${GITHUB_TOKEN}
-mcp_servers:
-  github:
-    <<: *node
-    args: [-y, server-github]
-  other:
-    <<: *node
-    args: [-y, other]
-  remote:
+const CONFIG = `${TEMPLATED_CONFIG}  remote:
     url: https://mcp.example.com/mcp
     headers:
       Authorization: Bearer sk-live-abcdefghijklmnop
@@ -357,7 +342,7 @@ Deno.test("MCP config routes edit config.yaml without disturbing anything else",
       strictEqual(res.body.created, false);
       strictEqual(res.body.server.approval, "allow");
       const text = await read();
-      match(text, /# Hermes config, written by hand/);
+      match(text, /# Hermes config — written by hand/);
       match(text, /# keep me/);
       const value = parseYaml(text);
       deepStrictEqual(value.mcp_servers.github, {
@@ -464,34 +449,6 @@ Deno.test("MCP config writes refuse a malformed config and leave it intact", asy
   }
 });
 
-/** Use the production tool wiring when main.ts has it; otherwise the registry plus MCP. */
-function ensureAgentTools(app: TestApp): void {
-  if (app.ctx.runs.options(app.ctx.config).hooks !== NO_TOOL_HOOKS) return;
-  app.ctx.runs.configure({
-    hooks: {
-      ...NO_TOOL_HOOKS,
-      buildTools: async (a, s) => [...buildToolset(a, s), ...await loadMcpTools(a.mcp)],
-    },
-  });
-}
-
-async function runTurn(
-  app: TestApp,
-  sessionId: string,
-  message: string,
-): Promise<Array<{ event: string; data: Record<string, unknown> }>> {
-  const start = await app.call<{ stream_id: string }>("POST", "/api/chat/start", {
-    session_id: sessionId,
-    message,
-  });
-  strictEqual(start.status, 200, JSON.stringify(start.body));
-  const res = await app.request("GET", `/api/chat/stream?stream_id=${start.body.stream_id}`);
-  return (await res.text()).split("\n\n").filter((b) => b.includes("event: ")).map((block) => ({
-    event: block.match(/^event: (.*)$/m)![1],
-    data: JSON.parse(block.match(/^data: (.*)$/m)?.[1] ?? "{}"),
-  }));
-}
-
 Deno.test("MCP tools reach the agent: the model calls mcp__test__echo and gets the result", async () => {
   const fake = startFakeProvider();
   const app = await createTestApp({
@@ -502,12 +459,7 @@ ${stdioServer("test", "    approval: allow\n")}`,
   });
   try {
     ensureAgentTools(app);
-    const session = await app.call<{ session: { session_id: string } }>(
-      "POST",
-      "/api/session/new",
-      {},
-    );
-    const sid = session.body.session.session_id;
+    const sid = await newSessionId(app);
     fake.enqueue(
       { toolCalls: [{ name: "mcp__test__echo", args: { text: "from the model" } }] },
       { text: "echoed" },

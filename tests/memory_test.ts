@@ -1,7 +1,8 @@
 import { deepStrictEqual, match, ok, rejects, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { createTestApp, type TestApp } from "./helpers.ts";
+import { createTestApp } from "./helpers.ts";
 import { startFakeProvider } from "./fixtures/fake_provider.ts";
+import { ensureAgentTools, newSessionId, runTurn } from "./fixtures/agent_turn.ts";
 import {
   editMemory,
   memoryEntries,
@@ -10,9 +11,6 @@ import {
   readMemory,
 } from "../lib/memory.ts";
 import { memoryTool } from "../lib/tools/memory_tool.ts";
-import { buildToolset } from "../lib/tools/registry.ts";
-import { loadMcpTools } from "../lib/tools/mcp_tools.ts";
-import { NO_TOOL_HOOKS } from "../lib/engine/engine_options.ts";
 import type { ToolContext } from "../lib/tools/types.ts";
 
 async function tempState(): Promise<{ dir: string; cleanup(): Promise<void> }> {
@@ -171,34 +169,6 @@ Deno.test("GET /api/memory and POST /api/memory/write", async () => {
   }
 });
 
-/** Use the production tool wiring when main.ts has it; otherwise the registry plus MCP. */
-function ensureAgentTools(app: TestApp): void {
-  if (app.ctx.runs.options(app.ctx.config).hooks !== NO_TOOL_HOOKS) return;
-  app.ctx.runs.configure({
-    hooks: {
-      ...NO_TOOL_HOOKS,
-      buildTools: async (a, s) => [...buildToolset(a, s), ...await loadMcpTools(a.mcp)],
-    },
-  });
-}
-
-async function runTurn(
-  app: TestApp,
-  sessionId: string,
-  message: string,
-): Promise<Array<{ event: string; data: Record<string, unknown> }>> {
-  const start = await app.call<{ stream_id: string }>("POST", "/api/chat/start", {
-    session_id: sessionId,
-    message,
-  });
-  strictEqual(start.status, 200, JSON.stringify(start.body));
-  const res = await app.request("GET", `/api/chat/stream?stream_id=${start.body.stream_id}`);
-  return (await res.text()).split("\n\n").filter((b) => b.includes("event: ")).map((block) => ({
-    event: block.match(/^event: (.*)$/m)![1],
-    data: JSON.parse(block.match(/^data: (.*)$/m)?.[1] ?? "{}"),
-  }));
-}
-
 Deno.test("memory reaches the model and the memory tool works end to end", async () => {
   const fake = startFakeProvider();
   const app = await createTestApp({
@@ -211,12 +181,7 @@ Deno.test("memory reaches the model and the memory tool works end to end", async
       content: "- the repo uses Deno 2\n",
     });
     await app.call("POST", "/api/memory/write", { section: "user", content: "- name: Ada\n" });
-    const session = await app.call<{ session: { session_id: string } }>(
-      "POST",
-      "/api/session/new",
-      {},
-    );
-    const sid = session.body.session.session_id;
+    const sid = await newSessionId(app);
     fake.enqueue(
       {
         toolCalls: [{

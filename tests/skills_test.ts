@@ -2,6 +2,7 @@ import { deepStrictEqual, match, ok, rejects, strictEqual } from "node:assert/st
 import { join } from "node:path";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { startFakeProvider } from "./fixtures/fake_provider.ts";
+import { ensureAgentTools, newSessionId, runTurn } from "./fixtures/agent_turn.ts";
 import {
   forcedSkills,
   listSkills,
@@ -10,9 +11,6 @@ import {
   splitFrontMatter,
 } from "../lib/skills.ts";
 import { skillTool } from "../lib/tools/skill_tool.ts";
-import { buildToolset } from "../lib/tools/registry.ts";
-import { loadMcpTools } from "../lib/tools/mcp_tools.ts";
-import { NO_TOOL_HOOKS } from "../lib/engine/engine_options.ts";
 import type { ToolContext } from "../lib/tools/types.ts";
 
 async function writeSkill(root: string, rel: string, text: string): Promise<void> {
@@ -209,37 +207,6 @@ Deno.test("the skill tool loads bodies and supporting files, and nothing else", 
   }
 });
 
-/** Use the production tool wiring when main.ts has it; otherwise the registry plus MCP. */
-function ensureAgentTools(app: TestApp): void {
-  if (app.ctx.runs.options(app.ctx.config).hooks !== NO_TOOL_HOOKS) return;
-  app.ctx.runs.configure({
-    hooks: {
-      ...NO_TOOL_HOOKS,
-      buildTools: async (a, s) => [...buildToolset(a, s), ...await loadMcpTools(a.mcp)],
-    },
-  });
-}
-
-interface Frame {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-async function runTurn(app: TestApp, sessionId: string, message: string): Promise<Frame[]> {
-  const start = await app.call<{ stream_id: string }>("POST", "/api/chat/start", {
-    session_id: sessionId,
-    message,
-  });
-  strictEqual(start.status, 200, JSON.stringify(start.body));
-  const res = await app.request("GET", `/api/chat/stream?stream_id=${start.body.stream_id}`);
-  const text = await res.text();
-  return text.split("\n\n").filter((b) => b.includes("event: ")).map((block) => {
-    const event = block.match(/^event: (.*)$/m)![1];
-    const data = block.match(/^data: (.*)$/m)?.[1] ?? "{}";
-    return { event, data: JSON.parse(data) };
-  });
-}
-
 Deno.test("skills reach the model: listed in the prompt, loaded by tool, forced by /use", async () => {
   const fake = startFakeProvider();
   const app = await appWithSkills(
@@ -247,12 +214,7 @@ Deno.test("skills reach the model: listed in the prompt, loaded by tool, forced 
   );
   try {
     ensureAgentTools(app);
-    const session = await app.call<{ session: { session_id: string } }>(
-      "POST",
-      "/api/session/new",
-      {},
-    );
-    const sid = session.body.session.session_id;
+    const sid = await newSessionId(app);
     fake.enqueue({ toolCalls: [{ name: "skill", args: { name: "deploy" } }] }, { text: "ok" });
     const events = await runTurn(app, sid, "deploy the app");
     const done = events.find((e) => e.event === "tool_complete")!;

@@ -2,13 +2,24 @@
 // tool count, connecting, not started, disabled, or the last error), and the add/edit form
 // (stdio: command, args, env, working folder; HTTP: URL and headers; enabled; approval).
 // Secrets arrive masked (GET /api/mcp/servers); sending a masked value back keeps it.
+import type { ComponentChildren } from "preact";
 import type { AppContext } from "../../lib/app_context.ts";
 import {
   DEFAULT_CONNECT_TIMEOUT_SECONDS,
   DEFAULT_TOOL_TIMEOUT_SECONDS,
 } from "../../lib/mcp/config.ts";
 import type { McpServerStatus } from "../../lib/mcp/manager.ts";
-import { Badge, ConfirmAction, Field, Section, StatusLine, type Tone } from "./parts.tsx";
+import {
+  Badge,
+  Field,
+  FormFoot,
+  ListRow,
+  RowButton,
+  RowToggle,
+  Section,
+  StatusLine,
+  type Tone,
+} from "./parts.tsx";
 
 export interface McpData {
   servers: McpServerStatus[];
@@ -55,54 +66,129 @@ function ServerRow({ s }: { s: McpServerStatus }) {
   const state = mcpState(s);
   const target = s.transport === "http" ? s.url : [s.command, ...(s.args ?? [])].join(" ");
   return (
-    <li class="cc-row" data-mcp-server={s.name} data-status={s.enabled ? s.status : "disabled"}>
-      <div class="cc-row-main">
-        <div class="cc-row-title">
-          <span class="mono cc-row-name">{s.name}</span>
+    <ListRow
+      attrs={{ "data-mcp-server": s.name, "data-status": s.enabled ? s.status : "disabled" }}
+      name={s.name}
+      tags={
+        <>
           <span class="cc-chip">{s.transport}</span>
           {s.approval === "allow"
             ? <span class="cc-chip" title="Tool calls run without asking">auto-approve</span>
             : null}
           <Badge tone={state.tone}>{state.text}</Badge>
-        </div>
-        <p class="cc-row-meta mono" title={target}>{target}</p>
-        {s.last_error && s.enabled
-          ? <p class="cc-row-error" data-mcp-error>{s.last_error}</p>
-          : null}
-      </div>
-      <div class="cc-row-actions">
-        <label class="cc-toggle cc-toggle-small" title={s.enabled ? "Disable" : "Enable"}>
-          <input
-            type="checkbox"
-            role="switch"
-            data-cc-action="mcp-toggle"
-            data-name={s.name}
-            checked={s.enabled}
-            aria-label={`${s.name} enabled`}
+        </>
+      }
+      meta={
+        <>
+          <p class="cc-row-meta mono" title={target}>{target}</p>
+          {s.last_error && s.enabled
+            ? <p class="cc-row-error" data-mcp-error>{s.last_error}</p>
+            : null}
+        </>
+      }
+      actions={
+        <>
+          <RowToggle action="mcp-toggle" name={s.name} enabled={s.enabled} />
+          <RowButton
+            action="mcp-reload"
+            name={s.name}
+            label="Reconnect"
+            disabled={!s.enabled}
           />
-          <span class="cc-toggle-track" aria-hidden="true" />
-        </label>
-        <button
-          type="button"
-          class="btn cc-btn cc-btn-quiet"
-          data-cc-action="mcp-reload"
-          data-name={s.name}
-          disabled={!s.enabled}
-          aria-label={`Reconnect ${s.name}`}
-        >
-          Reconnect
-        </button>
-        <button
-          type="button"
-          class="btn cc-btn cc-btn-quiet"
-          data-cc-action="mcp-edit"
-          data-name={s.name}
-          aria-label={`Edit ${s.name}`}
-        >
-          Edit
-        </button>
-      </div>
-    </li>
+          <RowButton action="mcp-edit" name={s.name} label="Edit" />
+        </>
+      }
+    />
+  );
+}
+
+/**
+ * A form field holding one text input: id `cc-mcp-<name>`, monospace with no autocomplete
+ * or spellcheck (names, commands, paths).
+ */
+function McpInput(
+  { name, label, hint, wide, autofocus, ...input }: {
+    name: string;
+    label: string;
+    hint?: ComponentChildren;
+    wide?: boolean;
+    value: string;
+    placeholder?: string;
+    readOnly?: boolean;
+    required?: boolean;
+    pattern?: string;
+    /** Whether the page script focuses this field when the form opens. */
+    autofocus?: boolean;
+  },
+) {
+  const id = `cc-mcp-${name}`;
+  return (
+    <Field id={id} label={label} hint={hint} wide={wide}>
+      <input
+        id={id}
+        name={name}
+        class="cc-input mono"
+        autocomplete="off"
+        spellcheck={false}
+        data-cc-autofocus={autofocus ? "" : undefined}
+        {...input}
+      />
+    </Field>
+  );
+}
+
+/** A timeout in seconds; blank keeps the default shown as the placeholder. */
+function McpSeconds(
+  { name, label, max, value, fallback }: {
+    name: string;
+    label: string;
+    max: number;
+    value: string;
+    fallback: number;
+  },
+) {
+  const id = `cc-mcp-${name.replaceAll("_", "-")}`;
+  return (
+    <Field id={id} label={label}>
+      <input
+        id={id}
+        name={name}
+        class="cc-input"
+        type="number"
+        min="1"
+        max={String(max)}
+        value={value}
+        placeholder={String(fallback)}
+      />
+    </Field>
+  );
+}
+
+/** A monospace textarea field, one entry per line. */
+function McpLines(
+  { name, label, hint, wide, rows, placeholder, value }: {
+    name: string;
+    label: string;
+    hint?: ComponentChildren;
+    wide?: boolean;
+    rows: number;
+    placeholder: string;
+    value: string;
+  },
+) {
+  const id = `cc-mcp-${name}`;
+  return (
+    <Field id={id} label={label} hint={hint} wide={wide}>
+      <textarea
+        id={id}
+        name={name}
+        class="cc-input mono"
+        rows={rows}
+        spellcheck={false}
+        placeholder={placeholder}
+        value={value}
+      />
+    </Field>
   );
 }
 
@@ -123,20 +209,16 @@ function ServerForm({ s }: { s: McpServerStatus | null }) {
     >
       <h5 class="cc-subform-title">{s ? `Edit ${s.name}` : "Add a server"}</h5>
       <div class="cc-grid">
-        <Field id="cc-mcp-name" label="Name" hint="Tools appear as mcp__name__tool.">
-          <input
-            id="cc-mcp-name"
-            name="name"
-            class="cc-input mono"
-            value={s?.name ?? ""}
-            readOnly={!!s}
-            required
-            pattern="[A-Za-z0-9][A-Za-z0-9._\-]{0,63}"
-            autocomplete="off"
-            spellcheck={false}
-            data-cc-autofocus={s ? undefined : ""}
-          />
-        </Field>
+        <McpInput
+          name="name"
+          label="Name"
+          hint="Tools appear as mcp__name__tool."
+          value={s?.name ?? ""}
+          readOnly={!!s}
+          required
+          pattern="[A-Za-z0-9][A-Za-z0-9._\-]{0,63}"
+          autofocus={!s}
+        />
         <fieldset class="cc-field cc-seg">
           <legend class="cc-label">Transport</legend>
           <label>
@@ -151,60 +233,37 @@ function ServerForm({ s }: { s: McpServerStatus | null }) {
       </div>
 
       <div class="cc-transport" data-for="stdio">
-        <Field id="cc-mcp-command" label="Command" wide>
-          <input
-            id="cc-mcp-command"
-            name="command"
-            class="cc-input mono"
-            value={s?.command ?? ""}
-            placeholder="npx"
-            autocomplete="off"
-            spellcheck={false}
-            data-cc-autofocus={s ? "" : undefined}
-          />
-        </Field>
+        <McpInput
+          name="command"
+          label="Command"
+          wide
+          value={s?.command ?? ""}
+          placeholder="npx"
+          autofocus={!!s}
+        />
         <div class="cc-grid">
-          <Field id="cc-mcp-args" label="Arguments" hint="One per line.">
-            <textarea
-              id="cc-mcp-args"
-              name="args"
-              class="cc-input mono"
-              rows={4}
-              spellcheck={false}
-              placeholder={ARGS_EXAMPLE}
-              value={lines(s?.args ?? [])}
-            />
-          </Field>
-          <Field
-            id="cc-mcp-env"
+          <McpLines
+            name="args"
+            label="Arguments"
+            hint="One per line."
+            rows={4}
+            placeholder={ARGS_EXAMPLE}
+            value={lines(s?.args ?? [])}
+          />
+          <McpLines
+            name="env"
             label="Environment"
             hint={
               <>
                 KEY=value per line; <code>{"${VAR}"}</code> reads the server's environment.
               </>
             }
-          >
-            <textarea
-              id="cc-mcp-env"
-              name="env"
-              class="cc-input mono"
-              rows={4}
-              spellcheck={false}
-              placeholder="GITHUB_TOKEN=${GITHUB_TOKEN}"
-              value={pairs(s?.env, "=")}
-            />
-          </Field>
-        </div>
-        <Field id="cc-mcp-cwd" label="Working folder" hint="Optional." wide>
-          <input
-            id="cc-mcp-cwd"
-            name="cwd"
-            class="cc-input mono"
-            value={s?.cwd ?? ""}
-            autocomplete="off"
-            spellcheck={false}
+            rows={4}
+            placeholder="GITHUB_TOKEN=${GITHUB_TOKEN}"
+            value={pairs(s?.env, "=")}
           />
-        </Field>
+        </div>
+        <McpInput name="cwd" label="Working folder" hint="Optional." wide value={s?.cwd ?? ""} />
       </div>
 
       <div class="cc-transport" data-for="http">
@@ -220,17 +279,15 @@ function ServerForm({ s }: { s: McpServerStatus | null }) {
             spellcheck={false}
           />
         </Field>
-        <Field id="cc-mcp-headers" label="Headers" hint="Name: value per line." wide>
-          <textarea
-            id="cc-mcp-headers"
-            name="headers"
-            class="cc-input mono"
-            rows={3}
-            spellcheck={false}
-            placeholder="Authorization: Bearer ${API_TOKEN}"
-            value={pairs(s?.headers, ": ")}
-          />
-        </Field>
+        <McpLines
+          name="headers"
+          label="Headers"
+          hint="Name: value per line."
+          wide
+          rows={3}
+          placeholder="Authorization: Bearer ${API_TOKEN}"
+          value={pairs(s?.headers, ": ")}
+        />
       </div>
 
       <div class="cc-grid cc-grid-3">
@@ -242,30 +299,20 @@ function ServerForm({ s }: { s: McpServerStatus | null }) {
             <option value="allow" selected={s?.approval === "allow"}>Run without asking</option>
           </select>
         </Field>
-        <Field id="cc-mcp-timeout" label="Call timeout (s)">
-          <input
-            id="cc-mcp-timeout"
-            name="timeout"
-            class="cc-input"
-            type="number"
-            min="1"
-            max="86400"
-            value={timeout}
-            placeholder={String(DEFAULT_TOOL_TIMEOUT_SECONDS)}
-          />
-        </Field>
-        <Field id="cc-mcp-connect-timeout" label="Connect timeout (s)">
-          <input
-            id="cc-mcp-connect-timeout"
-            name="connect_timeout"
-            class="cc-input"
-            type="number"
-            min="1"
-            max="3600"
-            value={connect}
-            placeholder={String(DEFAULT_CONNECT_TIMEOUT_SECONDS)}
-          />
-        </Field>
+        <McpSeconds
+          name="timeout"
+          label="Call timeout (s)"
+          max={86400}
+          value={timeout}
+          fallback={DEFAULT_TOOL_TIMEOUT_SECONDS}
+        />
+        <McpSeconds
+          name="connect_timeout"
+          label="Connect timeout (s)"
+          max={3600}
+          value={connect}
+          fallback={DEFAULT_CONNECT_TIMEOUT_SECONDS}
+        />
       </div>
       <label class="cc-toggle">
         <input type="checkbox" role="switch" name="enabled" checked={s?.enabled ?? true} />
@@ -273,28 +320,23 @@ function ServerForm({ s }: { s: McpServerStatus | null }) {
         <span class="cc-toggle-text">Enabled</span>
       </label>
 
-      <div class="cc-form-foot">
-        {s
-          ? (
-            <ConfirmAction
-              label="Delete…"
-              question={
-                <>
-                  Remove <code>{s.name}</code> from the config?
-                </>
-              }
-              confirm="Delete server"
-              action="mcp-delete"
-              data={{ name: s.name }}
-            />
-          )
-          : null}
-        <StatusLine hook="mcp-form" />
-        <button type="button" class="btn cc-btn" data-cc-action="mcp-cancel">Cancel</button>
-        <button type="submit" class="btn cc-btn cc-btn-primary">
-          {s ? "Save and reconnect" : "Add and connect"}
-        </button>
-      </div>
+      <FormFoot
+        remove={s
+          ? {
+            question: (
+              <>
+                Remove <code>{s.name}</code> from the config?
+              </>
+            ),
+            confirm: "Delete server",
+            action: "mcp-delete",
+            name: s.name,
+          }
+          : undefined}
+        status="mcp-form"
+        cancelAction="mcp-cancel"
+        submit={s ? "Save and reconnect" : "Add and connect"}
+      />
     </form>
   );
 }

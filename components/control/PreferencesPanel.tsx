@@ -1,6 +1,7 @@
 // Control Center › Preferences: the send key, the model and workspace new conversations get,
 // and how long a tool call waits for an approval. One form; only changed fields are sent
 // (POST /api/settings merges), so saving never pins a default that came from the config.
+import type { ComponentChildren } from "preact";
 import type { AppContext } from "../../lib/app_context.ts";
 import type { PublicSettings } from "../../lib/settings.ts";
 import { listWorkspaces } from "../../lib/workspaces.ts";
@@ -33,6 +34,39 @@ const SEND_KEYS = [
   { value: "shift+enter", label: "Shift+Enter", hint: "Enter adds a line" },
 ] as const;
 
+/**
+ * A free-text monospace field with suggestions from its datalist (`children`); `models` marks
+ * the one the page script fills with the provider's model ids.
+ */
+function SuggestField(
+  { id, name, label, hint, value, list, models, children }: {
+    id: string;
+    name: string;
+    label: string;
+    hint: string;
+    value: string;
+    list: string;
+    models?: boolean;
+    children?: ComponentChildren;
+  },
+) {
+  return (
+    <Field id={id} label={label} hint={hint}>
+      <input
+        id={id}
+        name={name}
+        class="cc-input mono"
+        value={value}
+        list={list}
+        autocomplete="off"
+        spellcheck={false}
+        data-cc-models={models || undefined}
+      />
+      <datalist id={list}>{children}</datalist>
+    </Field>
+  );
+}
+
 export function PreferencesPanel({ data }: { data: PreferencesData }) {
   return (
     <form class="cc-form" data-cc-form="preferences" novalidate>
@@ -48,41 +82,25 @@ export function PreferencesPanel({ data }: { data: PreferencesData }) {
         </Field>
       </Section>
       <Section hook="defaults" title="New conversations">
-        <Field
+        <SuggestField
           id="cc-default-model"
+          name="default_model"
           label="Default model"
           hint="Any model id the provider accepts; leave blank for the provider's default."
-        >
-          <input
-            id="cc-default-model"
-            name="default_model"
-            class="cc-input mono"
-            value={data.default_model ?? ""}
-            list="cc-model-options"
-            autocomplete="off"
-            spellcheck={false}
-            data-cc-models
-          />
-          <datalist id="cc-model-options" />
-        </Field>
-        <Field
+          value={data.default_model ?? ""}
+          list="cc-model-options"
+          models
+        />
+        <SuggestField
           id="cc-default-workspace"
+          name="default_workspace"
           label="Default workspace"
           hint="An existing folder; the agent reads and writes files there."
+          value={data.default_workspace}
+          list="cc-workspace-options"
         >
-          <input
-            id="cc-default-workspace"
-            name="default_workspace"
-            class="cc-input mono"
-            value={data.default_workspace}
-            list="cc-workspace-options"
-            autocomplete="off"
-            spellcheck={false}
-          />
-          <datalist id="cc-workspace-options">
-            {data.workspaces.map((w) => <option key={w.path} value={w.path}>{w.name}</option>)}
-          </datalist>
-        </Field>
+          {data.workspaces.map((w) => <option key={w.path} value={w.path}>{w.name}</option>)}
+        </SuggestField>
       </Section>
       <Section hook="approvals" title="Approvals">
         <Field

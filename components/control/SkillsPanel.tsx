@@ -5,7 +5,7 @@
 import type { AppContext } from "../../lib/app_context.ts";
 import { listSkills, readSkill, type Skill, skillJson } from "../../lib/skills.ts";
 import { NotFoundError } from "../../lib/errors.ts";
-import { ConfirmAction, Field, Section, StatusLine } from "./parts.tsx";
+import { Field, FormFoot, ListRow, RowButton, RowToggle, Section, StatusLine } from "./parts.tsx";
 
 type SkillRow = ReturnType<typeof skillJson>;
 
@@ -84,26 +84,21 @@ function SkillEditor({ editing }: { editing: NonNullable<SkillsData["editing"]> 
           data-cc-autofocus={editing.isNew ? undefined : ""}
         />
       </Field>
-      <div class="cc-form-foot">
-        {!editing.isNew
-          ? (
-            <ConfirmAction
-              label="Delete…"
-              question={
-                <>
-                  Delete <code>{editing.name}</code> and its folder?
-                </>
-              }
-              confirm="Delete skill"
-              action="skill-delete"
-              data={{ name: editing.name }}
-            />
-          )
-          : null}
-        <StatusLine hook="skill-form" />
-        <button type="button" class="btn cc-btn" data-cc-action="skill-cancel">Cancel</button>
-        <button type="submit" class="btn cc-btn cc-btn-primary">Save skill</button>
-      </div>
+      <FormFoot
+        remove={editing.isNew ? undefined : {
+          question: (
+            <>
+              Delete <code>{editing.name}</code> and its folder?
+            </>
+          ),
+          confirm: "Delete skill",
+          action: "skill-delete",
+          name: editing.name,
+        }}
+        status="skill-form"
+        cancelAction="skill-cancel"
+        submit="Save skill"
+      />
     </form>
   );
 }
@@ -126,45 +121,26 @@ export function SkillsPanel({ data }: { data: SkillsData }) {
         ? (
           <ul class="cc-rows" data-cc-list="skills">
             {data.skills.map((s) => (
-              <li
+              <ListRow
                 key={s.name}
-                class="cc-row"
-                data-skill={s.name}
-                data-enabled={s.enabled ? "true" : "false"}
-              >
-                <div class="cc-row-main">
-                  <div class="cc-row-title">
-                    <span class="mono cc-row-name">{s.name}</span>
+                attrs={{ "data-skill": s.name, "data-enabled": s.enabled ? "true" : "false" }}
+                name={s.name}
+                tags={
+                  <>
                     {s.source === "hermes"
                       ? <span class="cc-chip" title="In ~/.hermes/skills">hermes</span>
                       : null}
                     {s.enabled ? null : <span class="cc-chip">disabled</span>}
-                  </div>
-                  {s.description ? <p class="cc-row-meta">{s.description}</p> : null}
-                </div>
-                <div class="cc-row-actions">
-                  <label class="cc-toggle cc-toggle-small" title={s.enabled ? "Disable" : "Enable"}>
-                    <input
-                      type="checkbox"
-                      role="switch"
-                      data-cc-action="skill-toggle"
-                      data-name={s.name}
-                      checked={s.enabled}
-                      aria-label={`${s.name} enabled`}
-                    />
-                    <span class="cc-toggle-track" aria-hidden="true" />
-                  </label>
-                  <button
-                    type="button"
-                    class="btn cc-btn cc-btn-quiet"
-                    data-cc-action="skill-edit"
-                    data-name={s.name}
-                    aria-label={`Edit ${s.name}`}
-                  >
-                    Edit
-                  </button>
-                </div>
-              </li>
+                  </>
+                }
+                meta={s.description ? <p class="cc-row-meta">{s.description}</p> : null}
+                actions={
+                  <>
+                    <RowToggle action="skill-toggle" name={s.name} enabled={s.enabled} />
+                    <RowButton action="skill-edit" name={s.name} label="Edit" />
+                  </>
+                }
+              />
             ))}
           </ul>
         )

@@ -5,7 +5,7 @@ import type { AppContext } from "../../lib/app_context.ts";
 import type { SandboxStatus } from "../../lib/sandbox/command_runner.ts";
 import type { PublicSettings } from "../../lib/settings.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
-import { Badge, ConfirmAction, Field, Section, StatusLine } from "./parts.tsx";
+import { Badge, ConfirmAction, Field, NewPasswordInput, Section, StatusLine } from "./parts.tsx";
 
 export interface SystemData {
   /** The release (deno.json "version"), or null for a development checkout. */
@@ -73,26 +73,10 @@ function PasswordForm({ p }: { p: SystemData["password"] }) {
       <form class="cc-form" data-cc-form="password" novalidate>
         <div class="cc-grid">
           <Field id="cc-password" label={p.password_set ? "New password" : "Password"}>
-            <input
-              id="cc-password"
-              name="password"
-              type="password"
-              class="cc-input"
-              minLength={8}
-              autocomplete="new-password"
-              required
-            />
+            <NewPasswordInput id="cc-password" name="password" required />
           </Field>
           <Field id="cc-password-confirm" label="Repeat it">
-            <input
-              id="cc-password-confirm"
-              name="confirm"
-              type="password"
-              class="cc-input"
-              minLength={8}
-              autocomplete="new-password"
-              required
-            />
+            <NewPasswordInput id="cc-password-confirm" name="confirm" required />
           </Field>
         </div>
         <div class="cc-form-foot">

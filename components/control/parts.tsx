@@ -98,3 +98,124 @@ export function ConfirmAction(
     </div>
   );
 }
+
+/**
+ * One item of a `cc-rows` list (a skill, an MCP server): its name with chips/badges, a meta
+ * line, and the row actions (an enable switch, then buttons). `attrs` carries the row's
+ * stable `data-*` hooks.
+ */
+export function ListRow(
+  { attrs, name, tags, meta, actions }: {
+    attrs: Record<string, string>;
+    name: string;
+    /** Everything after the name in the title line (chips, badge). */
+    tags?: ComponentChildren;
+    /** The line(s) under the title. */
+    meta?: ComponentChildren;
+    actions: ComponentChildren;
+  },
+) {
+  return (
+    <li class="cc-row" {...attrs}>
+      <div class="cc-row-main">
+        <div class="cc-row-title">
+          <span class="mono cc-row-name">{name}</span>
+          {tags}
+        </div>
+        {meta}
+      </div>
+      <div class="cc-row-actions">{actions}</div>
+    </li>
+  );
+}
+
+/** A row's small enable/disable switch; the page script runs `action` with `data-name`. */
+export function RowToggle(
+  { action, name, enabled }: { action: string; name: string; enabled: boolean },
+) {
+  return (
+    <label class="cc-toggle cc-toggle-small" title={enabled ? "Disable" : "Enable"}>
+      <input
+        type="checkbox"
+        role="switch"
+        data-cc-action={action}
+        data-name={name}
+        checked={enabled}
+        aria-label={`${name} enabled`}
+      />
+      <span class="cc-toggle-track" aria-hidden="true" />
+    </label>
+  );
+}
+
+/** A quiet row button naming its item for screen readers (`<label> <name>`). */
+export function RowButton(
+  { action, name, label, disabled }: {
+    action: string;
+    name: string;
+    label: string;
+    disabled?: boolean;
+  },
+) {
+  return (
+    <button
+      type="button"
+      class="btn cc-btn cc-btn-quiet"
+      data-cc-action={action}
+      data-name={name}
+      disabled={disabled}
+      aria-label={`${label} ${name}`}
+    >
+      {label}
+    </button>
+  );
+}
+
+/**
+ * The foot of an item's edit form: the two-step delete (when editing an existing item), the
+ * form's status line, Cancel and the submit button.
+ */
+export function FormFoot(
+  { remove, status, cancelAction, submit }: {
+    remove?: { question: ComponentChildren; confirm: string; action: string; name: string };
+    status: string;
+    cancelAction: string;
+    submit: string;
+  },
+) {
+  return (
+    <div class="cc-form-foot">
+      {remove
+        ? (
+          <ConfirmAction
+            label="Delete…"
+            question={remove.question}
+            confirm={remove.confirm}
+            action={remove.action}
+            data={{ name: remove.name }}
+          />
+        )
+        : null}
+      <StatusLine hook={status} />
+      <button type="button" class="btn cc-btn" data-cc-action={cancelAction}>Cancel</button>
+      <button type="submit" class="btn cc-btn cc-btn-primary">{submit}</button>
+    </div>
+  );
+}
+
+/** A new password (8 characters at least): the browser may offer to generate and keep it. */
+export function NewPasswordInput(
+  { id, name, required }: { id: string; name: string; required?: boolean },
+) {
+  return (
+    <input
+      id={id}
+      name={name}
+      type="password"
+      class="cc-input"
+      minLength={8}
+      autocomplete="new-password"
+      required={required}
+    />
+  );
+}

@@ -5,6 +5,7 @@ import { chromium } from "playwright-core";
 import type { BrowserContext, Page } from "playwright-core";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createTestApp, serveTestApp, type TestApp, type TestAppOptions } from "../helpers.ts";
 
 export type { BrowserContext, Page };
 
@@ -148,4 +149,42 @@ export async function waitForIslands(page: Page): Promise<void> {
   await page.waitForFunction(() =>
     [...document.querySelectorAll("hermes-island")].every((el) => el.hasAttribute("data-hydrated"))
   );
+}
+
+/** A `Deno.test` that is skipped (reported as ignored) when Chromium is not installed. */
+export function browserTest(name: string, fn: () => Promise<void>, ignore = false): void {
+  Deno.test({ name, ignore: ignore || !hasChromium, fn });
+}
+
+/** What `withAppInBrowser` hands its body: the app, its loopback URL and the browser. */
+export interface AppInBrowser {
+  app: TestApp;
+  /** `http://127.0.0.1:<port>` of the served app, no trailing slash. */
+  url: string;
+  browser: BrowserHarness;
+}
+
+/**
+ * Build the islands if needed, create a fresh test app with `options`, serve it on loopback,
+ * launch Chromium and run `fn`; the browser, server and app are closed whatever happens.
+ * Console errors are left to `fn` to assert, since some tests provoke expected ones.
+ */
+export async function withAppInBrowser(
+  options: TestAppOptions,
+  fn: (s: AppInBrowser) => Promise<void>,
+): Promise<void> {
+  await ensureIslandsBuilt();
+  const app = await createTestApp(options);
+  const server = serveTestApp(app);
+  try {
+    const browser = await launchBrowser();
+    try {
+      await fn({ app, url: server.url, browser });
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await server.shutdown();
+    await app.close();
+  }
 }

@@ -5,15 +5,14 @@
 // and a message queued meanwhile. Every test fails on a console error and saves screenshots.
 import { deepStrictEqual as assertEquals, ok as assert, strictEqual } from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { createTestApp, serveTestApp, type TestApp } from "../helpers.ts";
+import type { TestApp } from "../helpers.ts";
 import { type FakeProvider, startFakeProvider } from "../fixtures/fake_provider.ts";
 import {
   type BrowserHarness,
-  ensureIslandsBuilt,
-  hasChromium,
-  launchBrowser,
+  browserTest,
   type Page,
   waitForIslands,
+  withAppInBrowser,
 } from "./browser.ts";
 
 interface Ctx {
@@ -34,38 +33,29 @@ interface SetupOptions {
 
 /** App + fake provider + browser page, torn down whatever happens. */
 function composerTest(name: string, opts: SetupOptions, fn: (c: Ctx) => Promise<void>) {
-  Deno.test({
-    name,
-    ignore: !hasChromium,
-    async fn() {
-      await ensureIslandsBuilt();
-      const fake = startFakeProvider({
-        models: opts.models,
-        respond: () => ({ text: "Fake answer." }),
-      });
-      const app = await createTestApp({
+  browserTest(name, async () => {
+    const fake = startFakeProvider({
+      models: opts.models,
+      respond: () => ({ text: "Fake answer." }),
+    });
+    try {
+      await withAppInBrowser({
         configYaml:
           `model:\n  provider: custom\n  default: fake-model\n  base_url: ${fake.baseUrl}\n` +
           `  api_key: test-key\n${opts.yaml ?? ""}`,
         tools: opts.tools,
-      });
-      const server = serveTestApp(app);
-      const browser = await launchBrowser();
-      try {
+      }, async ({ app, url, browser }) => {
         const page = await browser.newPage();
         if (Deno.env.get("DEBUG_NAV")) {
           page.on("framenavigated", (f) => f === page.mainFrame() && console.log("NAV", f.url()));
         }
-        await fn({ app, fake, url: server.url, browser, page });
+        await fn({ app, fake, url, browser, page });
         if (browser.errors.length) console.log(app.logs.filter((l) => /error/i.test(l)).join("\n"));
         browser.assertNoErrors();
-      } finally {
-        await browser.close();
-        await server.shutdown();
-        await app.close();
-        await fake.close();
-      }
-    },
+      });
+    } finally {
+      await fake.close();
+    }
   });
 }
 

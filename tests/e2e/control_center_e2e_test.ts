@@ -4,12 +4,9 @@
 // full-screen sheet on phones, and the settings panels writing through the real API.
 import { deepStrictEqual, ok as assert, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { createTestApp, serveTestApp, type TestApp } from "../helpers.ts";
-import { ensureIslandsBuilt, hasChromium, launchBrowser, type Page } from "./browser.ts";
-import { seedConsole } from "./seed.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, fn });
+import { type TestApp } from "../helpers.ts";
+import { browserTest, type Page, withAppInBrowser } from "./browser.ts";
+import { seedApp } from "./seed.ts";
 
 interface Msg {
   role: string;
@@ -44,90 +41,84 @@ const focusInDialog = (page: Page) =>
   page.evaluate(() => !!document.activeElement?.closest("[data-cc-dialog]"));
 
 browserTest("Control Center: export a conversation as JSON and import it back", async () => {
-  await ensureIslandsBuilt();
-  const app = await createTestApp();
-  const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
-  const server = serveTestApp(app);
-  const browser = await launchBrowser();
-  const downloads = await Deno.makeTempDir({ prefix: "hermes-export-" });
-  try {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/?session=${seeded.withTranscript}`);
-    await openControlCenter(page);
-    strictEqual(
-      await page.locator('[data-cc-tab="conversation"]').getAttribute("aria-selected"),
-      "true",
-    );
-    await browser.screenshot(page, "control-center-conversation");
+  await withAppInBrowser({}, async ({ app, url, browser }) => {
+    const seeded = await seedApp(app);
+    const downloads = await Deno.makeTempDir({ prefix: "hermes-export-" });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${url}/?session=${seeded.withTranscript}`);
+      await openControlCenter(page);
+      strictEqual(
+        await page.locator('[data-cc-tab="conversation"]').getAttribute("aria-selected"),
+        "true",
+      );
+      await browser.screenshot(page, "control-center-conversation");
 
-    const [download] = await Promise.all([
-      page.waitForEvent("download"),
-      page.locator('[data-cc-export="json"]').click(),
-    ]);
-    strictEqual(download.suggestedFilename(), `hermes-${seeded.withTranscript}.json`);
-    const file = join(downloads, download.suggestedFilename());
-    await download.saveAs(file);
-    const exported = JSON.parse(await Deno.readTextFile(file)) as { messages: Msg[] };
-    const original = await messagesOf(app, seeded.withTranscript);
-    strictEqual(exported.messages.length, original.length);
-    strictEqual(original.length, 6, "the seeded conversation: question, tools, answer");
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.locator('[data-cc-export="json"]').click(),
+      ]);
+      strictEqual(download.suggestedFilename(), `hermes-${seeded.withTranscript}.json`);
+      const file = join(downloads, download.suggestedFilename());
+      await download.saveAs(file);
+      const exported = JSON.parse(await Deno.readTextFile(file)) as { messages: Msg[] };
+      const original = await messagesOf(app, seeded.withTranscript);
+      strictEqual(exported.messages.length, original.length);
+      strictEqual(original.length, 6, "the seeded conversation: question, tools, answer");
 
-    // Import the very file: the console opens the new conversation.
-    await page.locator("[data-cc-import]").setInputFiles(file);
-    await page.waitForURL((u) => {
-      const sid = u.searchParams.get("session");
-      return !!sid && sid !== seeded.withTranscript;
-    });
-    const imported = new URL(page.url()).searchParams.get("session")!;
-    deepStrictEqual(await messagesOf(app, imported), original, "the same messages, in order");
-    assert(
-      (await page.locator(".transcript").textContent())!.includes("The collision comes from"),
-      "the imported conversation is on screen",
-    );
-    await browser.screenshot(page, "control-center-imported");
+      // Import the very file: the console opens the new conversation.
+      await page.locator("[data-cc-import]").setInputFiles(file);
+      await page.waitForURL((u) => {
+        const sid = u.searchParams.get("session");
+        return !!sid && sid !== seeded.withTranscript;
+      });
+      const imported = new URL(page.url()).searchParams.get("session")!;
+      deepStrictEqual(await messagesOf(app, imported), original, "the same messages, in order");
+      assert(
+        (await page.locator(".transcript").textContent())!.includes("The collision comes from"),
+        "the imported conversation is on screen",
+      );
+      await browser.screenshot(page, "control-center-imported");
 
-    // A file that is not an export is refused in words, nothing is created.
-    const before = (await app.call<{ sessions: unknown[] }>("GET", "/api/sessions")).body.sessions
-      .length;
-    const bogus = join(downloads, "notes.json");
-    await Deno.writeTextFile(bogus, JSON.stringify({ hello: "world" }));
-    await openControlCenter(page);
-    await page.locator("[data-cc-import]").setInputFiles(bogus);
-    await page.waitForSelector('[data-cc-status="import"][data-tone="error"]');
-    assert(
-      (await page.locator('[data-cc-status="import"]').textContent())!.includes("no messages"),
-    );
-    strictEqual(
-      (await app.call<{ sessions: unknown[] }>("GET", "/api/sessions")).body.sessions.length,
-      before,
-    );
+      // A file that is not an export is refused in words, nothing is created.
+      const before = (await app.call<{ sessions: unknown[] }>("GET", "/api/sessions")).body.sessions
+        .length;
+      const bogus = join(downloads, "notes.json");
+      await Deno.writeTextFile(bogus, JSON.stringify({ hello: "world" }));
+      await openControlCenter(page);
+      await page.locator("[data-cc-import]").setInputFiles(bogus);
+      await page.waitForSelector('[data-cc-status="import"][data-tone="error"]');
+      assert(
+        (await page.locator('[data-cc-status="import"]').textContent())!.includes("no messages"),
+      );
+      strictEqual(
+        (await app.call<{ sessions: unknown[] }>("GET", "/api/sessions")).body.sessions.length,
+        before,
+      );
 
-    // Clear asks first, then empties the open conversation.
-    await page.locator("[data-cc-block=clear] [data-cc-ask]").click();
-    await page.locator('[data-cc-action="clear-session"]').click();
-    await page.waitForURL(`${server.url}/?session=${imported}`);
-    strictEqual((await messagesOf(app, imported)).length, 0);
-    strictEqual((await messagesOf(app, seeded.withTranscript)).length, 6, "the original stays");
-    browser.assertNoErrors();
-  } finally {
-    await browser.close();
-    await server.shutdown();
-    await app.close();
-    await Deno.remove(downloads, { recursive: true });
-  }
+      // Clear asks first, then empties the open conversation.
+      await page.locator("[data-cc-block=clear] [data-cc-ask]").click();
+      // The page reloads onto the URL it is already on, so wait for the clear itself.
+      const cleared = page.waitForResponse((r) => r.url().endsWith("/api/session/clear") && r.ok());
+      await page.locator('[data-cc-action="clear-session"]').click();
+      await cleared;
+      await page.waitForURL(`${url}/?session=${imported}`);
+      strictEqual((await messagesOf(app, imported)).length, 0);
+      strictEqual((await messagesOf(app, seeded.withTranscript)).length, 6, "the original stays");
+      browser.assertNoErrors();
+    } finally {
+      await Deno.remove(downloads, { recursive: true });
+    }
+  });
 });
 
 browserTest(
   "Control Center: Escape closes it, Tab stays inside, focus returns to the opener",
   async () => {
-    await ensureIslandsBuilt();
-    const app = await createTestApp();
-    const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
-    const server = serveTestApp(app);
-    const browser = await launchBrowser();
-    try {
+    await withAppInBrowser({}, async ({ app, url, browser }) => {
+      const seeded = await seedApp(app);
       const page = await browser.newPage();
-      await page.goto(`${server.url}/?session=${seeded.withTranscript}`);
+      await page.goto(`${url}/?session=${seeded.withTranscript}`);
       const opener = page.locator('[data-action="control-center"]');
       await opener.focus();
       await page.keyboard.press("Enter");
@@ -201,7 +192,7 @@ browserTest(
 
       // Phones: a full-screen sheet, opened from the drawer's footer.
       const phone = await browser.newPage({ width: 390, height: 780 });
-      await phone.goto(`${server.url}/?session=${seeded.withTranscript}`);
+      await phone.goto(`${url}/?session=${seeded.withTranscript}`);
       await phone.locator('[data-action="toggle-sidebar"]').first().click();
       await openControlCenter(phone);
       const box = (await phone.locator("[data-cc-dialog]").boundingBox())!;
@@ -211,33 +202,25 @@ browserTest(
       await phone.keyboard.press("Escape");
       await phone.waitForSelector("[data-cc-layer]", { state: "detached" });
       browser.assertNoErrors();
-    } finally {
-      await browser.close();
-      await server.shutdown();
-      await app.close();
-    }
+    });
   },
 );
 
 browserTest(
   "Control Center: appearance, preferences, keys and system write through the API",
   async () => {
-    await ensureIslandsBuilt();
-    const app = await createTestApp();
-    const server = serveTestApp(app);
-    const browser = await launchBrowser();
-    const settings = async () =>
-      (await app.call<Record<string, unknown>>("GET", "/api/settings")).body;
-    const until = async (check: () => Promise<boolean>, what: string) => {
-      for (let i = 0; i < 200; i++) {
-        if (await check()) return;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      throw new Error(`timed out waiting for ${what}`);
-    };
-    try {
+    await withAppInBrowser({}, async ({ app, url, browser }) => {
+      const settings = async () =>
+        (await app.call<Record<string, unknown>>("GET", "/api/settings")).body;
+      const until = async (check: () => Promise<boolean>, what: string) => {
+        for (let i = 0; i < 200; i++) {
+          if (await check()) return;
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        throw new Error(`timed out waiting for ${what}`);
+      };
       const page = await browser.newPage();
-      await page.goto(`${server.url}/`);
+      await page.goto(`${url}/`);
       await openControlCenter(page);
 
       // Appearance: the theme applies at once and is saved.
@@ -324,10 +307,6 @@ browserTest(
       await page.waitForEvent("load");
       strictEqual(await authStatus(), false);
       browser.assertNoErrors();
-    } finally {
-      await browser.close();
-      await server.shutdown();
-      await app.close();
-    }
+    });
   },
 );

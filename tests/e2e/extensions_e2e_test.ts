@@ -5,15 +5,11 @@
 import { deepStrictEqual, match, ok as assert, strictEqual } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { parseDocument } from "yaml";
-import { createTestApp, serveTestApp } from "../helpers.ts";
-import { ensureIslandsBuilt, hasChromium, launchBrowser, type Page } from "./browser.ts";
+import { browserTest, type Page, withAppInBrowser } from "./browser.ts";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/mcp_server.ts", import.meta.url));
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`;
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, fn });
 
 async function openTab(page: Page, tab: string): Promise<void> {
   await page.locator('[data-action="control-center"]').click();
@@ -24,16 +20,12 @@ async function openTab(page: Page, tab: string): Promise<void> {
 browserTest(
   "MCP panel: add a stdio server, see it connected with its tools, reconnect, edit, delete",
   async () => {
-    await ensureIslandsBuilt();
-    const app = await createTestApp({
+    await withAppInBrowser({
       configYaml: "# my settings\nmodel:\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n",
       env: { DENO_DIR, LANG: "C.UTF-8" },
-    });
-    const server = serveTestApp(app);
-    const browser = await launchBrowser();
-    try {
+    }, async ({ app, url, browser }) => {
       const page = await browser.newPage();
-      await page.goto(`${server.url}/`);
+      await page.goto(`${url}/`);
       await openTab(page, "mcp");
       await page.waitForSelector("[data-cc-block=mcp] .cc-empty");
 
@@ -158,24 +150,16 @@ browserTest(
         ["fixture"],
       );
       browser.assertNoErrors();
-    } finally {
-      await browser.close();
-      await server.shutdown();
-      await app.close();
-    }
+    });
   },
 );
 
 browserTest(
   "Skills and memory panels: create, disable, edit, delete a skill; save memory",
   async () => {
-    await ensureIslandsBuilt();
-    const app = await createTestApp();
-    const server = serveTestApp(app);
-    const browser = await launchBrowser();
-    try {
+    await withAppInBrowser({}, async ({ app, url, browser }) => {
       const page = await browser.newPage();
-      await page.goto(`${server.url}/`);
+      await page.goto(`${url}/`);
       await openTab(page, "skills");
       await page.locator('[data-cc-action="skill-new"]').click();
       const form = page.locator('form[data-cc-form="skill-save"]');
@@ -247,10 +231,6 @@ browserTest(
       strictEqual(memory.body.memory, "");
       await browser.screenshot(page, "memory-saved");
       browser.assertNoErrors();
-    } finally {
-      await browser.close();
-      await server.shutdown();
-      await app.close();
-    }
+    });
   },
 );

@@ -2,18 +2,8 @@
 // Composer hydrates and reacts, a page without islands loads no island JavaScript, and no
 // page logs a console error. Screenshots of the key states go to the run's temp dir.
 import { deepStrictEqual as assertEquals, ok as assert, strictEqual } from "node:assert/strict";
-import { createTestApp, serveTestApp } from "../helpers.ts";
-import {
-  ensureIslandsBuilt,
-  hasChromium,
-  launchBrowser,
-  type Page,
-  waitForIslands,
-} from "./browser.ts";
-import { seedConsole } from "./seed.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, fn });
+import { browserTest, type Page, waitForIslands, withAppInBrowser } from "./browser.ts";
+import { seedApp } from "./seed.ts";
 
 /** Island JS requested by `page` (the bundle lives under /static/_islands/). */
 function trackIslandRequests(page: Page): string[] {
@@ -26,14 +16,10 @@ function trackIslandRequests(page: Page): string[] {
 }
 
 browserTest("Composer hydrates on / and sends the first message of a new chat", async () => {
-  await ensureIslandsBuilt();
-  const app = await createTestApp();
-  const server = serveTestApp(app);
-  const browser = await launchBrowser();
-  try {
+  await withAppInBrowser({}, async ({ app, url, browser }) => {
     const page = await browser.newPage();
     const islandJs = trackIslandRequests(page);
-    await page.goto(`${server.url}/`);
+    await page.goto(`${url}/`);
     await waitForIslands(page);
     assert(islandJs.some((p) => /\/boot-[A-Z0-9]{8}\.js$/.test(p)), "the entry was loaded");
     assert(islandJs.some((p) => /\/Composer-[A-Z0-9]{8}\.js$/.test(p)), "the island chunk too");
@@ -80,21 +66,13 @@ browserTest("Composer hydrates on / and sends the first message of a new chat", 
     strictEqual(created.status, 200, "the Composer created the session through the real API");
     await waitForIslands(page);
     browser.assertNoErrors();
-  } finally {
-    await browser.close();
-    await server.shutdown();
-    await app.close();
-  }
+  });
 });
 
 browserTest("Composer reports a failed send in place and keeps the draft", async () => {
-  await ensureIslandsBuilt();
-  const app = await createTestApp();
-  const server = serveTestApp(app);
-  const browser = await launchBrowser();
-  try {
+  await withAppInBrowser({}, async ({ url, browser }) => {
     const page = await browser.newPage();
-    await page.goto(`${server.url}/`);
+    await page.goto(`${url}/`);
     await waitForIslands(page);
     await page.route("**/api/session/new", (route) =>
       route.fulfill({
@@ -113,47 +91,34 @@ browserTest("Composer reports a failed send in place and keeps the draft", async
     // The 409 the route answered is logged by Chromium as a failed resource load.
     const unexpected = browser.errors.filter((e) => !e.includes("409"));
     assertEquals(unexpected, []);
-  } finally {
-    await browser.close();
-    await server.shutdown();
-    await app.close();
-  }
+  });
 });
 
 browserTest("a page without islands loads no island JavaScript (the login page)", async () => {
-  await ensureIslandsBuilt();
-  const app = await createTestApp({ env: { HERMES_WEBUI_PASSWORD: "correct horse battery" } });
-  const server = serveTestApp(app);
-  const browser = await launchBrowser();
-  try {
-    const page = await browser.newPage();
-    const islandJs = trackIslandRequests(page);
-    const res = await page.goto(`${server.url}/login`);
-    strictEqual(res?.status(), 200);
-    await page.waitForLoadState("networkidle");
-    assertEquals(islandJs, []);
-    strictEqual(await page.locator("#__hermes_islands").count(), 0);
-    strictEqual(await page.locator('script[src^="/static/_islands/"]').count(), 0);
-    strictEqual(await page.locator('link[href^="/static/_islands/"]').count(), 0);
-    browser.assertNoErrors();
-  } finally {
-    await browser.close();
-    await server.shutdown();
-    await app.close();
-  }
+  await withAppInBrowser(
+    { env: { HERMES_WEBUI_PASSWORD: "correct horse battery" } },
+    async ({ url, browser }) => {
+      const page = await browser.newPage();
+      const islandJs = trackIslandRequests(page);
+      const res = await page.goto(`${url}/login`);
+      strictEqual(res?.status(), 200);
+      await page.waitForLoadState("networkidle");
+      assertEquals(islandJs, []);
+      strictEqual(await page.locator("#__hermes_islands").count(), 0);
+      strictEqual(await page.locator('script[src^="/static/_islands/"]').count(), 0);
+      strictEqual(await page.locator('link[href^="/static/_islands/"]').count(), 0);
+      browser.assertNoErrors();
+    },
+  );
 });
 
 browserTest(
   "the shell with sessions and projects renders without errors in both themes",
   async () => {
-    await ensureIslandsBuilt();
-    const app = await createTestApp();
-    const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
-    const server = serveTestApp(app);
-    const browser = await launchBrowser();
-    try {
+    await withAppInBrowser({}, async ({ app, url, browser }) => {
+      const seeded = await seedApp(app);
       const page = await browser.newPage();
-      await page.goto(`${server.url}/?session=${seeded.withTranscript}`);
+      await page.goto(`${url}/?session=${seeded.withTranscript}`);
       await waitForIslands(page);
       strictEqual(
         await page.locator(".session-item[aria-current=page] .session-title").textContent(),
@@ -197,10 +162,6 @@ browserTest(
       ]);
       await browser.screenshot(page, "shell-project-filter");
       browser.assertNoErrors();
-    } finally {
-      await browser.close();
-      await server.shutdown();
-      await app.close();
-    }
+    });
   },
 );

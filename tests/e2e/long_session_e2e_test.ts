@@ -2,10 +2,9 @@
 // DOM budget of 8,000 elements, without a script having to scroll; scrolling up loads older
 // turns above without moving what the reader looks at, as whole turns, in order, none twice.
 import { ok, strictEqual } from "node:assert/strict";
-import { createTestApp, serveTestApp } from "../helpers.ts";
 import { createSession } from "../../lib/sessions.ts";
 import { appendMessages, type NewMessage } from "../../lib/messages.ts";
-import { ensureIslandsBuilt, hasChromium, launchBrowser, waitForIslands } from "./browser.ts";
+import { hasChromium, waitForIslands, withAppInBrowser } from "./browser.ts";
 import { domSize } from "./transcript_harness.ts";
 
 const TURNS = 1000;
@@ -51,16 +50,12 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    await ensureIslandsBuilt();
-    const app = await createTestApp();
-    const server = serveTestApp(app);
-    const browser = await launchBrowser();
-    try {
+    await withAppInBrowser({}, async ({ app, url, browser }) => {
       const s = createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace });
       appendMessages(app.ctx.db, app.ctx.clock, s.session_id, seedMessages());
       const page = await browser.newPage({ width: 1280, height: 860 });
       const t0 = performance.now();
-      await page.goto(`${server.url}/?session=${s.session_id}`);
+      await page.goto(`${url}/?session=${s.session_id}`);
       await waitForIslands(page);
       console.log(`opened a ${TURNS}-turn session in ${Math.round(performance.now() - t0)} ms`);
 
@@ -137,10 +132,6 @@ Deno.test({
         "Activity: thinking, 1 tool",
       );
       browser.assertNoErrors();
-    } finally {
-      await browser.close();
-      await server.shutdown();
-      await app.close();
-    }
+    });
   },
 });

@@ -5,18 +5,8 @@
 import { deepStrictEqual as assertEquals, ok as assert, strictEqual } from "node:assert/strict";
 import { deflateSync } from "node:zlib";
 import { join } from "node:path";
-import { createTestApp, serveTestApp } from "../helpers.ts";
-import {
-  ensureIslandsBuilt,
-  hasChromium,
-  launchBrowser,
-  type Page,
-  waitForIslands,
-} from "./browser.ts";
-import { seedConsole } from "./seed.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, fn });
+import { browserTest, type Page, waitForIslands, withAppInBrowser } from "./browser.ts";
+import { seedApp } from "./seed.ts";
 
 /** A solid-colour RGB PNG (a real image the browser decodes). */
 function solidPng(width: number, height: number, [r, g, b]: number[]): Uint8Array {
@@ -96,16 +86,11 @@ const treePaths = (page: Page) =>
 browserTest(
   "the panel opens, is painted open by the server after a reload, and closes",
   async () => {
-    await ensureIslandsBuilt();
-    const app = await createTestApp();
-    await app.call("POST", "/api/settings", { theme: "dark" });
-    const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
-    await writeWorkspace(app.workspace);
-    const server = serveTestApp(app);
-    const browser = await launchBrowser();
-    try {
+    await withAppInBrowser({}, async ({ app, url: base, browser }) => {
+      const seeded = await seedApp(app, { dark: true });
+      await writeWorkspace(app.workspace);
       const page = await browser.newPage();
-      const url = `${server.url}/?session=${seeded.withTranscript}`;
+      const url = `${base}/?session=${seeded.withTranscript}`;
       await page.goto(url);
       await waitForIslands(page);
       const panel = page.locator("#workspace-panel");
@@ -142,23 +127,14 @@ browserTest(
       strictEqual(await panel.isVisible(), false);
       // Only the failed loads of the blocked scripts may have been reported.
       assertEquals(browser.errors.filter((e) => !e.includes("ERR_FAILED")), []);
-    } finally {
-      await browser.close();
-      await server.shutdown();
-      await app.close();
-    }
+    });
   },
 );
 
 browserTest("the tree expands lazily and previews code, markdown and images", async () => {
-  await ensureIslandsBuilt();
-  const app = await createTestApp();
-  await app.call("POST", "/api/settings", { theme: "dark" });
-  const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
-  await writeWorkspace(app.workspace);
-  const server = serveTestApp(app);
-  const browser = await launchBrowser();
-  try {
+  await withAppInBrowser({}, async ({ app, url, browser }) => {
+    const seeded = await seedApp(app, { dark: true });
+    await writeWorkspace(app.workspace);
     const page = await browser.newPage();
     const lists: string[] = [];
     const scripts = new Set<string>();
@@ -167,7 +143,7 @@ browserTest("the tree expands lazily and previews code, markdown and images", as
       if (u.pathname === "/api/list") lists.push(u.searchParams.get("path") ?? "");
       if (u.pathname.endsWith(".js")) scripts.add(u.pathname);
     });
-    await page.goto(`${server.url}/?session=${seeded.withTranscript}`);
+    await page.goto(`${url}/?session=${seeded.withTranscript}`);
     await waitForIslands(page);
     await page.locator(".topbar [data-action='toggle-workspace']").click();
     await page.locator("[data-path='src']").waitFor();
@@ -247,33 +223,23 @@ browserTest("the tree expands lazily and previews code, markdown and images", as
     );
     await browser.screenshot(page, "panel-preview-image");
     assertEquals(browser.errors, []);
-  } finally {
-    await browser.close();
-    await server.shutdown();
-    await app.close();
-  }
+  });
 });
 
-Deno.test({
-  name: "the git badge shows the branch and how many files changed",
-  ignore: !hasChromium || !hasGit,
-  async fn() {
-    await ensureIslandsBuilt();
-    const app = await createTestApp();
-    await app.call("POST", "/api/settings", { theme: "dark" });
-    const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
-    await writeWorkspace(app.workspace);
-    const ws = app.workspace;
-    await git(ws, "init", "-q", "-b", "feature/panel");
-    await git(ws, "-c", "user.email=t@example.com", "-c", "user.name=T", "add", ".");
-    await git(ws, "-c", "user.email=t@example.com", "-c", "user.name=T", "commit", "-qm", "init");
-    await Deno.writeTextFile(join(ws, "src/lib/util.ts"), "export const changed = true;\n");
-    await Deno.writeTextFile(join(ws, "NOTES.txt"), "untracked\n");
-    const server = serveTestApp(app);
-    const browser = await launchBrowser();
-    try {
+browserTest(
+  "the git badge shows the branch and how many files changed",
+  async () => {
+    await withAppInBrowser({}, async ({ app, url, browser }) => {
+      const seeded = await seedApp(app, { dark: true });
+      await writeWorkspace(app.workspace);
+      const ws = app.workspace;
+      await git(ws, "init", "-q", "-b", "feature/panel");
+      await git(ws, "-c", "user.email=t@example.com", "-c", "user.name=T", "add", ".");
+      await git(ws, "-c", "user.email=t@example.com", "-c", "user.name=T", "commit", "-qm", "init");
+      await Deno.writeTextFile(join(ws, "src/lib/util.ts"), "export const changed = true;\n");
+      await Deno.writeTextFile(join(ws, "NOTES.txt"), "untracked\n");
       const page = await browser.newPage();
-      await page.goto(`${server.url}/?session=${seeded.withTranscript}`);
+      await page.goto(`${url}/?session=${seeded.withTranscript}`);
       await waitForIslands(page);
       await page.locator(".topbar [data-action='toggle-workspace']").click();
       const badge = page.locator("[data-git-badge]");
@@ -291,10 +257,7 @@ Deno.test({
       );
       await page.locator("[data-path='NOTES.txt']").waitFor({ state: "detached" });
       assertEquals(browser.errors, []);
-    } finally {
-      await browser.close();
-      await server.shutdown();
-      await app.close();
-    }
+    });
   },
-});
+  !hasGit,
+);

@@ -3,15 +3,8 @@
 // not change the desktop's remembered state, and the composer stays in view when an
 // on-screen keyboard shrinks the viewport.
 import { deepStrictEqual as assertEquals, ok as assert, strictEqual } from "node:assert/strict";
-import { createTestApp, serveTestApp } from "../helpers.ts";
-import {
-  ensureIslandsBuilt,
-  hasChromium,
-  launchBrowser,
-  type Page,
-  waitForIslands,
-} from "./browser.ts";
-import { seedConsole } from "./seed.ts";
+import { browserTest, type Page, waitForIslands, withAppInBrowser } from "./browser.ts";
+import { seedApp } from "./seed.ts";
 
 const W = 390;
 const H = 844;
@@ -24,20 +17,14 @@ async function onScreen(page: Page, selector: string): Promise<boolean> {
     box.y + box.height <= vp.height + 0.5;
 }
 
-Deno.test({
-  name: "phone layout: drawer opens and closes, panel slides over, composer stays visible",
-  ignore: !hasChromium,
-  async fn() {
-    await ensureIslandsBuilt();
-    const app = await createTestApp();
-    await app.call("POST", "/api/settings", { theme: "dark" });
-    const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
-    await Deno.writeTextFile(`${app.workspace}/notes.md`, "# Notes\n");
-    const server = serveTestApp(app);
-    const browser = await launchBrowser();
-    try {
+browserTest(
+  "phone layout: drawer opens and closes, panel slides over, composer stays visible",
+  async () => {
+    await withAppInBrowser({}, async ({ app, url, browser }) => {
+      const seeded = await seedApp(app, { dark: true });
+      await Deno.writeTextFile(`${app.workspace}/notes.md`, "# Notes\n");
       const page = await browser.newPage({ width: W, height: H });
-      await page.goto(`${server.url}/?session=${seeded.withTranscript}`);
+      await page.goto(`${url}/?session=${seeded.withTranscript}`);
       await waitForIslands(page);
 
       // The conversation has the screen; the sidebar is off-canvas, the composer in view.
@@ -108,10 +95,6 @@ Deno.test({
       strictEqual(await page.locator(".btn-send").isDisabled(), false);
       await browser.screenshot(page, "phone-keyboard");
       assertEquals(browser.errors, []);
-    } finally {
-      await browser.close();
-      await server.shutdown();
-      await app.close();
-    }
+    });
   },
-});
+);

@@ -5,6 +5,7 @@ import type { Db } from "../../lib/db.ts";
 import { createSession, moveSession, pinSession } from "../../lib/sessions.ts";
 import { createProject } from "../../lib/projects.ts";
 import { appendMessages } from "../../lib/messages.ts";
+import type { TestApp } from "../helpers.ts";
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
@@ -105,4 +106,13 @@ export function seedConsole(db: Db, now: number, workspace: string): SeededConso
     pinned,
     byTitle,
   };
+}
+
+/**
+ * Seed a test app's console (see `seedConsole`) at its clock, in its workspace; with
+ * `dark`, first save the dark theme so screenshots do not depend on the OS scheme.
+ */
+export async function seedApp(app: TestApp, opts: { dark?: boolean } = {}): Promise<SeededConsole> {
+  if (opts.dark) await app.call("POST", "/api/settings", { theme: "dark" });
+  return seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
 }

@@ -4,16 +4,15 @@
 // (create with a colour, move, filter, rename, delete) and refreshing without a reload.
 // Every test fails on a console error it did not expect; screenshots go to the run's dir.
 import { deepStrictEqual as assertEquals, ok as assert, strictEqual } from "node:assert/strict";
-import { createTestApp, serveTestApp, type TestApp } from "../helpers.ts";
+import type { TestApp } from "../helpers.ts";
 import {
   type BrowserHarness,
-  ensureIslandsBuilt,
-  hasChromium,
-  launchBrowser,
+  browserTest,
   type Page,
   waitForIslands,
+  withAppInBrowser,
 } from "./browser.ts";
-import { seedConsole, type SeededConsole } from "./seed.ts";
+import { seedApp, type SeededConsole } from "./seed.ts";
 import { appendMessages } from "../../lib/messages.ts";
 import { createSession } from "../../lib/sessions.ts";
 
@@ -26,27 +25,13 @@ interface Fixture {
 }
 
 /** A seeded console served on loopback with a browser page; everything closed afterwards. */
-function browserTest(name: string, fn: (f: Fixture) => Promise<void>) {
-  Deno.test({
-    name,
-    ignore: !hasChromium,
-    async fn() {
-      await ensureIslandsBuilt();
-      const app = await createTestApp();
-      await app.call("POST", "/api/settings", { theme: "dark" });
-      const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
-      const server = serveTestApp(app);
-      const browser = await launchBrowser();
-      try {
-        const page = await browser.newPage();
-        await fn({ app, seeded, url: server.url, browser, page });
-      } finally {
-        await browser.close();
-        await server.shutdown();
-        await app.close();
-      }
-    },
-  });
+function sidebarTest(name: string, fn: (f: Fixture) => Promise<void>) {
+  browserTest(name, () =>
+    withAppInBrowser({}, async ({ app, url, browser }) => {
+      const seeded = await seedApp(app, { dark: true });
+      const page = await browser.newPage();
+      await fn({ app, seeded, url, browser, page });
+    }));
 }
 
 const row = (page: Page, title: string) =>
@@ -63,7 +48,7 @@ async function openRowMenu(page: Page, title: string) {
 const unexpected = (errors: string[], ...statuses: number[]) =>
   errors.filter((e) => !statuses.some((s) => e.includes(`status of ${s}`)));
 
-browserTest("search finds message text and shows the match highlighted and escaped", async (f) => {
+sidebarTest("search finds message text and shows the match highlighted and escaped", async (f) => {
   const { app, page, browser } = f;
   const clock = () => app.ctx.clock();
   const hit = createSession(app.ctx.db, clock, { workspace: app.workspace, title: "Weekly sync" });
@@ -122,7 +107,7 @@ browserTest("search finds message text and shows the match highlighted and escap
   assertEquals(browser.errors, []);
 });
 
-browserTest("row menu renames inline, pins up to the cap, duplicates and exports", async (f) => {
+sidebarTest("row menu renames inline, pins up to the cap, duplicates and exports", async (f) => {
   const { app, page, browser, seeded } = f;
   await page.goto(`${f.url}/`);
   await waitForIslands(page);
@@ -213,7 +198,7 @@ browserTest("row menu renames inline, pins up to the cap, duplicates and exports
   assertEquals(unexpected(browser.errors, 400), []);
 });
 
-browserTest("archive hides a chat; the archive view lists it and unarchives it", async (f) => {
+sidebarTest("archive hides a chat; the archive view lists it and unarchives it", async (f) => {
   const { app, page, browser, seeded } = f;
   await page.goto(`${f.url}/`);
   await waitForIslands(page);
@@ -256,7 +241,7 @@ browserTest("archive hides a chat; the archive view lists it and unarchives it",
   assertEquals(browser.errors, []);
 });
 
-browserTest("projects: create with a colour, move a chat in, filter, rename, delete", async (f) => {
+sidebarTest("projects: create with a colour, move a chat in, filter, rename, delete", async (f) => {
   const { app, page, browser, seeded } = f;
   await page.goto(`${f.url}/`);
   await waitForIslands(page);
@@ -341,7 +326,7 @@ browserTest("projects: create with a colour, move a chat in, filter, rename, del
   assertEquals(browser.errors, []);
 });
 
-browserTest("delete asks first; deleting the open chat creates nothing", async (f) => {
+sidebarTest("delete asks first; deleting the open chat creates nothing", async (f) => {
   const { app, page, browser, seeded } = f;
   const id = seeded.byTitle["Rename config keys"];
   const count = () =>
@@ -393,7 +378,7 @@ browserTest("delete asks first; deleting the open chat creates nothing", async (
   assertEquals(browser.errors, []);
 });
 
-browserTest("the list refreshes on hermes:* run events without a reload", async (f) => {
+sidebarTest("the list refreshes on hermes:* run events without a reload", async (f) => {
   const { app, page, browser } = f;
   await page.goto(`${f.url}/`);
   await waitForIslands(page);

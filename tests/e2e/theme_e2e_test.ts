@@ -2,32 +2,20 @@
 // only), the top bar toggle switches and saves the theme (the server paints it on reload),
 // and `hermes:theme-change` (the Control Center's way in) applies and saves any of the three.
 import { deepStrictEqual as assertEquals, strictEqual } from "node:assert/strict";
-import { createTestApp, serveTestApp } from "../helpers.ts";
-import {
-  ensureIslandsBuilt,
-  hasChromium,
-  launchBrowser,
-  type Page,
-  waitForIslands,
-} from "./browser.ts";
+import { browserTest, type Page, waitForIslands, withAppInBrowser } from "./browser.ts";
 
 const background = (page: Page) =>
   page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 const DARK = "rgb(10, 9, 8)"; // --color-neutral
 const LIGHT = "rgb(234, 224, 213)"; // --color-parchment
 
-Deno.test({
-  name: "theme: system follows the OS, the toggle switches and persists, events apply",
-  ignore: !hasChromium,
-  async fn() {
-    await ensureIslandsBuilt();
-    const app = await createTestApp();
-    const server = serveTestApp(app);
-    const browser = await launchBrowser();
-    try {
+browserTest(
+  "theme: system follows the OS, the toggle switches and persists, events apply",
+  async () => {
+    await withAppInBrowser({}, async ({ app, url, browser }) => {
       const page = await browser.newPage();
       await page.emulateMedia({ colorScheme: "dark" });
-      const res = await page.goto(`${server.url}/`);
+      const res = await page.goto(`${url}/`);
       await waitForIslands(page);
       // The stored default is "system": the server says so and CSS resolves it.
       strictEqual((await res!.text()).includes('data-theme="system"'), true);
@@ -71,10 +59,6 @@ Deno.test({
       strictEqual(settings.body.theme, "light", "persist: false leaves the setting alone");
       await browser.screenshot(page, "theme-light");
       assertEquals(browser.errors, []);
-    } finally {
-      await browser.close();
-      await server.shutdown();
-      await app.close();
-    }
+    });
   },
-});
+);
