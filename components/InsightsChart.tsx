@@ -3,14 +3,15 @@
 // column's width); axis labels are HTML beside it so text stays crisp at any size. Every bar
 // carries a <title> (hover and screen readers), and the figures are also offered as a table.
 import type { DailyTokens } from "../lib/insights.ts";
+import { formatTokens } from "../lib/composer_state.ts";
 
 const NUMBER = new Intl.NumberFormat("en-US");
-const COMPACT = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
 
 /** 1234 → "1,234"; the full figure, for titles and tables. */
 export const formatCount = (n: number) => NUMBER.format(n);
-/** 12_345 → "12.3K": axis labels and stat cells, where space is short. */
-export const formatCompact = (n: number) => (n < 10_000 ? NUMBER.format(n) : COMPACT.format(n));
+/** Stat cells: exact below 10,000, then "12k" (the composer's /usage form). */
+export const formatCompact = (n: number) =>
+  n < 10_000 ? NUMBER.format(n) : formatTokens(Math.round(n));
 
 /** The smallest "nice" value (1, 2, 2.5 or 5 × 10^k) at or above `n`; at least 1. */
 export function niceCeiling(n: number): number {
@@ -93,8 +94,9 @@ export function DailyTokensChart({ days }: { days: DailyTokens[] }) {
     <figure class="ins-chart" data-chart="daily-tokens" data-unit={unit}>
       <div class="ins-chart-plot">
         <div class="ins-y-axis" aria-hidden="true">
-          <span style="top:0">{formatCompact(max)}</span>
-          <span style="top:50%">{formatCompact(max / 2)}</span>
+          {/* One form on the axis ("10k" above "5.0k"), never mixed with exact figures. */}
+          <span style="top:0">{formatTokens(Math.round(max))}</span>
+          <span style="top:50%">{formatTokens(Math.round(max / 2))}</span>
           <span style="top:100%">0</span>
         </div>
         <svg

@@ -100,12 +100,12 @@ export async function listDirectory(
     if (entry) entries.push(entry);
   }
   const group = (e: FileEntry) => (e.type === "dir" ? 0 : 1);
-  entries.sort((a, b) => {
-    const g = group(a) - group(b);
-    if (g !== 0) return g;
-    const x = a.name.toLowerCase(), y = b.name.toLowerCase();
-    return x < y ? -1 : x > y ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-  });
+  // Case-insensitive with numbers in number order (file_2 before file_10), as a person reads.
+  const byName = new Intl.Collator("en", { sensitivity: "base", numeric: true });
+  entries.sort((a, b) =>
+    group(a) - group(b) || byName.compare(a.name, b.name) ||
+    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+  );
   return {
     entries: entries.slice(0, MAX_LIST_ENTRIES),
     path: base,

@@ -210,13 +210,11 @@ export function hasActivity(t: Pick<TurnModel, "thinking" | "tools" | "todos">):
   return t.thinking.length > 0 || t.tools.length > 0 || (t.todos?.length ?? 0) > 0;
 }
 
-/** `Activity: thinking, 4 tools` — terse: no tool names, no second count (DESIGN.md). */
+/** `Activity: 4 tools` — terse: no tool names, no second count (DESIGN.md). */
 export function activitySummary(thinking: boolean, tools: number): string {
-  const parts: string[] = [];
-  if (thinking) parts.push("thinking");
-  if (tools > 0) parts.push(`${tools} ${tools === 1 ? "tool" : "tools"}`);
-  if (parts.length === 0) parts.push("plan");
-  return `Activity: ${parts.join(", ")}`;
+  // DESIGN.md: terse, and it does not repeat the thinking area when there are tools to count.
+  if (tools > 0) return `Activity: ${tools} ${tools === 1 ? "tool" : "tools"}`;
+  return thinking ? "Activity: thinking" : "Activity: plan";
 }
 
 /**

@@ -27,10 +27,12 @@ async function withSession(
   }
 }
 
-Deno.test("GET /api/list lists folders first, then files, case-insensitively", () =>
+Deno.test("GET /api/list lists folders first, then files, case-insensitively, numbers in order", () =>
   withSession(async (app, sid, ws) => {
     for (const d of ["beta", "Alpha", "zeta"]) await Deno.mkdir(join(ws, d));
-    for (const f of ["b.txt", "A.md", "c.TXT", ".hidden"]) await Deno.writeTextFile(join(ws, f), f);
+    for (const f of ["b.txt", "A.md", "c.TXT", ".hidden", "file_10.ts", "file_2.ts"]) {
+      await Deno.writeTextFile(join(ws, f), f);
+    }
     await Deno.writeTextFile(join(ws, "Alpha", "inside.txt"), "12345");
     await Deno.symlink("Alpha", join(ws, "alias"));
     const { status, body } = await app.call<
@@ -49,6 +51,8 @@ Deno.test("GET /api/list lists folders first, then files, case-insensitively", (
       "A.md",
       "b.txt",
       "c.TXT",
+      "file_2.ts",
+      "file_10.ts",
     ]);
     strictEqual(body.path, ".");
     strictEqual(body.workspace, await Deno.realPath(ws));

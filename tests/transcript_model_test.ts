@@ -126,10 +126,11 @@ Deno.test("parseTodoResult() reads the todo tool's plan text", () => {
   strictEqual(parseTodoResult("The plan is empty."), null);
 });
 
-Deno.test("activitySummary() is terse: thinking and a tool count, never tool names", () => {
+Deno.test("activitySummary() is terse: a tool count, never tool names or the thinking area", () => {
   strictEqual(activitySummary(false, 4), "Activity: 4 tools");
-  strictEqual(activitySummary(true, 1), "Activity: thinking, 1 tool");
+  strictEqual(activitySummary(true, 1), "Activity: 1 tool");
   strictEqual(activitySummary(true, 0), "Activity: thinking");
+  strictEqual(activitySummary(false, 0), "Activity: plan");
 });
 
 function sequence(events: ChatEvent[]): SequencedEvent[] {

@@ -129,7 +129,7 @@ Deno.test({
       );
       strictEqual(
         await page.locator(".turns-page details.activity > summary").first().textContent(),
-        "Activity: thinking, 1 tool",
+        "Activity: 1 tool",
       );
       browser.assertNoErrors();
     });

@@ -122,7 +122,7 @@ browserTest(
       strictEqual(await live.locator("details.activity").count(), 1, "ONE activity row");
       strictEqual(
         await live.locator("details.activity > summary").textContent(),
-        "Activity: thinking, 5 tools",
+        "Activity: 5 tools",
       );
       strictEqual(await live.locator("details.activity[open]").count(), 0, "collapsed by default");
       // The failed read is visible without opening anything.
