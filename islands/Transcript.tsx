@@ -195,21 +195,19 @@ export default function Transcript(props: TranscriptProps) {
     }
     if (change === "end") {
       setClarify(null);
-      emitHermesEvent("hermes:run-state", {
-        session_id: sessionId,
-        stream_id: run.streamId,
-        active: false,
-      });
-      emitHermesEvent("hermes:chat-ended", {
-        session_id: sessionId,
-        stream_id: run.streamId,
-        reason: endReason(run),
-      });
+      announceEnded(run);
       refreshPending();
     }
     finishSegments(run);
     rerender();
     prose.current.schedule();
+  }
+
+  /** Tell the composer and the sidebar that this run is over. */
+  function announceEnded(run: LiveRun) {
+    const ids = { session_id: sessionId, stream_id: run.streamId };
+    emitHermesEvent("hermes:run-state", { ...ids, active: false });
+    emitHermesEvent("hermes:chat-ended", { ...ids, reason: endReason(run) });
   }
 
   /** The stream is over or unreachable: show the turn as the server stored it. */
@@ -235,16 +233,7 @@ export default function Transcript(props: TranscriptProps) {
       if (!run.ended) {
         run.ended = true;
         if (run.phase === "running") run.phase = "done";
-        emitHermesEvent("hermes:run-state", {
-          session_id: sessionId,
-          stream_id: run.streamId,
-          active: false,
-        });
-        emitHermesEvent("hermes:chat-ended", {
-          session_id: sessionId,
-          stream_id: run.streamId,
-          reason: endReason(run),
-        });
+        announceEnded(run);
       }
       setConn(null);
       rerender();
