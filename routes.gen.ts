@@ -45,34 +45,35 @@ import * as $41 from "./routes/api/session/export.ts";
 import * as $42 from "./routes/api/session/import.ts";
 import * as $43 from "./routes/api/session/index.ts";
 import * as $44 from "./routes/api/session/move.ts";
-import * as $45 from "./routes/api/session/new.ts";
-import * as $46 from "./routes/api/session/pin.ts";
-import * as $47 from "./routes/api/session/rename.ts";
-import * as $48 from "./routes/api/session/retry.ts";
-import * as $49 from "./routes/api/session/undo.ts";
-import * as $50 from "./routes/api/session/update.ts";
-import * as $51 from "./routes/api/session/yolo.ts";
-import * as $52 from "./routes/api/sessions.ts";
-import * as $53 from "./routes/api/sessions/search.ts";
-import * as $54 from "./routes/api/settings.ts";
-import * as $55 from "./routes/api/skills.ts";
-import * as $56 from "./routes/api/skills/content.ts";
-import * as $57 from "./routes/api/skills/delete.ts";
-import * as $58 from "./routes/api/skills/save.ts";
-import * as $59 from "./routes/api/skills/toggle.ts";
-import * as $60 from "./routes/api/upload.ts";
-import * as $61 from "./routes/api/workspaces.ts";
-import * as $62 from "./routes/api/workspaces/add.ts";
-import * as $63 from "./routes/api/workspaces/remove.ts";
-import * as $64 from "./routes/api/workspaces/rename.ts";
-import * as $65 from "./routes/health.ts";
-import * as $66 from "./routes/index.tsx";
-import * as $67 from "./routes/insights.tsx";
-import * as $68 from "./routes/login.tsx";
-import * as $69 from "./routes/onboarding.tsx";
-import * as $70 from "./routes/partials/control-center.tsx";
-import * as $71 from "./routes/partials/sidebar.tsx";
-import * as $72 from "./routes/static/[...path].ts";
+import * as $45 from "./routes/api/session/network.ts";
+import * as $46 from "./routes/api/session/new.ts";
+import * as $47 from "./routes/api/session/pin.ts";
+import * as $48 from "./routes/api/session/rename.ts";
+import * as $49 from "./routes/api/session/retry.ts";
+import * as $50 from "./routes/api/session/undo.ts";
+import * as $51 from "./routes/api/session/update.ts";
+import * as $52 from "./routes/api/session/yolo.ts";
+import * as $53 from "./routes/api/sessions.ts";
+import * as $54 from "./routes/api/sessions/search.ts";
+import * as $55 from "./routes/api/settings.ts";
+import * as $56 from "./routes/api/skills.ts";
+import * as $57 from "./routes/api/skills/content.ts";
+import * as $58 from "./routes/api/skills/delete.ts";
+import * as $59 from "./routes/api/skills/save.ts";
+import * as $60 from "./routes/api/skills/toggle.ts";
+import * as $61 from "./routes/api/upload.ts";
+import * as $62 from "./routes/api/workspaces.ts";
+import * as $63 from "./routes/api/workspaces/add.ts";
+import * as $64 from "./routes/api/workspaces/remove.ts";
+import * as $65 from "./routes/api/workspaces/rename.ts";
+import * as $66 from "./routes/health.ts";
+import * as $67 from "./routes/index.tsx";
+import * as $68 from "./routes/insights.tsx";
+import * as $69 from "./routes/login.tsx";
+import * as $70 from "./routes/onboarding.tsx";
+import * as $71 from "./routes/partials/control-center.tsx";
+import * as $72 from "./routes/partials/sidebar.tsx";
+import * as $73 from "./routes/static/[...path].ts";
 import * as $$0 from "./islands/ActivityGroup.tsx";
 import * as $$1 from "./islands/Composer.tsx";
 import * as $$2 from "./islands/Transcript.tsx";
@@ -126,34 +127,35 @@ export const manifest: Manifest = {
     "./routes/api/session/import.ts": $42,
     "./routes/api/session/index.ts": $43,
     "./routes/api/session/move.ts": $44,
-    "./routes/api/session/new.ts": $45,
-    "./routes/api/session/pin.ts": $46,
-    "./routes/api/session/rename.ts": $47,
-    "./routes/api/session/retry.ts": $48,
-    "./routes/api/session/undo.ts": $49,
-    "./routes/api/session/update.ts": $50,
-    "./routes/api/session/yolo.ts": $51,
-    "./routes/api/sessions.ts": $52,
-    "./routes/api/sessions/search.ts": $53,
-    "./routes/api/settings.ts": $54,
-    "./routes/api/skills.ts": $55,
-    "./routes/api/skills/content.ts": $56,
-    "./routes/api/skills/delete.ts": $57,
-    "./routes/api/skills/save.ts": $58,
-    "./routes/api/skills/toggle.ts": $59,
-    "./routes/api/upload.ts": $60,
-    "./routes/api/workspaces.ts": $61,
-    "./routes/api/workspaces/add.ts": $62,
-    "./routes/api/workspaces/remove.ts": $63,
-    "./routes/api/workspaces/rename.ts": $64,
-    "./routes/health.ts": $65,
-    "./routes/index.tsx": $66,
-    "./routes/insights.tsx": $67,
-    "./routes/login.tsx": $68,
-    "./routes/onboarding.tsx": $69,
-    "./routes/partials/control-center.tsx": $70,
-    "./routes/partials/sidebar.tsx": $71,
-    "./routes/static/[...path].ts": $72,
+    "./routes/api/session/network.ts": $45,
+    "./routes/api/session/new.ts": $46,
+    "./routes/api/session/pin.ts": $47,
+    "./routes/api/session/rename.ts": $48,
+    "./routes/api/session/retry.ts": $49,
+    "./routes/api/session/undo.ts": $50,
+    "./routes/api/session/update.ts": $51,
+    "./routes/api/session/yolo.ts": $52,
+    "./routes/api/sessions.ts": $53,
+    "./routes/api/sessions/search.ts": $54,
+    "./routes/api/settings.ts": $55,
+    "./routes/api/skills.ts": $56,
+    "./routes/api/skills/content.ts": $57,
+    "./routes/api/skills/delete.ts": $58,
+    "./routes/api/skills/save.ts": $59,
+    "./routes/api/skills/toggle.ts": $60,
+    "./routes/api/upload.ts": $61,
+    "./routes/api/workspaces.ts": $62,
+    "./routes/api/workspaces/add.ts": $63,
+    "./routes/api/workspaces/remove.ts": $64,
+    "./routes/api/workspaces/rename.ts": $65,
+    "./routes/health.ts": $66,
+    "./routes/index.tsx": $67,
+    "./routes/insights.tsx": $68,
+    "./routes/login.tsx": $69,
+    "./routes/onboarding.tsx": $70,
+    "./routes/partials/control-center.tsx": $71,
+    "./routes/partials/sidebar.tsx": $72,
+    "./routes/static/[...path].ts": $73,
   },
   islands: {
     "./islands/ActivityGroup.tsx": $$0,

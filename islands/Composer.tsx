@@ -60,6 +60,8 @@ export interface ComposerProps {
   activeStreamId?: string | null;
   /** The session's "skip approvals" (/yolo) switch. */
   skipApprovals?: boolean;
+  /** The session's shell-network (/network) switch. */
+  allowNetwork?: boolean;
   placeholder?: string;
 }
 
@@ -125,6 +127,7 @@ export default function Composer(props: ComposerProps) {
   });
   const [workspace, setWorkspace] = useState(props.workspace ?? null);
   const [yolo, setYolo] = useState(!!props.skipApprovals);
+  const [network, setNetwork] = useState(!!props.allowNetwork);
   const [dragOver, setDragOver] = useState(false);
   const [sendKey, setSendKey] = useState<SendKey>(props.sendKey ?? "enter");
   const [mac, setMac] = useState(false);
@@ -687,6 +690,20 @@ export default function Composer(props: ComposerProps) {
           if (res.skip_approvals) setPanel({ kind: "yolo" });
           else showFlash("Approvals are back on");
           return;
+        }
+        case "network": {
+          const s = await ensureSession();
+          const res = await api<{ allow_network: boolean }>("POST", "/api/session/network", {
+            session_id: s.session_id,
+            enabled: !network,
+          });
+          setNetwork(res.allow_network);
+          done();
+          return showFlash(
+            res.allow_network
+              ? "The shell can reach the network in this chat"
+              : "The shell is offline again",
+          );
         }
         case "reload-mcp": {
           const res = await api<{ servers: Array<Record<string, unknown>> }>(

@@ -210,6 +210,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX messages_by_time ON messages(timestamp);
   `,
+  // 5: the per-session switch that lets the sandboxed shell reach the network (/network).
+  `
+  ALTER TABLE sessions ADD COLUMN allow_network INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** Open (creating if needed) the database file in `stateDir` and bring it up to date. */

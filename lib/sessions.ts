@@ -31,6 +31,8 @@ export interface SessionRow {
   parent_session_id: string | null;
   /** The per-session "skip approvals" (/yolo) switch; never lifts the hardline tier. */
   skip_approvals: boolean;
+  /** The per-session switch (/network) letting the sandboxed shell reach the network. */
+  allow_network: boolean;
 }
 
 /** A tool call recorded for a session, as the full session shape lists it. */
@@ -71,13 +73,11 @@ export const UNTITLED = "Untitled";
 export const COMPACT_COLUMNS =
   "session_id, title, workspace, model, model_provider, message_count, created_at, updated_at, " +
   "last_message_at, pinned, archived, project_id, input_tokens, output_tokens, estimated_cost, " +
-  "active_stream_id, parent_session_id, skip_approvals";
+  "active_stream_id, parent_session_id, skip_approvals, allow_network";
 
-type DbRow = Omit<SessionRow, "pinned" | "archived" | "is_streaming" | "skip_approvals"> & {
-  pinned: number;
-  archived: number;
-  skip_approvals: number;
-};
+type DbRow =
+  & Omit<SessionRow, "pinned" | "archived" | "is_streaming" | "skip_approvals" | "allow_network">
+  & { pinned: number; archived: number; skip_approvals: number; allow_network: number };
 
 /** Convert a raw `sessions` row into the API's compact shape. */
 export function toCompact(row: Record<string, unknown>): SessionRow {
@@ -102,6 +102,7 @@ export function toCompact(row: Record<string, unknown>): SessionRow {
     is_streaming: r.active_stream_id != null,
     parent_session_id: r.parent_session_id ?? null,
     skip_approvals: !!r.skip_approvals,
+    allow_network: !!r.allow_network,
   };
 }
 
@@ -147,6 +148,16 @@ export function getSession(db: Db, id: string): SessionRow {
   return row;
 }
 
+/**
+ * Let (or stop) the session's sandboxed shell reach the network. Off by default: bubblewrap
+ * runs commands with no network unless this, or `terminal.allow_network` in config, says so.
+ */
+export function setAllowNetwork(db: Db, id: string, enabled: boolean): SessionRow {
+  getSession(db, id);
+  db.prepare("UPDATE sessions SET allow_network = ? WHERE session_id = ?").run(enabled ? 1 : 0, id);
+  return getSession(db, id);
+}
+
 /** Sessions that are empty and never named are scratch: hidden from the list. */
 const VISIBLE = "NOT (message_count = 0 AND title = 'Untitled' AND active_stream_id IS NULL)";
 
@@ -174,6 +185,7 @@ function fromArray(r: SqlValue[]): SessionRow {
     is_streaming: r[15] !== null,
     parent_session_id: r[16] as string | null,
     skip_approvals: r[17] === 1,
+    allow_network: r[18] === 1,
   };
 }
 

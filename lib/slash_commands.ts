@@ -66,6 +66,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     summary: "Switch the colour theme",
   },
   { name: "yolo", summary: "Skip approvals in this chat (toggle)" },
+  { name: "network", summary: "Let the shell reach the network in this chat (toggle)" },
   { name: "reload-mcp", summary: "Reconnect the MCP servers" },
 ];
 

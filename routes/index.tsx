@@ -127,6 +127,7 @@ export default function Home({ data }: PageProps<HomeData>) {
         sandbox: data.sandbox,
         activeStreamId: session?.active_stream_id ?? null,
         skipApprovals: session?.skip_approvals ?? false,
+        allowNetwork: session?.allow_network ?? false,
       }}
       panelOpen={data.panelOpen}
       panel={{

@@ -44,5 +44,5 @@ export const TOOL_HOOKS: EngineHooks = {
       emit: (e) => run.emit(e),
       signal: run.signal,
     }),
-  allowNetwork: (app) => terminalNetwork(app.config.file),
+  allowNetwork: (app, session) => session.allow_network || terminalNetwork(app.config.file),
 };

@@ -611,6 +611,21 @@ composerTest(
     );
     strictEqual(off.body.session.skip_approvals, false);
     assertEquals(skips.at(-1), { session_id: sid, enabled: false });
+
+    // /network lets this chat's shell reach the network, and says so; again turns it off.
+    const network = async () =>
+      (await c.app.call<{ session: { allow_network: boolean } }>(
+        "GET",
+        `/api/session?session_id=${sid}&messages=0`,
+      )).body.session.allow_network;
+    await c.page.locator("#composer-input").fill("/network");
+    await c.page.keyboard.press("Enter");
+    await c.page.getByText("The shell can reach the network in this chat").waitFor();
+    strictEqual(await network(), true);
+    await c.page.locator("#composer-input").fill("/network");
+    await c.page.keyboard.press("Enter");
+    await c.page.getByText("The shell is offline again").waitFor();
+    strictEqual(await network(), false);
   },
 );
 
