@@ -7,12 +7,28 @@ export interface EmptyStateProps {
   projectName?: string | null;
   /** A notice above the invitation, e.g. that the requested chat no longer exists. */
   notice?: string | null;
+  /** Set when no provider is usable: say so plainly, and how to configure one. */
+  noProvider?: { configPath: string } | null;
 }
 
-export function EmptyState({ workspace, model, projectName, notice }: EmptyStateProps) {
+export function EmptyState(
+  { workspace, model, projectName, notice, noProvider }: EmptyStateProps,
+) {
   return (
     <div class="empty-state">
       {notice ? <p class="notice" role="status">{notice}</p> : null}
+      {noProvider
+        ? (
+          <p class="notice" role="status" data-notice="no-provider">
+            No model is configured yet, so the agent cannot answer.{" "}
+            <a href="/onboarding">
+              Set one up
+            </a>, or add a <code>model:</code> section to{" "}
+            <code>{noProvider.configPath}</code>, or set <code>OPENAI_API_KEY</code>,{" "}
+            <code>ANTHROPIC_API_KEY</code> or <code>OPENROUTER_API_KEY</code> and restart.
+          </p>
+        )
+        : null}
       <div class="brand-mark brand-mark-lg" aria-hidden="true">H</div>
       <h2 class="empty-title">What are we working on?</h2>
       <p class="empty-lede">

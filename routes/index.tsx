@@ -17,6 +17,7 @@ import { displayPath } from "../components/Topbar.tsx";
 import { PANEL_COOKIE } from "../components/WorkspacePanel.tsx";
 import { readStoredSettings } from "../lib/settings.ts";
 import { onboardingNeeded } from "../lib/onboarding.ts";
+import { resolveProviders } from "../lib/provider_config.ts";
 import type { SendKey } from "../lib/composer_state.ts";
 
 /** How many of the latest messages the first paint of a conversation shows (whole turns). */
@@ -36,6 +37,8 @@ interface HomeData {
   /** The composer's send key (settings) and whether the terminal runs sandboxed. */
   sendKey: SendKey;
   sandbox: { bubblewrap: boolean; message: string };
+  /** No usable provider: the page says so and how to set one up. */
+  noProvider: { configPath: string } | null;
 }
 
 /** The value of cookie `name` in the request, or null. */
@@ -85,6 +88,9 @@ export const handler: Handlers<HomeData> = {
       defaultModel: config.defaultModel ?? null,
       home: config.home,
       sendKey: readStoredSettings(db).send_key,
+      noProvider: resolveProviders(config).active === null
+        ? { configPath: config.configPath }
+        : null,
       sandbox: await ctx.app.tools.commands.status().then((s) => ({
         bubblewrap: s.bubblewrap,
         message: s.message,
@@ -144,6 +150,7 @@ export default function Home({ data }: PageProps<HomeData>) {
             workspace={displayPath(workspace, data.home)}
             model={model}
             projectName={project?.name ?? null}
+            noProvider={data.noProvider}
             notice={data.missingSessionId
               ? "That chat no longer exists. It may have been deleted."
               : null}

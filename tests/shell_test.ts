@@ -112,6 +112,24 @@ Deno.test("GET / renders the shell with an empty state that invites the first ch
   }
 });
 
+Deno.test("GET / says plainly when no model is configured, and how to set one up", async () => {
+  const none = await createTestApp();
+  const configured = await createTestApp({
+    configYaml: "model:\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n  default: m\n",
+  });
+  try {
+    const html = await (await none.request("GET", "/")).text();
+    assertMatch(html, /data-notice="no-provider"[^>]*>No model is configured yet/);
+    assertMatch(html, /<a href="\/onboarding">Set one\s+up<\/a>/);
+    assert(html.includes("config.yaml"), "names the config file");
+    const ok = await (await configured.request("GET", "/")).text();
+    assert(!ok.includes('data-notice="no-provider"'), "no notice once a provider is configured");
+  } finally {
+    await none.close();
+    await configured.close();
+  }
+});
+
 Deno.test("GET / lists seeded sessions by group with project chips in their colours", async () => {
   const app = await createTestApp();
   try {
