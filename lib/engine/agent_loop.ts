@@ -169,6 +169,7 @@ async function chatLoop(c: Turn): Promise<void> {
           signal: run.signal,
           idleTimeoutMs: opts.idleTimeoutMs,
           configPath: app.config.configPath,
+          reasoning: opts.reasoning,
           fetch: opts.fetch,
         },
         opts.retry,

@@ -15,7 +15,12 @@ import type { SessionRow } from "../sessions.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import { contextWindowOverrides } from "../providers/context_windows.ts";
 import { type ModelPrice, pricingOverrides } from "../providers/pricing.ts";
-import { DEFAULT_RETRY, type RetryPolicy } from "../providers/model_stream.ts";
+import {
+  DEFAULT_RETRY,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+  type RetryPolicy,
+} from "../providers/model_stream.ts";
 import { DEFAULT_COMPRESSION_THRESHOLD } from "./compression.ts";
 import type { Run } from "./run.ts";
 import { TOOL_HOOKS } from "./tool_hooks.ts";
@@ -39,6 +44,8 @@ export interface EngineOptions {
   contextWindows: Record<string, number>;
   pricing: Record<string, ModelPrice>;
   maxSteps: number;
+  /** `reasoning_effort` from config (`agent.` or `model.`); undefined = the provider's default. */
+  reasoning?: ReasoningEffort;
   /** How often a streaming assistant message is saved to the transcript. */
   persistIntervalMs: number;
   /** SSE `: heartbeat` interval. */
@@ -68,6 +75,12 @@ function obj(v: unknown): Record<string, unknown> {
   return v && typeof v === "object" && !Array.isArray(v) ? v as Record<string, unknown> : {};
 }
 
+/** A known reasoning level, or undefined (unset, "provider-default" or unknown: the default). */
+export function reasoningEffort(v: unknown): ReasoningEffort | undefined {
+  const s = typeof v === "string" ? v.trim().toLowerCase() : "";
+  return (REASONING_EFFORTS as readonly string[]).includes(s) ? s as ReasoningEffort : undefined;
+}
+
 /** Options from config.yaml, then `overrides` (tests, main.ts hooks). */
 export function engineOptionsFromConfig(
   config: AppConfig,
@@ -89,6 +102,7 @@ export function engineOptionsFromConfig(
     contextWindows: contextWindowOverrides(f),
     pricing: pricingOverrides(f),
     maxSteps: Math.max(1, Math.floor(num(obj(f.agent).max_steps, 60, 1))),
+    reasoning: reasoningEffort(obj(f.agent).reasoning_effort ?? obj(f.model).reasoning_effort),
     persistIntervalMs: 250,
     heartbeatMs: 5000,
     journalRetentionDays: 14,

@@ -53,6 +53,18 @@ export type StepPart =
     rawFinishReason: string | undefined;
   };
 
+/** The reasoning levels of the AI SDK's call options. */
+export const REASONING_EFFORTS = [
+  "none",
+  "minimal",
+  "low",
+  "medium",
+  "high",
+  "xhigh",
+  "max",
+] as const;
+export type ReasoningEffort = typeof REASONING_EFFORTS[number];
+
 export interface StepRequest {
   endpoint: ProviderEndpoint;
   model: string;
@@ -64,6 +76,11 @@ export interface StepRequest {
   idleTimeoutMs: number;
   configPath: string;
   maxOutputTokens?: number;
+  /**
+   * How hard the model should think (config `reasoning_effort`). The provider packages map it:
+   * Anthropic thinking (adaptive or a token budget), OpenAI reasoning effort. Unset: their default.
+   */
+  reasoning?: ReasoningEffort;
   /** Test seam: the fetch used by the SDK client. */
   fetch?: typeof fetch;
 }
@@ -171,6 +188,7 @@ export async function* streamModelStep(req: StepRequest): AsyncGenerator<StepPar
         }
         : {}),
       ...(req.maxOutputTokens ? { maxOutputTokens: req.maxOutputTokens } : {}),
+      ...(req.reasoning ? { reasoning: req.reasoning } : {}),
       abortSignal: local.signal,
     });
     reader = stream.getReader();
