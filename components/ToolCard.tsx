@@ -25,6 +25,15 @@ const ICONS: Record<string, string[]> = {
   ],
 };
 
+/**
+ * How a tool name reads on its card: MCP tools (`mcp__<server>__<tool>`) show the tool with
+ * its server beside it, like any other tool; built-ins read as they are.
+ */
+export function toolLabel(name: string): { tool: string; server: string | null } {
+  const m = name.match(/^mcp__(.+?)__(.+)$/);
+  return m ? { tool: m[2], server: m[1] } : { tool: name, server: null };
+}
+
 /** The icon family of a tool name (built-ins by name; MCP tools are `server.tool`). */
 export function toolIcon(name: string): string {
   if (name === "terminal") return "terminal";
@@ -125,6 +134,7 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
   }
 
   const status = tool.status;
+  const label = toolLabel(tool.name);
   return (
     <div
       class="tool-card"
@@ -139,7 +149,10 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
         onClick={() => setOpen(!open)}
       >
         <Glyph paths={ICONS[toolIcon(tool.name)]} />
-        <span class="tool-name">{tool.name}</span>
+        <span class="tool-name">{label.tool}</span>
+        {label.server
+          ? <span class="tool-server" title={`MCP server ${label.server}`}>{label.server}</span>
+          : null}
         <span class="tool-target" title={tool.target}>{tool.target}</span>
         <span class="tool-status" data-status={status}>
           {status === "running" || status === "pending"

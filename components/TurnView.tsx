@@ -6,6 +6,7 @@
 import type { ComponentChildren } from "preact";
 import ActivityGroup from "../islands/ActivityGroup.tsx";
 import { failedTools, hasActivity, type Segment, type TurnModel } from "../lib/transcript_model.ts";
+import { toolLabel } from "./ToolCard.tsx";
 
 export interface TurnViewProps {
   sessionId: string;
@@ -93,7 +94,7 @@ export function TurnView(
                 <span class="attention-label">
                   {t.status === "denied" ? "Not run" : "Failed"}
                 </span>
-                <span class="attention-tool">{t.name}</span>
+                <span class="attention-tool">{toolLabel(t.name).tool}</span>
                 <span class="attention-target">{t.target}</span>
                 {t.result ? <span class="attention-detail">{firstLine(t.result)}</span> : null}
               </li>
