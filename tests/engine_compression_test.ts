@@ -5,7 +5,13 @@ import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { startHarness } from "./fixtures/engine_harness.ts";
 import { tokenText } from "./fixtures/sse_client.ts";
 import { NO_TOOL_HOOKS } from "../lib/engine/engine_options.ts";
-import { SUMMARY_SYSTEM_PROMPT } from "../lib/engine/compression.ts";
+import {
+  chunksForSummary,
+  SUMMARY_SYSTEM_PROMPT,
+  summaryRequest,
+} from "../lib/engine/compression.ts";
+import { estimateTokens } from "../lib/providers/context_windows.ts";
+import { appendMessages } from "../lib/messages.ts";
 
 const YAML = "context_windows: {fake-model: 1000}\ncompression: {threshold: 0.5}\n";
 const A = "alpha ".repeat(66);
@@ -103,6 +109,56 @@ Deno.test("session/compress summarizes on demand as a run of its own", async () 
       (await h.call("POST", "/api/session/compress", { session_id: "0123456789ab" })).status,
       404,
     );
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("chunksForSummary() keeps order, fits each chunk in the budget, never leaves one empty", () => {
+  const msg = (idx: number, chars: number) => ({
+    idx,
+    role: "user" as const,
+    content: "x".repeat(chars),
+    timestamp: idx,
+  });
+  const msgs = [msg(0, 400), msg(1, 400), msg(2, 400), msg(3, 9000), msg(4, 40)];
+  const chunks = chunksForSummary(msgs, 400);
+  deepStrictEqual(chunks.flat().map((m) => m.idx), [0, 1, 2, 3, 4], "every message, in order");
+  ok(chunks.length >= 3, `split into ${chunks.length} chunks`);
+  for (const c of chunks) {
+    ok(c.length > 0);
+    if (c.length > 1) ok(estimateTokens(summaryRequest(null, c)) <= 400, "a chunk fits");
+  }
+  deepStrictEqual(chunksForSummary(msgs, 1_000_000).length, 1, "a big window needs one request");
+});
+
+Deno.test("a history larger than the window is summarized in chunks, each carrying the summary so far", async () => {
+  const h = await startHarness({
+    yaml: "context_windows: {fake-model: 600}\ncompression: {threshold: 0.5}\n",
+  });
+  try {
+    h.app.ctx.runs.configure({ hooks: NO_TOOL_HOOKS });
+    // Four long turns already in the transcript: far more than half of a 600-token window.
+    const words = (w: string) => `${w} `.repeat(150);
+    appendMessages(
+      h.app.ctx.db,
+      h.app.ctx.clock,
+      h.sessionId,
+      ["alpha", "bravo", "charlie", "delta"].flatMap((w) => [
+        { role: "user" as const, content: `ask ${words(w)}` },
+        { role: "assistant" as const, content: `answer ${words(w)}` },
+      ]),
+    );
+    h.fake.enqueue(...Array.from({ length: 12 }, (_, i) => ({ text: `SUM-${i + 1}` })));
+    const turn = await h.stream((await h.start("and now?")).stream_id);
+    ok(turn.events.some((e) => e.event === "compressed"), turn.events.map((e) => e.event).join());
+    const summaries = h.fake.chatRequests
+      .filter((r) => r.body.messages[0].content === SUMMARY_SYSTEM_PROMPT);
+    ok(summaries.length >= 2, `${summaries.length} summary requests`);
+    for (const [i, r] of summaries.entries()) {
+      ok(estimateTokens(JSON.stringify(r.body.messages)) < 600, "each request fits the window");
+      if (i > 0) ok(sentText(r.body).includes(`SUM-${i}`), "carries the summary so far");
+    }
   } finally {
     await h.close();
   }

@@ -7,6 +7,7 @@ import type { Db } from "../db.ts";
 import type { Clock } from "../ids.ts";
 import type { StoredMessage } from "../messages.ts";
 import { contentText } from "../messages.ts";
+import { estimateTokens } from "../providers/context_windows.ts";
 
 export interface CompressionState {
   /** Messages with idx < uptoIdx are represented by `summary`. */
@@ -110,6 +111,32 @@ export function summaryRequest(previous: string | null, msgs: StoredMessage[]): 
   }
   lines.push("\nWrite the summary now.");
   return lines.join("\n");
+}
+
+/** Room kept in each summary request for the running summary carried into it (at most). */
+export const SUMMARY_RESERVE_TOKENS = 2000;
+
+/**
+ * Split the messages to summarize into consecutive chunks whose summary request fits in
+ * `maxTokens` (with room for the running summary), so a history larger than the model's
+ * window is summarized piece by piece instead of overflowing. Every chunk holds at least one
+ * message (a single oversized one is clipped by summaryRequest anyway); order is kept.
+ */
+export function chunksForSummary(msgs: StoredMessage[], maxTokens: number): StoredMessage[][] {
+  const budget = Math.max(1, maxTokens - Math.min(SUMMARY_RESERVE_TOKENS, maxTokens / 4));
+  const chunks: StoredMessage[][] = [];
+  let chunk: StoredMessage[] = [];
+  for (const m of msgs) {
+    const next = [...chunk, m];
+    if (chunk.length > 0 && estimateTokens(summaryRequest(null, next)) > budget) {
+      chunks.push(chunk);
+      chunk = [m];
+    } else {
+      chunk = next;
+    }
+  }
+  if (chunk.length) chunks.push(chunk);
+  return chunks;
 }
 
 function clip(s: string, n: number): string {

@@ -2,9 +2,10 @@
 // without streaming tokens to the page) to summarize the turns before the cut; the result is
 // stored as the session's compression and `compressing`/`compressed` bracket the work.
 import { listMessages, type StoredMessage } from "../messages.ts";
-import { estimateTokens } from "../providers/context_windows.ts";
+import { contextWindowFor, estimateTokens } from "../providers/context_windows.ts";
 import { streamModelStepWithRetry } from "../providers/model_stream.ts";
 import {
+  chunksForSummary,
   type CompressionState,
   getCompression,
   messagesToSummarize,
@@ -69,11 +70,14 @@ export async function compress(
     data: { session_id: c.run.sessionId, message: `Compressing ${batch.length} earlier messages…` },
   });
   const before = c.meter.usage();
-  const summary = await collectText(
-    c,
-    SUMMARY_SYSTEM_PROMPT,
-    summaryRequest(current?.summary ?? null, batch),
-  );
+  // A history bigger than half the window is summarized in chunks, each request carrying the
+  // summary so far (a rolling summary), so the summary request itself never overflows.
+  const window = contextWindowFor(c.model, c.plan.opts.contextWindows);
+  let summary: string | null = current?.summary ?? null;
+  for (const chunk of chunksForSummary(batch, Math.floor(window / 2))) {
+    summary = await collectText(c, SUMMARY_SYSTEM_PROMPT, summaryRequest(summary, chunk));
+    if (c.run.finished || !summary) break;
+  }
   if (c.run.finished) return current;
   if (!summary) {
     c.run.emit({
