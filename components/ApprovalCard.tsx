@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../lib/api_client.ts";
 import type { ApprovalEventData } from "../lib/chat_events.ts";
+import { Icon } from "./Icon.tsx";
 
 export type ApprovalChoice = "once" | "session" | "always" | "deny";
 
@@ -90,22 +91,7 @@ export function ApprovalCard({ sessionId, approval, pendingCount, onSettled }: A
       }}
     >
       <header class="approval-head">
-        <svg
-          class="approval-icon"
-          width="16"
-          height="16"
-          viewBox="0 0 24 24"
-          fill="none"
-          stroke="currentColor"
-          stroke-width="2"
-          stroke-linecap="round"
-          stroke-linejoin="round"
-          aria-hidden="true"
-        >
-          <path d="M12 3l9.5 17h-19z" />
-          <path d="M12 10v4" />
-          <path d="M12 17h.01" />
-        </svg>
+        <Icon name="alert" class="approval-icon" />
         <span class="approval-title" id={`approval-title-${approval.approval_id}`}>
           Approve this command?
         </span>

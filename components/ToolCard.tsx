@@ -5,25 +5,7 @@
 import { useState } from "preact/hooks";
 import type { ToolView } from "../lib/transcript_model.ts";
 import type { ToolCallStatus } from "../lib/chat_events.ts";
-
-const ICONS: Record<string, string[]> = {
-  terminal: ["M4 17l6-6-6-6", "M12 19h8"],
-  file: ["M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z", "M14 3v5h5"],
-  edit: ["M12 20h9", "M16.5 3.5a2.12 2.12 0 0 1 3 3L7 19l-4 1 1-4z"],
-  folder: ["M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z"],
-  search: ["M21 21l-4.3-4.3", "M11 19a8 8 0 1 0 0-16 8 8 0 0 0 0 16z"],
-  list: ["M9 6h11", "M9 12h11", "M9 18h11", "M4 6h.01", "M4 12h.01", "M4 18h.01"],
-  question: [
-    "M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z",
-    "M9.1 9a3 3 0 0 1 5.8 1c0 2-3 3-3 3",
-    "M12 17h.01",
-  ],
-  memory: ["M19 21l-7-5-7 5V5a2 2 0 0 1 2-2h10a2 2 0 0 1 2 2z"],
-  plug: ["M9 2v6", "M15 2v6", "M6 8h12v4a6 6 0 0 1-12 0z", "M12 18v4"],
-  tool: [
-    "M14.7 6.3a1 1 0 0 0 0 1.4l1.6 1.6a1 1 0 0 0 1.4 0l3.8-3.8a6 6 0 0 1-7.9 7.9l-6.9 6.9a2.1 2.1 0 0 1-3-3l6.9-6.9a6 6 0 0 1 7.9-7.9z",
-  ],
-};
+import { Icon, type IconName } from "./Icon.tsx";
 
 /**
  * How a tool name reads on its card: MCP tools (`mcp__<server>__<tool>`) show the tool with
@@ -35,7 +17,7 @@ export function toolLabel(name: string): { tool: string; server: string | null }
 }
 
 /** The icon family of a tool name (built-ins by name; MCP tools are `server.tool`). */
-export function toolIcon(name: string): string {
+export function toolIcon(name: string): IconName {
   if (name === "terminal") return "terminal";
   if (name === "read_file") return "file";
   if (name === "write_file" || name === "patch") return "edit";
@@ -46,25 +28,6 @@ export function toolIcon(name: string): string {
   if (name === "memory" || name === "skill") return "memory";
   if (/[.:]|__/.test(name)) return "plug";
   return "tool";
-}
-
-function Glyph({ paths }: { paths: string[] }) {
-  return (
-    <svg
-      class="tool-icon"
-      width="14"
-      height="14"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      stroke-width="1.8"
-      stroke-linecap="round"
-      stroke-linejoin="round"
-      aria-hidden="true"
-    >
-      {paths.map((d) => <path d={d} key={d} />)}
-    </svg>
-  );
 }
 
 const STATUS_LABEL: Record<ToolCallStatus, string> = {
@@ -148,7 +111,7 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
         aria-expanded={open}
         onClick={() => setOpen(!open)}
       >
-        <Glyph paths={ICONS[toolIcon(tool.name)]} />
+        <Icon name={toolIcon(tool.name)} size={14} class="tool-icon" />
         <span class="tool-name">{label.tool}</span>
         {label.server
           ? <span class="tool-server" title={`MCP server ${label.server}`}>{label.server}</span>

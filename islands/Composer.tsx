@@ -304,6 +304,16 @@ export default function Composer(props: ComposerProps) {
     flashTimer.current = setTimeout(() => setFlash(null), 4000);
   }
 
+  /** Flip a per-session switch (`POST /api/session/<route>`); the server's answer wins. */
+  async function flipSessionSwitch(route: string, field: string, current: boolean) {
+    const s = await ensureSession();
+    const res = await api<Record<string, boolean>>("POST", `/api/session/${route}`, {
+      session_id: s.session_id,
+      enabled: !current,
+    });
+    return { session_id: s.session_id, on: res[field] === true };
+  }
+
   function focusInput() {
     area.current?.focus();
   }
@@ -676,33 +686,20 @@ export default function Composer(props: ComposerProps) {
           return showFlash(`Theme: ${arg}`);
         }
         case "yolo": {
-          const s = await ensureSession();
-          const res = await api<{ skip_approvals: boolean }>("POST", "/api/session/yolo", {
-            session_id: s.session_id,
-            enabled: !yolo,
-          });
-          setYolo(res.skip_approvals);
-          emitHermesEvent("hermes:skip-approvals", {
-            session_id: s.session_id,
-            enabled: res.skip_approvals,
-          });
+          const { session_id, on } = await flipSessionSwitch("yolo", "skip_approvals", yolo);
+          setYolo(on);
+          emitHermesEvent("hermes:skip-approvals", { session_id, enabled: on });
           done();
-          if (res.skip_approvals) setPanel({ kind: "yolo" });
+          if (on) setPanel({ kind: "yolo" });
           else showFlash("Approvals are back on");
           return;
         }
         case "network": {
-          const s = await ensureSession();
-          const res = await api<{ allow_network: boolean }>("POST", "/api/session/network", {
-            session_id: s.session_id,
-            enabled: !network,
-          });
-          setNetwork(res.allow_network);
+          const { on } = await flipSessionSwitch("network", "allow_network", network);
+          setNetwork(on);
           done();
           return showFlash(
-            res.allow_network
-              ? "The shell can reach the network in this chat"
-              : "The shell is offline again",
+            on ? "The shell can reach the network in this chat" : "The shell is offline again",
           );
         }
         case "reload-mcp": {

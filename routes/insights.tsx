@@ -12,6 +12,7 @@ import {
   serverCalendar,
 } from "../lib/insights_window.ts";
 import { usePageScripts } from "../lib/page_scripts.ts";
+import { Icon } from "../components/Icon.tsx";
 import {
   ActivityBars,
   DailyTokensChart,
@@ -158,21 +159,7 @@ export default function Insights({ data }: PageProps<InsightsData>) {
       <link rel="stylesheet" href="/static/insights.css" />
       <header class="ins-head">
         <a class="btn ins-back" href="/">
-          <svg
-            class="icon"
-            width="16"
-            height="16"
-            viewBox="0 0 24 24"
-            fill="none"
-            stroke="currentColor"
-            stroke-width="1.75"
-            stroke-linecap="round"
-            stroke-linejoin="round"
-            aria-hidden="true"
-          >
-            <path d="M19 12H5" />
-            <path d="M12 19l-7-7 7-7" />
-          </svg>
+          <Icon name="arrowLeft" />
           Console
         </a>
         <div class="ins-title">
