@@ -1,19 +1,19 @@
 // Production entry: load config, open the database, wire lib/, serve.
 // `buildApp()` is exported so tests can drive the same app through its fetch handler.
 import { manifest } from "./routes.gen.ts";
-import { type AppConfig, ConfigError, isLoopbackHost, loadConfig } from "./lib/config.ts";
-import { type Db, openDatabase } from "./lib/db.ts";
-import { createRouter } from "./lib/file_router.ts";
-import { createPageRenderer } from "./lib/render_page.ts";
+import { type AppConfig, ConfigError, isLoopbackHost, loadConfig } from "./lib/settings/config.ts";
+import { type Db, openDatabase } from "./lib/storage/db.ts";
+import { createRouter } from "./lib/server/file_router.ts";
+import { createPageRenderer } from "./lib/server/render_page.ts";
 import { type Clock, systemClock } from "./lib/ids.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
-import type { AppContext } from "./lib/app_context.ts";
-import { applySettingsToConfig, reloadAppConfig } from "./lib/settings.ts";
-import { createSecurity, storedPasswordHash } from "./lib/auth.ts";
+import type { AppContext } from "./lib/server/app_context.ts";
+import { applySettingsToConfig, reloadAppConfig } from "./lib/settings/settings.ts";
+import { createSecurity, storedPasswordHash } from "./lib/security/auth.ts";
 import { McpManager } from "./lib/mcp/manager.ts";
 import { createToolsRuntime, type ToolsRuntimeOptions } from "./lib/tools/runtime.ts";
 import { RunManager } from "./lib/engine/run_manager.ts";
-import { createModelCatalog } from "./lib/model_catalog.ts";
+import { createModelCatalog } from "./lib/models/model_catalog.ts";
 
 export interface BuildOptions {
   clock?: Clock;

@@ -78,7 +78,7 @@ import * as $$0 from "./islands/ActivityGroup.tsx";
 import * as $$1 from "./islands/Composer.tsx";
 import * as $$2 from "./islands/Transcript.tsx";
 
-import type { Manifest } from "./lib/file_router.ts";
+import type { Manifest } from "./lib/server/file_router.ts";
 
 export const manifest: Manifest = {
   routes: {

@@ -6,7 +6,7 @@
 // Phones (< 640 px): the sidebar is a drawer and the panel a slide-over, above a scrim.
 import type { ComponentChildren } from "preact";
 import Composer, { type ComposerProps } from "../islands/Composer.tsx";
-import { usePageScripts } from "../lib/page_scripts.ts";
+import { usePageScripts } from "../lib/server/page_scripts.ts";
 import { Sidebar, type SidebarProps } from "./Sidebar.tsx";
 import { Topbar, type TopbarProps } from "./Topbar.tsx";
 import { WorkspacePanel, type WorkspacePanelProps } from "./WorkspacePanel.tsx";

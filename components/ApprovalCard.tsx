@@ -3,8 +3,8 @@
 // the four answers of POST /api/approval/respond — Enter allows once. A card whose approval was
 // already answered elsewhere (409) asks its owner to refresh instead of dead-ending.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError } from "../lib/api_client.ts";
-import type { ApprovalEventData } from "../lib/chat_events.ts";
+import { api, ApiError } from "../lib/browser/api_client.ts";
+import type { ApprovalEventData } from "../lib/shared/chat_events.ts";
 import { Icon } from "./Icon.tsx";
 
 export type ApprovalChoice = "once" | "session" | "always" | "deny";

@@ -2,7 +2,7 @@
 // button), showing whether it is still uploading or failed and why. Browser-safe: rendered
 // inside the Composer island; the island owns the files, this only draws them.
 import { Icon } from "./Icon.tsx";
-import { formatBytes, type UploadedFile } from "../lib/composer_state.ts";
+import { formatBytes, type UploadedFile } from "../lib/browser/composer_state.ts";
 
 /** One attachment of the draft, from the moment it is picked until the message is sent. */
 export interface DraftAttachment {

@@ -2,8 +2,8 @@
 // buttons, and a free-text answer → POST /api/clarify/respond. A question that is no longer
 // open (409: answered elsewhere, timed out, superseded) clears itself.
 import { useState } from "preact/hooks";
-import { api, ApiError } from "../lib/api_client.ts";
-import type { ClarifyRequest } from "../lib/transcript_model.ts";
+import { api, ApiError } from "../lib/browser/api_client.ts";
+import type { ClarifyRequest } from "../lib/shared/transcript_model.ts";
 
 export interface ClarifyCardProps {
   sessionId: string;

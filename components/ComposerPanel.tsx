@@ -1,8 +1,8 @@
 // The composer's quiet popovers for command results: /help (the commands), /usage (the chat's
 // tokens and cost), the /yolo warning and /reload-mcp's outcome. Browser-safe: rendered inside
 // the Composer island, which decides what to show and when it closes.
-import { commandSignature, type SlashCommand } from "../lib/slash_commands.ts";
-import { formatCost, formatTokens } from "../lib/composer_state.ts";
+import { commandSignature, type SlashCommand } from "../lib/browser/slash_commands.ts";
+import { formatCost, formatTokens } from "../lib/browser/composer_state.ts";
 import { Icon } from "./Icon.tsx";
 
 export type PanelState =

@@ -3,10 +3,10 @@
 // appearance, preferences, the agent's providers and extensions (MCP servers, skills,
 // memory) and the system. Served as an HTML fragment by /partials/control-center (fresh
 // data at every opening, one panel at a time after a change) and driven by
-// lib/client/control_center.ts + lib/client/extensions_panel.ts.
+// lib/browser/pages/control_center.ts + lib/browser/pages/extensions_panel.ts.
 import { type ComponentChildren, Fragment } from "preact";
-import type { AppContext } from "../lib/app_context.ts";
-import { getSettings } from "../lib/settings.ts";
+import type { AppContext } from "../lib/server/app_context.ts";
+import { getSettings } from "../lib/settings/settings.ts";
 import { Icon } from "./Icon.tsx";
 import { type AppearanceData, AppearancePanel } from "./control/AppearancePanel.tsx";
 import {

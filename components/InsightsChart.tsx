@@ -2,8 +2,8 @@
 // message activity by weekday and by hour. The SVG draws only the bars (stretched to the
 // column's width); axis labels are HTML beside it so text stays crisp at any size. Every bar
 // carries a <title> (hover and screen readers), and the figures are also offered as a table.
-import type { DailyTokens } from "../lib/insights.ts";
-import { formatTokens } from "../lib/composer_state.ts";
+import type { DailyTokens } from "../lib/insights/insights.ts";
+import { formatTokens } from "../lib/browser/composer_state.ts";
 
 const NUMBER = new Intl.NumberFormat("en-US");
 

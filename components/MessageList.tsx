@@ -1,9 +1,9 @@
 // The settled part of a conversation, server-rendered so the first paint needs no JavaScript:
-// the latest whole turns (lib/transcript_page.ts), each as a TurnView with its Activity
+// the latest whole turns (lib/server/transcript_page.ts), each as a TurnView with its Activity
 // disclosure hydrated as an island, and above them the marker from which the Transcript
 // island loads older turns as the reader scrolls up.
-import { KATEX_CSS_HREF } from "../lib/markdown.ts";
-import type { TranscriptPage } from "../lib/transcript_page.ts";
+import { KATEX_CSS_HREF } from "../lib/markdown/render.ts";
+import type { TranscriptPage } from "../lib/server/transcript_page.ts";
 import { TurnView } from "./TurnView.tsx";
 
 export function MessageList({ page }: { page: TranscriptPage }) {

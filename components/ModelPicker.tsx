@@ -4,8 +4,8 @@
 // with a short reason; a catalog still `refreshing` is asked again shortly after. Loaded on
 // demand by the Composer island (dynamic import), so it costs nothing before interaction.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { api, ApiError } from "../lib/api_client.ts";
-import type { ModelGroup, ModelsResponse } from "../lib/model_groups.ts";
+import { api, ApiError } from "../lib/browser/api_client.ts";
+import type { ModelGroup, ModelsResponse } from "../lib/models/model_groups.ts";
 import { Icon } from "./Icon.tsx";
 
 export interface ModelChoice {

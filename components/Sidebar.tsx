@@ -1,18 +1,18 @@
 // The left sidebar: New chat, search, project chips, the sessions grouped by recency (or the
 // search results, or the archive) and the footer control button. Server-rendered; every
 // control also works as a plain link or GET form, so it is usable without JavaScript.
-// lib/client/sidebar.ts adds the menus and swaps `SidebarBody` (rendered again by
+// lib/browser/pages/sidebar.ts adds the menus and swaps `SidebarBody` (rendered again by
 // /partials/sidebar) after each action, so the list refreshes without a page reload.
-import type { AppContext } from "../lib/app_context.ts";
-import { listProjects, type Project } from "../lib/projects.ts";
-import { highlightSegments } from "../lib/search_highlight.ts";
-import { type SearchHit, searchSessions } from "../lib/session_search.ts";
-import { listSessions, type SessionRow } from "../lib/sessions.ts";
+import type { AppContext } from "../lib/server/app_context.ts";
+import { listProjects, type Project } from "../lib/sessions/projects.ts";
+import { highlightSegments } from "../lib/shared/search_highlight.ts";
+import { type SearchHit, searchSessions } from "../lib/sessions/session_search.ts";
+import { listSessions, type SessionRow } from "../lib/sessions/sessions.ts";
 import {
   formatSessionTime,
   groupSessionsByDay,
   localUtcOffsetMinutes,
-} from "../lib/session_groups.ts";
+} from "../lib/shared/session_groups.ts";
 import { Icon } from "./Icon.tsx";
 
 /** A listed session; search results also say what matched. */
@@ -207,7 +207,7 @@ function ProjectChips(props: SidebarBodyProps) {
 
 /**
  * The part of the sidebar that changes with the data: chips, list, archive toggle. The
- * partial route renders exactly this, and lib/client/sidebar.ts swaps it in place.
+ * partial route renders exactly this, and lib/browser/pages/sidebar.ts swaps it in place.
  */
 export function SidebarBody(props: SidebarBodyProps) {
   const { sessions, projects, query, archivedView, archivedCount, activeProjectId } = props;

@@ -2,10 +2,10 @@
 // suggestions (models, workspaces, skills). Loaded on demand by the Composer island (dynamic
 // import) the first time a draft starts with `/`, so it costs nothing before interaction.
 // The island owns the keyboard; this draws the list and reports clicks and hovers.
-import { api } from "../lib/api_client.ts";
-import type { ArgSource } from "../lib/slash_commands.ts";
-import type { ModelsResponse } from "../lib/model_groups.ts";
-import { shortPath } from "../lib/composer_state.ts";
+import { api } from "../lib/browser/api_client.ts";
+import type { ArgSource } from "../lib/browser/slash_commands.ts";
+import type { ModelsResponse } from "../lib/models/model_groups.ts";
+import { shortPath } from "../lib/browser/composer_state.ts";
 
 /** One row of the menu: a command (`/title <text>`) or an argument value (`light`). */
 export interface MenuItem {

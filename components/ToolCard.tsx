@@ -3,8 +3,8 @@
 // (when the page carries a clipped copy) fetched on "Show full output". Rendered inside the
 // Activity disclosure, never as a chat message.
 import { useState } from "preact/hooks";
-import type { ToolView } from "../lib/transcript_model.ts";
-import type { ToolCallStatus } from "../lib/chat_events.ts";
+import type { ToolView } from "../lib/shared/transcript_model.ts";
+import type { ToolCallStatus } from "../lib/shared/chat_events.ts";
 import { Icon, type IconName } from "./Icon.tsx";
 
 /**

@@ -1,7 +1,7 @@
 // The central column's top bar: on phones the drawer button, then the conversation title with
 // its context (project, workspace, model), then the theme toggle and the workspace panel
 // toggle. Conversation context only; global chrome lives in the sidebar footer (seed
-// ARCHITECTURE §1). lib/client/layout.ts keeps title/workspace/model in step with the page.
+// ARCHITECTURE §1). lib/browser/pages/layout.ts keeps title/workspace/model in step with the page.
 import { Icon } from "./Icon.tsx";
 
 export interface TopbarProps {

@@ -5,7 +5,12 @@
 // Rendered on the server for history and by the Transcript island for live and older turns.
 import type { ComponentChildren } from "preact";
 import ActivityGroup from "../islands/ActivityGroup.tsx";
-import { failedTools, hasActivity, type Segment, type TurnModel } from "../lib/transcript_model.ts";
+import {
+  failedTools,
+  hasActivity,
+  type Segment,
+  type TurnModel,
+} from "../lib/shared/transcript_model.ts";
 import { toolLabel } from "./ToolCard.tsx";
 
 export interface TurnViewProps {
@@ -29,7 +34,7 @@ function firstLine(s: string | null): string {
   return line.length > 140 ? line.slice(0, 139) + "…" : line;
 }
 
-/** Settled prose: HTML rendered by lib/markdown.ts (raw HTML in it is text, URLs vetted). */
+/** Settled prose: HTML rendered by lib/markdown/render.ts (raw HTML in it is text, URLs vetted). */
 export function Prose({ seg }: { seg: Segment }) {
   return (
     <div

@@ -2,8 +2,8 @@
 // chat's current one marked, and "Add workspace…" (POST /api/workspaces/add) that registers a
 // directory and switches to it. Loaded on demand by the Composer island (dynamic import).
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError } from "../lib/api_client.ts";
-import { shortPath } from "../lib/composer_state.ts";
+import { api, ApiError } from "../lib/browser/api_client.ts";
+import { shortPath } from "../lib/browser/composer_state.ts";
 import { Icon } from "./Icon.tsx";
 
 interface Workspace {

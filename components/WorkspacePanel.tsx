@@ -1,9 +1,9 @@
 // The workspace panel on the right: the open session's files as a lazy tree, a preview of
 // the chosen file (code highlighted, markdown rendered, images shown) and a git badge.
 // Server-rendered closed or open (the `hermes_panel` cookie), with the root folder already
-// listed when it opens on first paint; lib/client/workspace_panel.ts does the rest. Tree rows
+// listed when it opens on first paint; lib/browser/pages/workspace_panel.ts does the rest. Tree rows
 // the browser adds are cloned from the <template>s below, so they match these exactly.
-import type { FileEntry } from "../lib/files.ts";
+import type { FileEntry } from "../lib/workspace/files.ts";
 import { Icon, type IconName } from "./Icon.tsx";
 
 export interface WorkspacePanelProps {
@@ -53,7 +53,7 @@ const TEMPLATE_ENTRY = (type: FileEntry["type"]): FileEntry => ({
   mtime: null,
 });
 
-/** A panel header's icon-only button; lib/client/workspace_panel.ts acts on `data-action`. */
+/** A panel header's icon-only button; lib/browser/pages/workspace_panel.ts acts on `data-action`. */
 function IconButton(
   { action, label, title, icon, size = 16 }: {
     action: string;

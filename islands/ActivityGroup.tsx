@@ -4,7 +4,7 @@
 // reloading shows each turn the way it was left. Failures and approvals are never only in
 // here: the turn repeats them outside (components/TurnView.tsx).
 import { useLayoutEffect, useState } from "preact/hooks";
-import { activitySummary, type TodoItem, type ToolView } from "../lib/transcript_model.ts";
+import { activitySummary, type TodoItem, type ToolView } from "../lib/shared/transcript_model.ts";
 import { ToolCard } from "../components/ToolCard.tsx";
 
 export interface ActivityGroupProps {

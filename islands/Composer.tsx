@@ -6,7 +6,7 @@
 // session. While a run is active (`hermes:run-state`) a message is queued and sent when it ends.
 // The menu, picker and switcher are loaded on first use (dynamic import): nothing before then.
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError } from "../lib/api_client.ts";
+import { api, ApiError } from "../lib/browser/api_client.ts";
 import {
   enterAction,
   LARGE_PASTE_CHARS,
@@ -20,7 +20,7 @@ import {
   type UploadedFile,
   uploadFile,
   writeDraft,
-} from "../lib/composer_state.ts";
+} from "../lib/browser/composer_state.ts";
 import {
   type ArgSource,
   commandSignature,
@@ -31,8 +31,8 @@ import {
   SLASH_COMMANDS,
   type SlashCommand,
   slashQuery,
-} from "../lib/slash_commands.ts";
-import { emitHermesEvent, type HermesEvents, onHermesEvent } from "../lib/ui_events.ts";
+} from "../lib/browser/slash_commands.ts";
+import { emitHermesEvent, type HermesEvents, onHermesEvent } from "../lib/shared/ui_events.ts";
 import { Icon } from "../components/Icon.tsx";
 import { Attachments, type DraftAttachment } from "../components/Attachments.tsx";
 import type { ArgChoice, MenuItem } from "../components/SlashMenu.tsx";

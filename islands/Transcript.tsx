@@ -1,15 +1,15 @@
 // The live part of a conversation: runs started or resumed on this page, streamed as they go
 // (prose per animation frame, never a whole-message re-render), the approval and clarify
 // cards the session waits on, and the loader of older turns above the server-rendered
-// history. Survives dropped connections (lib/stream_client.ts), reloads mid-answer (the
+// history. Survives dropped connections (lib/browser/stream_client.ts), reloads mid-answer (the
 // server folds the journal so far; the stream resumes after it) and chat switches.
-// Talks to the composer and sidebar only through `hermes:*` events (lib/ui_events.ts).
+// Talks to the composer and sidebar only through `hermes:*` events (lib/shared/ui_events.ts).
 import { Component, createRef, render } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api } from "../lib/api_client.ts";
-import type { ApprovalEventData, SequencedEvent } from "../lib/chat_events.ts";
-import { emitHermesEvent, onHermesEvent } from "../lib/ui_events.ts";
-import { type FollowOutcome, followStream } from "../lib/stream_client.ts";
+import { api } from "../lib/browser/api_client.ts";
+import type { ApprovalEventData, SequencedEvent } from "../lib/shared/chat_events.ts";
+import { emitHermesEvent, onHermesEvent } from "../lib/shared/ui_events.ts";
+import { type FollowOutcome, followStream } from "../lib/browser/stream_client.ts";
 import {
   alignedPage,
   applyEvent,
@@ -20,8 +20,8 @@ import {
   type Segment,
   type ToolCallRecord,
   type TranscriptMessage,
-} from "../lib/transcript_model.ts";
-import { LiveProse, renderSegmentsHtml } from "../lib/live_prose.ts";
+} from "../lib/shared/transcript_model.ts";
+import { LiveProse, renderSegmentsHtml } from "../lib/browser/live_prose.ts";
 import { TurnView } from "../components/TurnView.tsx";
 import { ApprovalCard } from "../components/ApprovalCard.tsx";
 import { ClarifyCard } from "../components/ClarifyCard.tsx";

@@ -1,7 +1,7 @@
 // The few typed errors the server raises, and the one place they become HTTP statuses.
 // Invariant: routes throw these instead of building 4xx responses by hand; a 500 never
 // carries a stack trace to the client (it goes to the server log instead).
-import type { AppErrorType } from "./chat_events.ts";
+import type { AppErrorType } from "./shared/chat_events.ts";
 
 /** Unknown id, unknown route, or a path that must not be revealed. → 404 */
 export class NotFoundError extends Error {

@@ -1,10 +1,10 @@
-import type { AppModuleProps } from "../lib/file_router.ts";
+import type { AppModuleProps } from "../lib/server/file_router.ts";
 
 /**
  * The HTML document around every page. `data-theme` on <html> is the `theme` setting (read
  * by routes/_middleware.ts): "dark", "light" (the parchment field) or "system", which
  * follows prefers-color-scheme in CSS, so the first frame has the right theme. The CSRF token (auth on) is carried in a meta tag
- * for islands' writes (lib/api_client.ts); a page may name itself in `state.title`. Island
+ * for islands' writes (lib/browser/api_client.ts); a page may name itself in `state.title`. Island
  * scripts are added by the renderer, and only to pages that rendered an island.
  */
 export default function App({ Component, state }: AppModuleProps) {

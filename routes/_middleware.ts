@@ -2,17 +2,17 @@
 // included), the Host check (DNS rebinding), the cross-site check (CSRF), authentication
 // (401 for the API, a redirect to /login for pages), the CSRF token for browser writes, and
 // the per-client rate limits of chat starts and uploads.
-import type { Middleware, RouteContext } from "../lib/file_router.ts";
+import type { Middleware, RouteContext } from "../lib/server/file_router.ts";
 import {
   authEnabled,
   type AuthState,
   CSRF_HEADER,
   csrfTokenMatches,
   readLoginSession,
-} from "../lib/auth.ts";
+} from "../lib/security/auth.ts";
 import { AuthError, errorToHttp, ForbiddenError, RateLimitError } from "../lib/errors.ts";
-import { json } from "../lib/http.ts";
-import { readStoredSettings } from "../lib/settings.ts";
+import { json } from "../lib/server/http.ts";
+import { readStoredSettings } from "../lib/settings/settings.ts";
 import {
   checkHost,
   checkSameOrigin,
@@ -21,7 +21,7 @@ import {
   isBrowserRequest,
   isPublicPath,
   isUnsafeMethod,
-} from "../lib/request_guard.ts";
+} from "../lib/security/request_guard.ts";
 
 /**
  * Pages: scripts and styles only from this origin (no inline script, no eval). Inline styles

@@ -1,5 +1,5 @@
-import type { Handlers } from "../lib/file_router.ts";
-import { json } from "../lib/http.ts";
+import type { Handlers } from "../lib/server/file_router.ts";
+import { json } from "../lib/server/http.ts";
 
 export const handler: Handlers = {
   GET(_req, { app }) {

@@ -3,11 +3,11 @@
 // sidebar's filters are plain query parameters (`project`, `q`, `archived`), so links and
 // reloads keep the view and nothing needs JavaScript to work. The workspace panel's open
 // state comes from its cookie, and an open panel arrives with its root folder listed.
-import type { Handlers, PageProps } from "../lib/file_router.ts";
-import { findSession, type SessionRow } from "../lib/sessions.ts";
-import { type Project, projectSessionDefaults } from "../lib/projects.ts";
-import { loadTranscriptPage, type TranscriptPage } from "../lib/transcript_page.ts";
-import { listDirectory, type Listing } from "../lib/files.ts";
+import type { Handlers, PageProps } from "../lib/server/file_router.ts";
+import { findSession, type SessionRow } from "../lib/sessions/sessions.ts";
+import { type Project, projectSessionDefaults } from "../lib/sessions/projects.ts";
+import { loadTranscriptPage, type TranscriptPage } from "../lib/server/transcript_page.ts";
+import { listDirectory, type Listing } from "../lib/workspace/files.ts";
 import { AppShell } from "../components/AppShell.tsx";
 import { EmptyState } from "../components/EmptyState.tsx";
 import { MessageList } from "../components/MessageList.tsx";
@@ -15,10 +15,10 @@ import Transcript from "../islands/Transcript.tsx";
 import { loadSidebar, type SidebarProps } from "../components/Sidebar.tsx";
 import { displayPath } from "../components/Topbar.tsx";
 import { PANEL_COOKIE } from "../components/WorkspacePanel.tsx";
-import { readStoredSettings } from "../lib/settings.ts";
-import { onboardingNeeded } from "../lib/onboarding.ts";
-import { resolveProviders } from "../lib/provider_config.ts";
-import type { SendKey } from "../lib/composer_state.ts";
+import { readStoredSettings } from "../lib/settings/settings.ts";
+import { onboardingNeeded } from "../lib/settings/onboarding.ts";
+import { resolveProviders } from "../lib/providers/provider_config.ts";
+import type { SendKey } from "../lib/browser/composer_state.ts";
 
 /** How many of the latest messages the first paint of a conversation shows (whole turns). */
 const FIRST_PAINT_MESSAGES = 30;

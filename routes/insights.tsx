@@ -1,17 +1,21 @@
 // The Insights view at `/insights`: usage over one window (seed §4.12), server-rendered from
-// lib/insights.ts. Presets are plain links (`?days=N`); the custom range is a GET form of two
+// lib/insights/insights.ts. Presets are plain links (`?days=N`); the custom range is a GET form of two
 // date inputs sending raw YYYY-MM-DD, read in the server's timezone. Costs of turns without a
 // price are shown as "unpriced", never as $0.
 import type { ComponentChildren } from "preact";
-import type { Handlers, PageProps } from "../lib/file_router.ts";
-import { computeInsights, type InsightsReport, type ModelInsight } from "../lib/insights.ts";
+import type { Handlers, PageProps } from "../lib/server/file_router.ts";
+import {
+  computeInsights,
+  type InsightsReport,
+  type ModelInsight,
+} from "../lib/insights/insights.ts";
 import {
   isoDate,
   normalizeDate,
   resolveInsightsWindow,
   serverCalendar,
-} from "../lib/insights_window.ts";
-import { usePageScripts } from "../lib/page_scripts.ts";
+} from "../lib/insights/insights_window.ts";
+import { usePageScripts } from "../lib/server/page_scripts.ts";
 import { Icon } from "../components/Icon.tsx";
 import {
   ActivityBars,

@@ -1,9 +1,9 @@
 // The login page (public). Already logged in, or auth off → straight on to `next`. The form
 // works without JavaScript (a form post answered with a redirect); static/login.js upgrades it
 // to fetch so a wrong password is reported in place.
-import type { Handlers, PageProps } from "../lib/file_router.ts";
-import type { AuthState } from "../lib/auth.ts";
-import { safeNextPath } from "../lib/request_guard.ts";
+import type { Handlers, PageProps } from "../lib/server/file_router.ts";
+import type { AuthState } from "../lib/security/auth.ts";
+import { safeNextPath } from "../lib/security/request_guard.ts";
 
 interface LoginData {
   next: string;

@@ -1,9 +1,9 @@
 // The first-run wizard at `/onboarding` (components/OnboardingWizard.tsx): `/` sends a
 // console with no usable provider here until setup is completed or skipped. Visiting it
 // later re-runs setup (the Control Center's Providers tab links here).
-import type { Handlers, PageProps } from "../lib/file_router.ts";
-import { type OnboardingStatus, onboardingStatus } from "../lib/onboarding.ts";
-import { usePageScripts } from "../lib/page_scripts.ts";
+import type { Handlers, PageProps } from "../lib/server/file_router.ts";
+import { type OnboardingStatus, onboardingStatus } from "../lib/settings/onboarding.ts";
+import { usePageScripts } from "../lib/server/page_scripts.ts";
 import { OnboardingWizard } from "../components/OnboardingWizard.tsx";
 
 interface OnboardingData {

@@ -11,15 +11,15 @@ import {
   pendingApprovals,
   requestApproval,
   resolveApproval,
-} from "../lib/approvals.ts";
-import { askClarify } from "../lib/clarify.ts";
+} from "../lib/approvals/approvals.ts";
+import { askClarify } from "../lib/approvals/clarify.ts";
 import { ConflictError, ValidationError } from "../lib/errors.ts";
 import { ManualTimers } from "../lib/timers.ts";
 import { buildToolset, runToolCall } from "../lib/tools/registry.ts";
 import { buildApp } from "../main.ts";
-import { loadConfig } from "../lib/config.ts";
+import { loadConfig } from "../lib/settings/config.ts";
 import { createLogger } from "../lib/log.ts";
-import { createSession } from "../lib/sessions.ts";
+import { createSession } from "../lib/sessions/sessions.ts";
 
 const RM = {
   command: "rm -rf build",

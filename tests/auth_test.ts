@@ -2,12 +2,12 @@ import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/s
 import { join } from "node:path";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { manifestRoutes } from "./fixtures/manifest_routes.ts";
-import { hashPassword, verifyPassword } from "../lib/password.ts";
-import { createRateLimiter } from "../lib/rate_limit.ts";
-import { isPublicPath, safeNextPath } from "../lib/request_guard.ts";
-import { PASSWORD_HASH_SETTING, revokeAllSessions, SECRET_FILE } from "../lib/auth.ts";
+import { hashPassword, verifyPassword } from "../lib/security/password.ts";
+import { createRateLimiter } from "../lib/security/rate_limit.ts";
+import { isPublicPath, safeNextPath } from "../lib/security/request_guard.ts";
+import { PASSWORD_HASH_SETTING, revokeAllSessions, SECRET_FILE } from "../lib/security/auth.ts";
 import { checkStartupSafety } from "../main.ts";
-import { ConfigError, loadConfig } from "../lib/config.ts";
+import { ConfigError, loadConfig } from "../lib/settings/config.ts";
 
 const PASSWORD = "correct horse battery staple";
 

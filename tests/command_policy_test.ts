@@ -7,7 +7,7 @@ import {
   type PatternKey,
   PATTERNS,
   type Tier,
-} from "../lib/command_policy.ts";
+} from "../lib/approvals/command_policy.ts";
 
 const OPTS = {
   configPath: "/home/alice/.hermes/config.yaml",
@@ -17,7 +17,7 @@ const OPTS = {
 
 type Row = [command: string, tier: Tier, key?: PatternKey];
 
-// Decision (documented in lib/command_policy.ts): quoted text passed to a command that does not
+// Decision (documented in lib/approvals/command_policy.ts): quoted text passed to a command that does not
 // execute it is data — `echo "rm -rf /" > notes.txt` is safe — while text handed to something
 // that executes it (sh -c, eval, ssh, $(…), heredocs fed to a shell, python -c literals) is judged.
 const TABLE: Row[] = [

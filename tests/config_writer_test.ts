@@ -6,9 +6,9 @@ import {
   setMasked,
   updateConfigDocument,
   YAML_OPTIONS,
-} from "../lib/config_writer.ts";
+} from "../lib/settings/config_writer.ts";
 import { ValidationError } from "../lib/errors.ts";
-import { maskSecret } from "../lib/secrets.ts";
+import { maskSecret } from "../lib/security/secrets.ts";
 import { TEMPLATED_CONFIG } from "./fixtures/templated_config.ts";
 
 async function tempConfig(text?: string): Promise<{ path: string; cleanup(): Promise<void> }> {

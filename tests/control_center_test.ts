@@ -3,8 +3,8 @@
 // a stored secret in full; and `/` sending a first run to the setup wizard.
 import { ok, strictEqual } from "node:assert/strict";
 import { createTestApp, type TestApp } from "./helpers.ts";
-import { appendMessages } from "../lib/messages.ts";
-import { createSession } from "../lib/sessions.ts";
+import { appendMessages } from "../lib/sessions/messages.ts";
+import { createSession } from "../lib/sessions/sessions.ts";
 import { CONTROL_TABS } from "../components/ControlCenter.tsx";
 
 async function fragment(app: TestApp, query: string): Promise<string> {

@@ -1,6 +1,6 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { createTestApp, type TestApp } from "./helpers.ts";
-import { checkHost } from "../lib/request_guard.ts";
+import { checkHost } from "../lib/security/request_guard.ts";
 import { ForbiddenError } from "../lib/errors.ts";
 import { throws } from "node:assert/strict";
 

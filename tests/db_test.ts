@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok, strictEqual, throws } from "node:assert/strict";
 import { join } from "node:path";
-import { MIGRATIONS, openDatabaseAt, transaction } from "../lib/db.ts";
+import { MIGRATIONS, openDatabaseAt, transaction } from "../lib/storage/db.ts";
 
 async function tempDir(): Promise<string> {
   return await Deno.makeTempDir({ prefix: "hermes-db-" });
@@ -77,12 +77,14 @@ Deno.test("transaction() commits together or not at all, and nests", () => {
 
 /** The child writes sessions and turns in a tight loop until it is killed. */
 const WRITER = `
-import { openDatabaseAt } from ${JSON.stringify(new URL("../lib/db.ts", import.meta.url).href)};
+import { openDatabaseAt } from ${
+  JSON.stringify(new URL("../lib/storage/db.ts", import.meta.url).href)
+};
 import { createSession } from ${
-  JSON.stringify(new URL("../lib/sessions.ts", import.meta.url).href)
+  JSON.stringify(new URL("../lib/sessions/sessions.ts", import.meta.url).href)
 };
 import { appendMessages, truncateMessages } from ${
-  JSON.stringify(new URL("../lib/messages.ts", import.meta.url).href)
+  JSON.stringify(new URL("../lib/sessions/messages.ts", import.meta.url).href)
 };
 const db = openDatabaseAt(Deno.args[0]);
 const clock = () => Date.now() / 1000;

@@ -11,7 +11,7 @@ import {
   summaryRequest,
 } from "../lib/engine/compression.ts";
 import { estimateTokens } from "../lib/providers/context_windows.ts";
-import { appendMessages } from "../lib/messages.ts";
+import { appendMessages } from "../lib/sessions/messages.ts";
 
 const YAML = "context_windows: {fake-model: 1000}\ncompression: {threshold: 0.5}\n";
 const A = "alpha ".repeat(66);

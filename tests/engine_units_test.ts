@@ -4,7 +4,7 @@ import { createCoalescer } from "../lib/engine/coalescer.ts";
 import { parseToolArgs, toModelMessages } from "../lib/engine/model_messages.ts";
 import { deriveTitle } from "../lib/engine/run_manager.ts";
 import { planCut } from "../lib/engine/compression.ts";
-import type { StoredMessage } from "../lib/messages.ts";
+import type { StoredMessage } from "../lib/sessions/messages.ts";
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, match, ok, strictEqual } from "node:assert/strict";
 import { createTestApp, type TestApp } from "./helpers.ts";
-import { addUsage } from "../lib/sessions.ts";
-import { appendMessages } from "../lib/messages.ts";
+import { addUsage } from "../lib/sessions/sessions.ts";
+import { appendMessages } from "../lib/sessions/messages.ts";
 
 type Json = Record<string, unknown>;
 

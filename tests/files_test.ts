@@ -1,9 +1,9 @@
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { createTestApp, type TestApp } from "./helpers.ts";
-import { createSession } from "../lib/sessions.ts";
-import { countLines, MAX_LIST_ENTRIES, MAX_VIEW_BYTES } from "../lib/files.ts";
-import { gitInfo, parseGitStatus } from "../lib/git_info.ts";
+import { createSession } from "../lib/sessions/sessions.ts";
+import { countLines, MAX_LIST_ENTRIES, MAX_VIEW_BYTES } from "../lib/workspace/files.ts";
+import { gitInfo, parseGitStatus } from "../lib/workspace/git_info.ts";
 
 type Entry = {
   name: string;

@@ -5,7 +5,7 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { createTestApp } from "./helpers.ts";
 import { manifestRoutes, type RouteProbe } from "./fixtures/manifest_routes.ts";
-import { createSession } from "../lib/sessions.ts";
+import { createSession } from "../lib/sessions/sessions.ts";
 
 const SEED = Number(Deno.env.get("FUZZ_SEED") ?? 20240611);
 const PER_ROUTE = Number(Deno.env.get("FUZZ_PER_ROUTE") ?? 36);

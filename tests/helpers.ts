@@ -2,7 +2,7 @@
 // its fetch handler (no port needed), plus a real loopback server when a test needs HTTP.
 import { join } from "node:path";
 import { buildApp, type BuiltApp } from "../main.ts";
-import { loadConfig } from "../lib/config.ts";
+import { loadConfig } from "../lib/settings/config.ts";
 import { createLogger } from "../lib/log.ts";
 
 export interface TestApp extends BuiltApp {

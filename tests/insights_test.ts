@@ -2,8 +2,8 @@
 // turns are never $0, per-model rows, and activity counted in the server's local time (TZ).
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { createTestApp, type TestApp } from "./helpers.ts";
-import type { InsightsReport } from "../lib/insights.ts";
-import type { Db } from "../lib/db.ts";
+import type { InsightsReport } from "../lib/insights/insights.ts";
+import type { Db } from "../lib/storage/db.ts";
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 const NOW = at("2026-03-10T15:30:00-04:00");

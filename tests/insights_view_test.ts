@@ -1,10 +1,10 @@
 // GET /insights, the server-rendered Insights view: totals, the per-model table and the daily
-// chart come from lib/insights.ts for the window the query selects; a model without a price
+// chart come from lib/insights/insights.ts for the window the query selects; a model without a price
 // reads "unpriced" (never $0); presets are links; an unusable custom bound falls back to the
 // trailing window and says why; blank date inputs count as omitted bounds.
 import { ok, strictEqual } from "node:assert/strict";
 import { createTestApp, type TestApp } from "./helpers.ts";
-import type { Db } from "../lib/db.ts";
+import type { Db } from "../lib/storage/db.ts";
 import { formatCost } from "../routes/insights.tsx";
 import { niceCeiling, tokenBuckets } from "../components/InsightsChart.tsx";
 

@@ -7,7 +7,7 @@ import {
   resolveInsightsWindow,
   serverCalendar,
   windowDays,
-} from "../lib/insights_window.ts";
+} from "../lib/insights/insights_window.ts";
 
 const NY = localCalendar("America/New_York");
 /** Epoch seconds of an ISO timestamp with an explicit offset (independent of the code under test). */

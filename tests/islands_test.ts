@@ -13,16 +13,16 @@ import {
   islandNameFromPath,
   islandTags,
   renderWithIslands,
-} from "../lib/islands.ts";
+} from "../lib/server/islands.ts";
 import {
   createPropsEncoder,
   decodeIslandProps,
   type IslandPayload,
   IslandPropsError,
   type SignalLike,
-} from "../lib/island_props.ts";
-import { createPageRenderer } from "../lib/render_page.ts";
-import type { AppModuleProps, PageProps } from "../lib/file_router.ts";
+} from "../lib/shared/island_props.ts";
+import { createPageRenderer } from "../lib/server/render_page.ts";
+import type { AppModuleProps, PageProps } from "../lib/server/file_router.ts";
 import { createTestApp } from "./helpers.ts";
 
 // Two island modules as routes.gen.ts would list them.

@@ -1,7 +1,7 @@
 // The run journal: atomic session claims, ordered events, recovery of unfinished runs.
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
-import { openDatabaseAt } from "../lib/db.ts";
-import { createSession } from "../lib/sessions.ts";
+import { openDatabaseAt } from "../lib/storage/db.ts";
+import { createSession } from "../lib/sessions/sessions.ts";
 import {
   claimSession,
   createEventAppender,
@@ -9,7 +9,7 @@ import {
   getStream,
   readEvents,
   recoverInterruptedStreams,
-} from "../lib/journal.ts";
+} from "../lib/engine/journal.ts";
 
 function fixture() {
   const db = openDatabaseAt(":memory:");

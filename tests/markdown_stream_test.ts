@@ -1,12 +1,12 @@
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
-import { lexMarkdown, preloadRenderers, renderMarkdown } from "../lib/markdown.ts";
-import { mathReady } from "../lib/markdown_math.ts";
-import { languageReady } from "../lib/highlight.ts";
+import { lexMarkdown, preloadRenderers, renderMarkdown } from "../lib/markdown/render.ts";
+import { mathReady } from "../lib/markdown/math.ts";
+import { languageReady } from "../lib/markdown/highlight.ts";
 import {
   createStreamRenderer,
   type StreamRenderer,
   type StreamUpdate,
-} from "../lib/markdown_stream.ts";
+} from "../lib/markdown/stream.ts";
 import { assertSafeHtml, seeded } from "./markdown_html.ts";
 
 /** What the island shows: settled blocks (appended, dropped on reset) and the tail. */

@@ -11,16 +11,16 @@ import {
   needsReady,
   preloadRenderers,
   renderMarkdown,
-} from "../lib/markdown.ts";
+} from "../lib/markdown/render.ts";
 import {
   DECLARED_LANGUAGE_ALIASES,
   LANGUAGE_DEPS,
   languageReady,
   LANGUAGES,
   resolveLanguage,
-} from "../lib/highlight.ts";
-import { KATEX_OPTIONS, mathReady } from "../lib/markdown_math.ts";
-import { safeUrl } from "../lib/markdown_urls.ts";
+} from "../lib/markdown/highlight.ts";
+import { KATEX_OPTIONS, mathReady } from "../lib/markdown/math.ts";
+import { safeUrl } from "../lib/markdown/urls.ts";
 import { assertSafeHtml, parseHtml, seeded, squash } from "./markdown_html.ts";
 
 /**
@@ -456,13 +456,13 @@ Deno.test("math output matches marked-katex-extension for its standard syntax", 
   }
 });
 
-Deno.test("lib/markdown.ts bundles for the browser without KaTeX or grammars up front", async () => {
+Deno.test("lib/markdown/render.ts bundles for the browser without KaTeX or grammars up front", async () => {
   const root = fileURLToPath(new URL("..", import.meta.url));
   try {
     const result = await esbuild.build({
       absWorkingDir: root,
       stdin: {
-        contents: 'import { renderMarkdown } from "./lib/markdown.ts";\n' +
+        contents: 'import { renderMarkdown } from "./lib/markdown/render.ts";\n' +
           'document.body.innerHTML = renderMarkdown("# hi");\n',
         resolveDir: root,
         loader: "ts",

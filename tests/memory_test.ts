@@ -9,7 +9,7 @@ import {
   memoryPromptSection,
   PROMPT_BUDGET,
   readMemory,
-} from "../lib/memory.ts";
+} from "../lib/agent/memory.ts";
 import { memoryTool } from "../lib/tools/memory_tool.ts";
 import type { ToolContext } from "../lib/tools/types.ts";
 

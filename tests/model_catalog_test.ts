@@ -1,8 +1,12 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { loadConfig } from "../lib/config.ts";
-import { type CatalogEvent, ModelCatalog, type ModelCatalogOptions } from "../lib/model_catalog.ts";
-import type { ModelGroup, ModelsResponse } from "../lib/model_groups.ts";
+import { loadConfig } from "../lib/settings/config.ts";
+import {
+  type CatalogEvent,
+  ModelCatalog,
+  type ModelCatalogOptions,
+} from "../lib/models/model_catalog.ts";
+import type { ModelGroup, ModelsResponse } from "../lib/models/model_groups.ts";
 import { ManualTimers } from "../lib/timers.ts";
 import { createTestApp } from "./helpers.ts";
 

@@ -1,13 +1,13 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { loadConfig } from "../lib/config.ts";
+import { loadConfig } from "../lib/settings/config.ts";
 import {
   parseModelList,
   planProbeTargets,
   type ProbeTarget,
   runProbe,
-} from "../lib/model_probes.ts";
-import { resolveProviders } from "../lib/provider_config.ts";
+} from "../lib/models/model_probes.ts";
+import { resolveProviders } from "../lib/providers/provider_config.ts";
 
 async function resolved(yaml: string, env: Record<string, string> = {}) {
   const root = await Deno.makeTempDir({ prefix: "hermes-probes-" });

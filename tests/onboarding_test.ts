@@ -5,9 +5,9 @@ import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { parseDocument } from "yaml";
 import { createTestApp, type TestApp } from "./helpers.ts";
-import type { OnboardingStatus } from "../lib/onboarding.ts";
-import { localServerUrls } from "../lib/onboarding.ts";
-import { storedPasswordHash } from "../lib/auth.ts";
+import type { OnboardingStatus } from "../lib/settings/onboarding.ts";
+import { localServerUrls } from "../lib/settings/onboarding.ts";
+import { storedPasswordHash } from "../lib/security/auth.ts";
 
 interface FakeServer {
   url: string;

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { createTestApp } from "./helpers.ts";
 import { createHostileWorkspace, HOSTILE_PATHS, OUTSIDE_SECRET } from "./fixtures/hostile_paths.ts";
 import { NotFoundError } from "../lib/errors.ts";
-import { resolveInWorkspace } from "../lib/workspace_paths.ts";
-import { createSession } from "../lib/sessions.ts";
+import { resolveInWorkspace } from "../lib/workspace/workspace_paths.ts";
+import { createSession } from "../lib/sessions/sessions.ts";
 
 const FILE_ROUTES = ["/api/list", "/api/file", "/api/file/raw"] as const;
 

@@ -1,6 +1,6 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { type ProbeIo, type ProbeResult, type ProbeTarget } from "../lib/model_probes.ts";
-import { ProbeRound, ProbeSchedule, type ScheduleOptions } from "../lib/probe_schedule.ts";
+import { type ProbeIo, type ProbeResult, type ProbeTarget } from "../lib/models/model_probes.ts";
+import { ProbeRound, ProbeSchedule, type ScheduleOptions } from "../lib/models/probe_schedule.ts";
 import { ManualTimers } from "../lib/timers.ts";
 
 const CAP = 5000;

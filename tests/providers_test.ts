@@ -1,8 +1,12 @@
 // Provider configuration, prices, context windows and error normalization.
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { APICallError } from "ai";
-import { type AppConfig, loadConfig, parseConfigText } from "../lib/config.ts";
-import { pickEndpoint, publicEndpoint, resolveProviders } from "../lib/provider_config.ts";
+import { type AppConfig, loadConfig, parseConfigText } from "../lib/settings/config.ts";
+import {
+  pickEndpoint,
+  publicEndpoint,
+  resolveProviders,
+} from "../lib/providers/provider_config.ts";
 import { canonicalModelId, estimateCost, priceFor } from "../lib/providers/pricing.ts";
 import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from "../lib/providers/context_windows.ts";
 import { toProviderFailure } from "../lib/providers/provider_errors.ts";

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { createTestApp } from "./helpers.ts";
-import { routePathFromFile } from "../lib/file_router.ts";
+import { routePathFromFile } from "../lib/server/file_router.ts";
 import { generateManifest } from "../tools/gen_manifest.ts";
 
 Deno.test("routePathFromFile() maps Fresh-style file names to URL patterns", () => {

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { createTestApp } from "./helpers.ts";
 import { startFakeProvider } from "./fixtures/fake_provider.ts";
 import { manifestRoutes } from "./fixtures/manifest_routes.ts";
-import { isMaskedSecret, maskSecret, redactSecrets } from "../lib/secrets.ts";
-import { SECRET_FILE } from "../lib/auth.ts";
+import { isMaskedSecret, maskSecret, redactSecrets } from "../lib/security/secrets.ts";
+import { SECRET_FILE } from "../lib/security/auth.ts";
 
 Deno.test("maskSecret() shows a vendor prefix and the last 4 characters only", () => {
   strictEqual(maskSecret("sk-proj-abcdefghijklmnop1234"), "sk-proj-…1234");

@@ -4,7 +4,7 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { createTestApp } from "./helpers.ts";
 import { TOOL_HOOKS } from "../lib/engine/tool_hooks.ts";
-import { getSession } from "../lib/sessions.ts";
+import { getSession } from "../lib/sessions/sessions.ts";
 
 Deno.test("POST /api/session/network switches the shell's network for one session", async () => {
   const app = await createTestApp();

@@ -13,7 +13,7 @@ import {
   type NewMessage,
   truncateMessages,
   updateMessage,
-} from "../lib/messages.ts";
+} from "../lib/sessions/messages.ts";
 import {
   addUsage,
   claimActiveStream,
@@ -21,7 +21,7 @@ import {
   getSession,
   normalizeTitle,
   setActiveStream,
-} from "../lib/sessions.ts";
+} from "../lib/sessions/sessions.ts";
 import { NotFoundError } from "../lib/errors.ts";
 
 type Json = Record<string, unknown>;

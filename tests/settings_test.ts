@@ -3,10 +3,10 @@
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { createTestApp, type TestApp } from "./helpers.ts";
-import type { PublicSettings } from "../lib/settings.ts";
-import { storedProviderKeys } from "../lib/settings.ts";
-import { storedPasswordHash } from "../lib/auth.ts";
-import { resolveProviders } from "../lib/provider_config.ts";
+import type { PublicSettings } from "../lib/settings/settings.ts";
+import { storedProviderKeys } from "../lib/settings/settings.ts";
+import { storedPasswordHash } from "../lib/security/auth.ts";
+import { resolveProviders } from "../lib/providers/provider_config.ts";
 
 async function withApp(
   fn: (app: TestApp) => Promise<void>,

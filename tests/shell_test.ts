@@ -9,17 +9,17 @@ import {
   groupSessionsByDay,
   sessionGroupOf,
   startOfLocalDay,
-} from "../lib/session_groups.ts";
+} from "../lib/shared/session_groups.ts";
 import { displayPath } from "../components/Topbar.tsx";
 import { createTestApp } from "./helpers.ts";
 import { seedConsole } from "./e2e/seed.ts";
 import { h } from "preact";
-import { highlightSegments, queryWords } from "../lib/search_highlight.ts";
-import { createPageRenderer } from "../lib/render_page.ts";
-import { type PageScriptBundle, usePageScripts } from "../lib/page_scripts.ts";
-import { appendMessages } from "../lib/messages.ts";
-import { archiveSession, createSession } from "../lib/sessions.ts";
-import type { AppModuleProps, PageProps } from "../lib/file_router.ts";
+import { highlightSegments, queryWords } from "../lib/shared/search_highlight.ts";
+import { createPageRenderer } from "../lib/server/render_page.ts";
+import { type PageScriptBundle, usePageScripts } from "../lib/server/page_scripts.ts";
+import { appendMessages } from "../lib/sessions/messages.ts";
+import { archiveSession, createSession } from "../lib/sessions/sessions.ts";
+import type { AppModuleProps, PageProps } from "../lib/server/file_router.ts";
 
 // 2026-03-11 (a Wednesday) 09:30 in UTC+02:00 is 07:30 UTC.
 const NOW = Date.UTC(2026, 2, 11, 7, 30) / 1000;
@@ -223,9 +223,9 @@ Deno.test("GET /?session= opens the conversation; an unknown id is a 404 with a 
 Deno.test("GET / escapes session titles and project names", async () => {
   const app = await createTestApp();
   try {
-    const { createSession } = await import("../lib/sessions.ts");
-    const { appendMessages } = await import("../lib/messages.ts");
-    const { createProject } = await import("../lib/projects.ts");
+    const { createSession } = await import("../lib/sessions/sessions.ts");
+    const { appendMessages } = await import("../lib/sessions/messages.ts");
+    const { createProject } = await import("../lib/sessions/projects.ts");
     const s = createSession(app.ctx.db, app.ctx.clock, {
       workspace: app.workspace,
       title: '<img src=x onerror="alert(1)">',
@@ -510,10 +510,11 @@ const built = (() => {
 })();
 
 Deno.test({
-  name: "the build bundles lib/client/* as page scripts: on / (counted in its budget), not /login",
+  name:
+    "the build bundles lib/browser/pages/* as page scripts: on / (counted in its budget), not /login",
   ignore: !built?.scripts,
   async fn() {
-    const names = [...Deno.readDirSync(new URL("../lib/client/", import.meta.url))]
+    const names = [...Deno.readDirSync(new URL("../lib/browser/pages/", import.meta.url))]
       .filter((e) => e.isFile && e.name.endsWith(".ts")).map((e) => e.name.slice(0, -3)).sort();
     assertEquals(Object.keys(built!.scripts!).sort(), names);
     const home = built!.pages!["/"];

@@ -9,7 +9,7 @@ import {
   parseUseCommand,
   requireSkillName,
   splitFrontMatter,
-} from "../lib/skills.ts";
+} from "../lib/agent/skills.ts";
 import { skillTool } from "../lib/tools/skill_tool.ts";
 import type { ToolContext } from "../lib/tools/types.ts";
 
@@ -250,7 +250,7 @@ Deno.test("skills reach the model: listed in the prompt, loaded by tool, forced 
 Deno.test("saveSkill() refuses oversized content", async () => {
   const app = await createTestApp();
   try {
-    const { saveSkill } = await import("../lib/skills.ts");
+    const { saveSkill } = await import("../lib/agent/skills.ts");
     await rejects(saveSkill(app.ctx.config, "big", "x".repeat(300 * 1024)), /larger than/);
   } finally {
     await app.close();

@@ -9,7 +9,7 @@ import {
   parseSlashCommand,
   SLASH_COMMANDS,
   slashQuery,
-} from "../lib/slash_commands.ts";
+} from "../lib/browser/slash_commands.ts";
 import {
   enterAction,
   formatBytes,
@@ -18,7 +18,7 @@ import {
   type KeyLike,
   sendKeyHint,
   shortPath,
-} from "../lib/composer_state.ts";
+} from "../lib/browser/composer_state.ts";
 
 const names = (list: { name: string }[]) => list.map((c) => c.name);
 

@@ -8,8 +8,8 @@ import {
   followStream,
   PROBE_SCHEDULE_MS,
   seqOfId,
-} from "../lib/stream_client.ts";
-import type { SequencedEvent } from "../lib/chat_events.ts";
+} from "../lib/browser/stream_client.ts";
+import type { SequencedEvent } from "../lib/shared/chat_events.ts";
 import { startHarness } from "./fixtures/engine_harness.ts";
 
 Deno.test("createSseParser() reassembles frames split anywhere and drops comments", () => {

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "./helpers.ts";
 import { toolContext, until } from "./fixtures/tool_context.ts";
 import { buildToolset, runToolCall } from "../lib/tools/registry.ts";
 import type { ToolContext, ToolDefinition } from "../lib/tools/types.ts";
-import { respondClarify } from "../lib/clarify.ts";
+import { respondClarify } from "../lib/approvals/clarify.ts";
 import { capOutput } from "../lib/sandbox/command_runner.ts";
 
 async function setup(opts: Parameters<typeof createTestApp>[0] = {}) {

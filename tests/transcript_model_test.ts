@@ -2,7 +2,7 @@
 // shows. The last test runs a real agent turn (fake provider, real engine) and checks that the
 // live fold of its events and the settled fold of its stored messages tell the same story.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import type { ChatEvent, SequencedEvent } from "../lib/chat_events.ts";
+import type { ChatEvent, SequencedEvent } from "../lib/shared/chat_events.ts";
 import {
   activitySummary,
   applyEvent,
@@ -14,7 +14,7 @@ import {
   RESULT_CLIP,
   type TranscriptMessage,
   turnStart,
-} from "../lib/transcript_model.ts";
+} from "../lib/shared/transcript_model.ts";
 import { startHarness, waitFor } from "./fixtures/engine_harness.ts";
 
 const call = (id: string, name: string, args: unknown) => ({

@@ -2,15 +2,15 @@
 // the running turn folded from its journal (never also in the history), and turns whose run
 // failed carrying the error from the journal.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { loadTranscriptPage } from "../lib/transcript_page.ts";
-import { getSession } from "../lib/sessions.ts";
-import { appendMessages, type NewMessage } from "../lib/messages.ts";
-import { alignedPage, type TranscriptMessage } from "../lib/transcript_model.ts";
+import { loadTranscriptPage } from "../lib/server/transcript_page.ts";
+import { getSession } from "../lib/sessions/sessions.ts";
+import { appendMessages, type NewMessage } from "../lib/sessions/messages.ts";
+import { alignedPage, type TranscriptMessage } from "../lib/shared/transcript_model.ts";
 import { startHarness, waitFor } from "./fixtures/engine_harness.ts";
 import { h as jsx } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { TurnView } from "../components/TurnView.tsx";
-import { foldMessages } from "../lib/transcript_model.ts";
+import { foldMessages } from "../lib/shared/transcript_model.ts";
 
 Deno.test("alignedPage() returns whole turns, widening the page for a long turn", async () => {
   // 0 user, 1–24 one long turn, 25 user, 26 assistant, 27 user, 28 assistant.

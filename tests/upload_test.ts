@@ -1,8 +1,12 @@
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { createTestApp, type TestApp } from "./helpers.ts";
-import { createSession } from "../lib/sessions.ts";
-import { MULTIPART_OVERHEAD_BYTES, resolveAttachment, sanitizeFilename } from "../lib/uploads.ts";
+import { createSession } from "../lib/sessions/sessions.ts";
+import {
+  MULTIPART_OVERHEAD_BYTES,
+  resolveAttachment,
+  sanitizeFilename,
+} from "../lib/workspace/uploads.ts";
 import { NotFoundError } from "../lib/errors.ts";
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);

@@ -6,7 +6,7 @@ import {
   guardedFetch,
   type HostResolver,
   parseIpv6,
-} from "../lib/url_guard.ts";
+} from "../lib/security/url_guard.ts";
 
 const DNS: Record<string, string[]> = {
   "public.example": ["93.184.216.34"],

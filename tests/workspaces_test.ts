@@ -7,7 +7,7 @@ import {
 } from "node:assert/strict";
 import { join } from "node:path";
 import { createTestApp, type TestApp } from "./helpers.ts";
-import { resolveTrustedWorkspace, validateWorkspaceToAdd } from "../lib/workspaces.ts";
+import { resolveTrustedWorkspace, validateWorkspaceToAdd } from "../lib/workspace/workspaces.ts";
 import { ValidationError } from "../lib/errors.ts";
 
 type Ws = { path: string; name: string };

@@ -1,25 +1,25 @@
 // `deno task build`: bundle the islands runtime for the browser with esbuild. One client entry
-// (lib/islands_client.ts) plus one content-hashed chunk per island file, ESM with code
+// (lib/browser/islands_client.ts) plus one content-hashed chunk per island file, ESM with code
 // splitting so preact and shared code load once; written to static/_islands/ with a
-// manifest.json the server reads. Every `lib/client/*.ts` module is an entry too (a page
-// script, `scripts` in the manifest; lib/page_scripts.ts): the same build, so they share
+// manifest.json the server reads. Every `lib/browser/pages/*.ts` module is an entry too (a page
+// script, `scripts` in the manifest; lib/server/page_scripts.ts): the same build, so they share
 // chunks with the islands. Then print, per page, the JavaScript it loads before any
 // interaction (gzipped, page scripts included) and fail when a page exceeds the budget.
 import * as esbuild from "esbuild";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import type { PageScriptBundle } from "../lib/page_scripts.ts";
-import { islandNameFromPath } from "../lib/islands.ts";
-import { routePathFromFile } from "../lib/file_router.ts";
+import type { PageScriptBundle } from "../lib/server/page_scripts.ts";
+import { islandNameFromPath } from "../lib/server/islands.ts";
+import { routePathFromFile } from "../lib/server/file_router.ts";
 import { sourceFiles } from "./source_files.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = "static/_islands";
 const BASE = "/static/_islands/";
 /** A page that reaches this module through its static imports loads the page scripts. */
-const PAGE_SCRIPTS_MODULE = "lib/page_scripts.ts";
-/** `lib/client/sidebar.ts` → `sidebar`: the page script's name in the manifest. */
+const PAGE_SCRIPTS_MODULE = "lib/server/page_scripts.ts";
+/** `lib/browser/pages/sidebar.ts` → `sidebar`: the page script's name in the manifest. */
 const scriptName = (path: string) => path.split("/").at(-1)!.replace(/\.ts$/, "");
 /** The issue's budget: JS a page loads before interaction, gzipped. */
 export const PAGE_BUDGET_GZIP = 60 * 1024;
@@ -34,7 +34,7 @@ export interface BuildOptions {
 export interface PageWeight {
   route: string;
   islands: string[];
-  /** Page scripts it loads (all of lib/client/, or none). */
+  /** Page scripts it loads (all of lib/browser/pages/, or none). */
   scripts: string[];
   files: string[];
   bytes: number;
@@ -63,7 +63,7 @@ function staticClosure(meta: esbuild.Metafile, file: string): string[] {
 /**
  * Islands each page can render: the island files reachable through its static imports
  * (plus `_app.tsx`'s), found by an esbuild analysis pass that writes nothing; and whether
- * it reaches lib/page_scripts.ts (then it loads the page scripts).
+ * it reaches lib/server/page_scripts.ts (then it loads the page scripts).
  */
 async function pageIslands(
   islandFiles: string[],
@@ -114,9 +114,9 @@ async function pageIslands(
 /** Bundle, write static/_islands/ (new files first, then the manifest, then remove stale). */
 export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult> {
   const islandFiles = sourceFiles(join(ROOT, "islands"), /\.(tsx?|jsx?)$/).map(rel);
-  const clientFiles = sourceFiles(join(ROOT, "lib/client"), /\.ts$/).map(rel);
+  const clientFiles = sourceFiles(join(ROOT, "lib/browser/pages"), /\.ts$/).map(rel);
   const entryPoints = [
-    { in: "lib/islands_client.ts", out: "boot" },
+    { in: "lib/browser/islands_client.ts", out: "boot" },
     ...islandFiles.map((f) => ({ in: f, out: islandNameFromPath(f) })),
     ...clientFiles.map((f) => ({ in: f, out: "page-" + scriptName(f) })),
   ];
@@ -155,7 +155,7 @@ export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult
   const bundle: PageScriptBundle = {
     version: 1,
     base: BASE,
-    entry: chunkOf("lib/islands_client.ts"),
+    entry: chunkOf("lib/browser/islands_client.ts"),
     islands: Object.fromEntries(islandFiles.map((f) => [islandNameFromPath(f), chunkOf(f)])),
     scripts: Object.fromEntries(clientFiles.map((f) => [scriptName(f), chunkOf(f)])),
     pages: {},
@@ -230,7 +230,9 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 export function formatReport({ bundle, pages }: BuildResult): string {
   const lines = [
     `islands: ${Object.keys(bundle.islands).join(", ") || "(none)"} → ${OUT}/`,
-    `page scripts (lib/client/): ${Object.keys(bundle.scripts ?? {}).join(", ") || "(none)"}`,
+    `page scripts (lib/browser/pages/): ${
+      Object.keys(bundle.scripts ?? {}).join(", ") || "(none)"
+    }`,
     "JavaScript each page loads before any interaction (gzip, budget " +
     `${kb(PAGE_BUDGET_GZIP)}):`,
   ];

@@ -31,7 +31,7 @@ async function copyDir(from: string, to: string): Promise<void> {
 export async function bundleApp(outDir: string): Promise<void> {
   await Deno.mkdir(join(outDir, "lib", "sandbox"), { recursive: true });
   await run(["bundle", "--quiet", "--platform", "deno", "main.ts", "-o", join(outDir, "main.js")]);
-  // The worker keeps its source path (lib/app_paths.ts resolves it there); JS is valid TS.
+  // The worker keeps its source path (lib/server/app_paths.ts resolves it there); JS is valid TS.
   await run([
     "bundle",
     "--quiet",

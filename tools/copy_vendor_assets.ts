@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-/** Where the assets go; lib/markdown_math.ts's KATEX_CSS_HREF points at its stylesheet. */
+/** Where the assets go; lib/markdown/math.ts's KATEX_CSS_HREF points at its stylesheet. */
 export const KATEX_OUT = join(ROOT, "static/katex");
 
 /** KaTeX's CSS with every non-WOFF2 font source removed, and the fonts it still names. */

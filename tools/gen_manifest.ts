@@ -18,7 +18,7 @@ export function generateManifest(): string {
     ...routes.map((r, i) => `import * as $${i} from "${r}";`),
     ...islands.map((r, i) => `import * as $$${i} from "${r}";`),
     "",
-    'import type { Manifest } from "./lib/file_router.ts";',
+    'import type { Manifest } from "./lib/server/file_router.ts";',
     "",
     "export const manifest: Manifest = {",
     "  routes: {",

@@ -1,7 +1,7 @@
 // Control Center › Appearance: the theme (light, dark, or the system's) and whether the
 // model's thinking shows in the transcript. The theme is applied at once through the
-// `hermes:theme-change` event (lib/client/layout.ts applies and saves it).
-import type { PublicSettings } from "../../lib/settings.ts";
+// `hermes:theme-change` event (lib/browser/pages/layout.ts applies and saves it).
+import type { PublicSettings } from "../../lib/settings/settings.ts";
 import { Section, StatusLine } from "./parts.tsx";
 
 export type AppearanceData = Pick<PublicSettings, "theme" | "show_thinking">;

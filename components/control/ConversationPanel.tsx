@@ -1,8 +1,8 @@
 // Control Center › Conversation: export the open conversation (JSON, Markdown, HTML through
 // GET /api/session/export), import a JSON export as a new conversation, and clear the open
 // one after a confirmation.
-import type { AppContext } from "../../lib/app_context.ts";
-import { findSession } from "../../lib/sessions.ts";
+import type { AppContext } from "../../lib/server/app_context.ts";
+import { findSession } from "../../lib/sessions/sessions.ts";
 import { ConfirmAction, Section, StatusLine } from "./parts.tsx";
 
 export interface ConversationData {

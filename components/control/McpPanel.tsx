@@ -3,7 +3,7 @@
 // (stdio: command, args, env, working folder; HTTP: URL and headers; enabled; approval).
 // Secrets arrive masked (GET /api/mcp/servers); sending a masked value back keeps it.
 import type { ComponentChildren } from "preact";
-import type { AppContext } from "../../lib/app_context.ts";
+import type { AppContext } from "../../lib/server/app_context.ts";
 import {
   DEFAULT_CONNECT_TIMEOUT_SECONDS,
   DEFAULT_TOOL_TIMEOUT_SECONDS,

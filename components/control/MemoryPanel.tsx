@@ -1,8 +1,8 @@
 // Control Center › Memory: the agent's long-term notes, MEMORY.md (what it learned) and
 // USER.md (who you are), edited as whole files. Only the first PROMPT_BUDGET characters of
 // each reach the prompt; the counter says when a file runs past it.
-import type { AppContext } from "../../lib/app_context.ts";
-import { PROMPT_BUDGET, readMemory } from "../../lib/memory.ts";
+import type { AppContext } from "../../lib/server/app_context.ts";
+import { PROMPT_BUDGET, readMemory } from "../../lib/agent/memory.ts";
 import { Section, StatusLine } from "./parts.tsx";
 
 export interface MemoryData {
@@ -21,7 +21,7 @@ export async function loadMemory(app: Pick<AppContext, "config">): Promise<Memor
 
 const NUMBER = new Intl.NumberFormat("en-US");
 
-/** The counter under each file (lib/client/extensions_panel.ts words it the same way). */
+/** The counter under each file (lib/browser/pages/extensions_panel.ts words it the same way). */
 export function memoryCounterText(length: number, budget: number): string {
   return length > budget
     ? `${NUMBER.format(length)} characters: only the first ${

@@ -2,9 +2,9 @@
 // and how long a tool call waits for an approval. One form; only changed fields are sent
 // (POST /api/settings merges), so saving never pins a default that came from the config.
 import type { ComponentChildren } from "preact";
-import type { AppContext } from "../../lib/app_context.ts";
-import type { PublicSettings } from "../../lib/settings.ts";
-import { listWorkspaces } from "../../lib/workspaces.ts";
+import type { AppContext } from "../../lib/server/app_context.ts";
+import type { PublicSettings } from "../../lib/settings/settings.ts";
+import { listWorkspaces } from "../../lib/workspace/workspaces.ts";
 import { Field, Section, StatusLine } from "./parts.tsx";
 
 export interface PreferencesData extends

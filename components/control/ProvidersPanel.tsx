@@ -2,9 +2,13 @@
 // API keys stored by the console. Stored keys are shown masked only; a key typed here
 // replaces the stored one, an empty field leaves it alone, Remove deletes it (the exported
 // environment variable, if any, then applies again).
-import type { AppContext } from "../../lib/app_context.ts";
-import { resolveProviders } from "../../lib/provider_config.ts";
-import { KEYED_PROVIDERS, type KeyedProvider, type PublicSettings } from "../../lib/settings.ts";
+import type { AppContext } from "../../lib/server/app_context.ts";
+import { resolveProviders } from "../../lib/providers/provider_config.ts";
+import {
+  KEYED_PROVIDERS,
+  type KeyedProvider,
+  type PublicSettings,
+} from "../../lib/settings/settings.ts";
 import { Badge, Section, StatusLine } from "./parts.tsx";
 
 export interface ProvidersData {

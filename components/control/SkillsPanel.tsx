@@ -2,8 +2,8 @@
 // live), each enabled or disabled, and an editor for SKILL.md (YAML front matter with `name`
 // and `description`, then Markdown instructions). Disabled skills stay on disk, hidden from
 // the agent.
-import type { AppContext } from "../../lib/app_context.ts";
-import { listSkills, readSkill, type Skill, skillJson } from "../../lib/skills.ts";
+import type { AppContext } from "../../lib/server/app_context.ts";
+import { listSkills, readSkill, type Skill, skillJson } from "../../lib/agent/skills.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { Field, FormFoot, ListRow, RowButton, RowToggle, Section, StatusLine } from "./parts.tsx";
 

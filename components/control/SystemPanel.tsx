@@ -1,9 +1,9 @@
 // Control Center › System: what is running (version, uptime, where config and state live),
 // whether terminal commands run in the bubblewrap sandbox, the login password (set, change,
 // remove — unless the environment sets it) and the way to Insights.
-import type { AppContext } from "../../lib/app_context.ts";
+import type { AppContext } from "../../lib/server/app_context.ts";
 import type { SandboxStatus } from "../../lib/sandbox/command_runner.ts";
-import type { PublicSettings } from "../../lib/settings.ts";
+import type { PublicSettings } from "../../lib/settings/settings.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 import { Badge, ConfirmAction, Field, NewPasswordInput, Section, StatusLine } from "./parts.tsx";
 

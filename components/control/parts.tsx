@@ -1,6 +1,6 @@
 // Building blocks shared by the Control Center's panels: a titled section, a labelled field
 // with its hint, a live status line the page script writes into, a state badge and the
-// two-step confirmation row. Server-rendered; lib/client/control_center.ts gives them life.
+// two-step confirmation row. Server-rendered; lib/browser/pages/control_center.ts gives them life.
 import type { ComponentChildren } from "preact";
 
 export function Section(

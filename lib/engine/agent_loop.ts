@@ -3,10 +3,10 @@
 // Invariants: the loop never throws out of `runAgent` (every failure ends the run with an
 // `apperror`/`error` event); it stops touching the transcript as soon as the run has ended
 // (cancel, shutdown); the transcript always has a result for each tool call it records.
-import { appendMessages, listMessages, type MessageToolCall } from "../messages.ts";
-import { fullSession, getSession } from "../sessions.ts";
-import { pickEndpoint, providerSetupHint, resolveProviders } from "../provider_config.ts";
-import { releaseSession } from "../journal.ts";
+import { appendMessages, listMessages, type MessageToolCall } from "../sessions/messages.ts";
+import { fullSession, getSession } from "../sessions/sessions.ts";
+import { pickEndpoint, providerSetupHint, resolveProviders } from "../providers/provider_config.ts";
+import { releaseSession } from "./journal.ts";
 import { contextWindowFor, estimateTokens } from "../providers/context_windows.ts";
 import { streamModelStepWithRetry, type ToolSpec } from "../providers/model_stream.ts";
 import { ProviderFailure } from "../providers/provider_errors.ts";

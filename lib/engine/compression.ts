@@ -3,10 +3,10 @@
 // transcript is never rewritten (only what is SENT changes); the cut is always at a user
 // message, so a tool call is never separated from its result; the most recent turns are kept
 // verbatim; a summary whose boundary message changed (undo, clear) is ignored.
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
-import type { StoredMessage } from "../messages.ts";
-import { contentText } from "../messages.ts";
+import type { StoredMessage } from "../sessions/messages.ts";
+import { contentText } from "../sessions/messages.ts";
 import { estimateTokens } from "../providers/context_windows.ts";
 
 export interface CompressionState {

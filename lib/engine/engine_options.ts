@@ -9,9 +9,9 @@
 //   context_windows: {my-model: 65536} # per-model context window overrides
 //   pricing: {my-model: {input: 1.0, output: 2.0, cached: 0.1}}  # USD per 1M tokens
 //   agent: {max_steps: 60}             # model steps per turn
-import type { AppConfig } from "../config.ts";
-import type { AppContext } from "../app_context.ts";
-import type { SessionRow } from "../sessions.ts";
+import type { AppConfig } from "../settings/config.ts";
+import type { AppContext } from "../server/app_context.ts";
+import type { SessionRow } from "../sessions/sessions.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import { contextWindowOverrides } from "../providers/context_windows.ts";
 import { type ModelPrice, pricingOverrides } from "../providers/pricing.ts";

@@ -3,9 +3,9 @@
 // (a run cut off mid-tool gets a synthetic "no result" so the next request is valid); orphan
 // tool results and empty assistant rows are dropped; the stored transcript is never changed.
 import type { ModelMessage } from "ai";
-import type { StoredMessage } from "../messages.ts";
-import { resolveAttachment } from "../uploads.ts";
-import { sniffImage } from "../mime.ts";
+import type { StoredMessage } from "../sessions/messages.ts";
+import { resolveAttachment } from "../workspace/uploads.ts";
+import { sniffImage } from "../workspace/mime.ts";
 
 type AssistantPart =
   | { type: "text"; text: string }

@@ -3,12 +3,12 @@
 // any listener sees it; seq numbers are consecutive from 1; after `end()` nothing more is
 // emitted or written; token deltas go through the coalescer, and any other event flushes it
 // first so order is exact.
-import type { ChatEvent, SequencedEvent } from "../chat_events.ts";
-import type { Db } from "../db.ts";
+import type { ChatEvent, SequencedEvent } from "../shared/chat_events.ts";
+import type { Db } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import type { Logger } from "../log.ts";
-import { appendMessages, type MessageToolCall, updateMessage } from "../messages.ts";
-import { finishStream, type StreamStatus } from "../journal.ts";
+import { appendMessages, type MessageToolCall, updateMessage } from "../sessions/messages.ts";
+import { finishStream, type StreamStatus } from "./journal.ts";
 import { type Coalescer, createCoalescer, type DeltaKind } from "./coalescer.ts";
 
 export type RunListener = (e: SequencedEvent) => void;

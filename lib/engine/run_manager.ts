@@ -3,15 +3,15 @@
 // recovery of runs a previous process left unfinished. Invariants: one instance per app (no
 // process-global state); a session has at most one active run; a run continues whether or
 // not anyone listens; the HTTP caller gets its ids before the agent does any work.
-import type { AppConfig } from "../config.ts";
-import type { AppContext } from "../app_context.ts";
-import type { Db } from "../db.ts";
+import type { AppConfig } from "../settings/config.ts";
+import type { AppContext } from "../server/app_context.ts";
+import type { Db } from "../storage/db.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { type Clock, newStreamId, randomHex } from "../ids.ts";
 import type { Logger } from "../log.ts";
-import { appendMessages, listMessages, truncateMessages } from "../messages.ts";
-import { getSession, normalizeTitle, UNTITLED, updateSession } from "../sessions.ts";
-import { resolveTrustedWorkspace } from "../workspaces.ts";
+import { appendMessages, listMessages, truncateMessages } from "../sessions/messages.ts";
+import { getSession, normalizeTitle, UNTITLED, updateSession } from "../sessions/sessions.ts";
+import { resolveTrustedWorkspace } from "../workspace/workspaces.ts";
 import {
   claimSession,
   createEventAppender,
@@ -19,15 +19,15 @@ import {
   pruneJournal,
   recoverInterruptedStreams,
   releaseSession,
-} from "../journal.ts";
+} from "./journal.ts";
 import { runAgent, type RunMode } from "./agent_loop.ts";
 import { type EngineOptions, engineOptionsFromConfig } from "./engine_options.ts";
 import { Run } from "./run.ts";
 import { setToolCallStatus } from "./tool_runner.ts";
 import { attachmentFields } from "./model_messages.ts";
-import { resolveAttachment } from "../uploads.ts";
-import { mimeForName, sniffImage } from "../mime.ts";
-import { expireOrphanedApprovals } from "../approvals.ts";
+import { resolveAttachment } from "../workspace/uploads.ts";
+import { mimeForName, sniffImage } from "../workspace/mime.ts";
+import { expireOrphanedApprovals } from "../approvals/approvals.ts";
 
 async function readHead(path: string): Promise<Uint8Array> {
   const file = await Deno.open(path);

@@ -1,7 +1,7 @@
 // Summaries for context compression, run inside a turn: the model is asked (without tools,
 // without streaming tokens to the page) to summarize the turns before the cut; the result is
 // stored as the session's compression and `compressing`/`compressed` bracket the work.
-import { listMessages, type StoredMessage } from "../messages.ts";
+import { listMessages, type StoredMessage } from "../sessions/messages.ts";
 import { contextWindowFor, estimateTokens } from "../providers/context_windows.ts";
 import { streamModelStepWithRetry } from "../providers/model_stream.ts";
 import {

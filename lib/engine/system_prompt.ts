@@ -4,9 +4,9 @@
 // the same inputs (tests assert its contents); a failing section is skipped, never fatal;
 // context files are capped so one huge file cannot crowd out the conversation.
 import { join } from "node:path";
-import type { AppContext } from "../app_context.ts";
-import { memoryPromptSection } from "../memory.ts";
-import { sessionSkillsSection } from "../skills.ts";
+import type { AppContext } from "../server/app_context.ts";
+import { memoryPromptSection } from "../agent/memory.ts";
+import { sessionSkillsSection } from "../agent/skills.ts";
 
 /** What sections may look at. `session` is the compact session row. */
 export interface PromptInput {

@@ -1,8 +1,8 @@
 // The engine's bridge to the tools subsystem: the session's toolset (built-ins from
-// lib/tools/registry.ts plus the tools of connected MCP servers), approvals (lib/approvals.ts)
-// and clarifying questions (lib/clarify.ts), each bound to the run that asks.
-import { requestApproval } from "../approvals.ts";
-import { askClarify } from "../clarify.ts";
+// lib/tools/registry.ts plus the tools of connected MCP servers), approvals (lib/approvals/approvals.ts)
+// and clarifying questions (lib/approvals/clarify.ts), each bound to the run that asks.
+import { requestApproval } from "../approvals/approvals.ts";
+import { askClarify } from "../approvals/clarify.ts";
 import { buildToolset } from "../tools/registry.ts";
 import { loadMcpTools } from "../tools/mcp_tools.ts";
 import type { EngineHooks } from "./engine_options.ts";

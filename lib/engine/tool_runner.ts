@@ -3,9 +3,9 @@
 // data, previews and result clipping. Execution itself is lib/tools/registry.ts `runToolCall`
 // (unknown names, invalid arguments and throws become error results the model can read).
 import { z } from "zod";
-import type { Db } from "../db.ts";
+import type { Db } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
-import type { ToolCallStatus, ToolCompleteEventData } from "../chat_events.ts";
+import type { ToolCallStatus, ToolCompleteEventData } from "../shared/chat_events.ts";
 import type { ToolDefinition, ToolResult } from "../tools/types.ts";
 
 /** Characters of a result kept for the model / the stored row / the event preview. */

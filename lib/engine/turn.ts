@@ -1,10 +1,10 @@
 // What one turn of the agent works with (the run, its plan, session, endpoint, model and
 // meter), the token/timing meter behind `metering` events and `usage` rows, and the warning a
 // retried provider call leaves in the stream. Shared by the agent loop and the summarizer.
-import type { AppContext } from "../app_context.ts";
-import type { Usage } from "../chat_events.ts";
-import { addUsage, type SessionRow } from "../sessions.ts";
-import type { ProviderEndpoint } from "../provider_config.ts";
+import type { AppContext } from "../server/app_context.ts";
+import type { Usage } from "../shared/chat_events.ts";
+import { addUsage, type SessionRow } from "../sessions/sessions.ts";
+import type { ProviderEndpoint } from "../providers/provider_config.ts";
 import type { ProviderFailure } from "../providers/provider_errors.ts";
 import { estimateCost } from "../providers/pricing.ts";
 import type { EngineOptions } from "./engine_options.ts";

@@ -4,10 +4,15 @@
 // servers get a scrubbed environment; fields this console does not know are kept on edit.
 import { type Document, isMap, isScalar } from "yaml";
 import { z } from "zod";
-import { type AppConfig, expandEnvRefs } from "../config.ts";
-import { type ConfigHost, detachAliases, editConfig, setMasked } from "../config_writer.ts";
+import { type AppConfig, expandEnvRefs } from "../settings/config.ts";
+import {
+  type ConfigHost,
+  detachAliases,
+  editConfig,
+  setMasked,
+} from "../settings/config_writer.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
-import { maskSecret } from "../secrets.ts";
+import { maskSecret } from "../security/secrets.ts";
 
 export type McpTransport = "stdio" | "http";
 export type McpApproval = "ask" | "allow";

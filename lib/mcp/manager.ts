@@ -7,10 +7,10 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { type AppConfig, expandEnvRefs } from "../config.ts";
+import { type AppConfig, expandEnvRefs } from "../settings/config.ts";
 import type { Clock } from "../ids.ts";
 import type { Logger } from "../log.ts";
-import { checkUrl, guardedFetch } from "../url_guard.ts";
+import { checkUrl, guardedFetch } from "../security/url_guard.ts";
 import { maskMap, type McpServerConfig, readServerConfigs, stdioEnvironment } from "./config.ts";
 
 export type McpState = "configured" | "connecting" | "connected" | "error";

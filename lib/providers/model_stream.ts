@@ -11,7 +11,7 @@ import { convertToLanguageModelPrompt, standardizePrompt } from "ai/internal";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { ProviderEndpoint } from "../provider_config.ts";
+import type { ProviderEndpoint } from "./provider_config.ts";
 import {
   type FailureContext,
   noResponseFailure,

@@ -3,7 +3,7 @@
 // in a message or `details`; only rate limits and transient server errors are retryable.
 import { APICallError } from "ai";
 import { ProviderError, type ProviderErrorKind } from "../errors.ts";
-import type { ProviderEndpoint } from "../provider_config.ts";
+import type { ProviderEndpoint } from "./provider_config.ts";
 
 /** A ProviderError with what the retry loop and the `apperror` event need. */
 export class ProviderFailure extends ProviderError {

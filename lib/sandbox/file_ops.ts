@@ -2,7 +2,7 @@
 // Deno permissions are read/write of one workspace, nothing else). Invariant: every path is
 // resolved with resolveInWorkspace (real path) before it is touched, so neither `..` nor a
 // symlink inside the workspace reaches outside it; failures return `{isError}` text, never throw.
-import { resolveInWorkspace, toWorkspaceRelative } from "../workspace_paths.ts";
+import { resolveInWorkspace, toWorkspaceRelative } from "../workspace/workspace_paths.ts";
 import { dirname, join, relative, sep } from "node:path";
 
 export interface FileOpResult {

@@ -3,7 +3,7 @@
 // a call that runs past its deadline terminates its worker (a runaway regex cannot wedge the
 // pool); a crashed or timed-out worker is replaced on the next call; close() ends them all.
 import type { FileOpResult } from "./file_ops.ts";
-import { appUrl } from "../app_paths.ts";
+import { appUrl } from "../server/app_paths.ts";
 
 export type FileOpName = "read" | "write" | "patch" | "list" | "search" | "probe";
 

@@ -1,8 +1,8 @@
 // The `clarify` tool: ask the user a question (optionally offering choices) and wait for the
-// answer, which becomes the tool result. The engine's ToolContext.askClarify (lib/clarify.ts)
+// answer, which becomes the tool result. The engine's ToolContext.askClarify (lib/approvals/clarify.ts)
 // emits the `clarify` event and settles on answer, timeout or cancellation.
 import { z } from "zod";
-import { NO_ANSWER_PREFIX } from "../clarify.ts";
+import { NO_ANSWER_PREFIX } from "../approvals/clarify.ts";
 import { defineTool, type ToolDefinition } from "./types.ts";
 
 export function clarifyTool(): ToolDefinition {

@@ -2,7 +2,7 @@
 // learned) and USER.md (who the user is). Invariants: replace/remove name an entry by its exact
 // text (or a unique part of it) and fail clearly otherwise; each file stays within its budget.
 import { z } from "zod";
-import { editMemory, memoryEntries, PROMPT_BUDGET } from "../memory.ts";
+import { editMemory, memoryEntries, PROMPT_BUDGET } from "../agent/memory.ts";
 import { defineTool, type ToolDefinition } from "./types.ts";
 
 export function memoryTool(stateDir: string): ToolDefinition {

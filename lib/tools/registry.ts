@@ -1,7 +1,7 @@
 // The built-in toolset of a session and the one entry point that runs a call by name.
 // Invariant: runToolCall never throws — unknown tools, invalid arguments (zod) and exceptions
 // inside a tool all come back as an error result the model can read and correct.
-import type { AppContext } from "../app_context.ts";
+import type { AppContext } from "../server/app_context.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 import {
   listDirectoryTool,

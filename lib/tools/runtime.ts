@@ -1,9 +1,9 @@
 // The per-app state behind the agent's tools: the file-sandbox worker pool, the terminal's
 // command runner, the approval and clarify hubs and the todo lists. One instance per app
 // (AppContext.tools), closed with the app: workers terminated, running commands killed.
-import type { AppConfig } from "../config.ts";
-import { type ApprovalHub, closeApprovalHub, createApprovalHub } from "../approvals.ts";
-import { type ClarifyHub, closeClarifyHub, createClarifyHub } from "../clarify.ts";
+import type { AppConfig } from "../settings/config.ts";
+import { type ApprovalHub, closeApprovalHub, createApprovalHub } from "../approvals/approvals.ts";
+import { type ClarifyHub, closeClarifyHub, createClarifyHub } from "../approvals/clarify.ts";
 import { createFileSandboxPool, type FileSandboxPool } from "../sandbox/file_sandbox.ts";
 import { type CommandRunner, createCommandRunner } from "../sandbox/command_runner.ts";
 import type { Timers } from "../timers.ts";

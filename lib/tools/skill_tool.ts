@@ -2,9 +2,9 @@
 // supporting files. Invariants: only enabled skills load; a supporting file is resolved with
 // the workspace guard inside the skill's own folder, so no path can leave it.
 import { z } from "zod";
-import type { AppConfig } from "../config.ts";
-import { readSkill, skillFiles, splitFrontMatter } from "../skills.ts";
-import { resolveInWorkspace } from "../workspace_paths.ts";
+import type { AppConfig } from "../settings/config.ts";
+import { readSkill, skillFiles, splitFrontMatter } from "../agent/skills.ts";
+import { resolveInWorkspace } from "../workspace/workspace_paths.ts";
 import { defineTool, type ToolDefinition } from "./types.ts";
 
 const MAX_FILE_CHARS = 100_000;

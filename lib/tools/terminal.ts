@@ -1,11 +1,11 @@
 // The `terminal` tool: run a bash command in the workspace. Order of checks: the command policy
-// (lib/command_policy.ts) refuses hardline commands outright; dangerous ones go through the
+// (lib/approvals/command_policy.ts) refuses hardline commands outright; dangerous ones go through the
 // run's requestApproval (session grants, allowlist and the skip switch are decided there); then
 // the command runs under bubblewrap when available, with a timeout and a head+tail output cap.
 import { z } from "zod";
-import { classifyCommand } from "../command_policy.ts";
+import { classifyCommand } from "../approvals/command_policy.ts";
 import type { CommandRunner } from "../sandbox/command_runner.ts";
-import { resolveInWorkspace } from "../workspace_paths.ts";
+import { resolveInWorkspace } from "../workspace/workspace_paths.ts";
 import { defineTool, type ToolDefinition, type ToolResult } from "./types.ts";
 
 export interface TerminalToolDeps {

@@ -2,8 +2,8 @@
 // the session's list and emits `todo_state` with the whole list, so the UI always shows the
 // latest plan. The list lives in memory per app and is seeded from the journal after a restart.
 import { z } from "zod";
-import type { Db } from "../db.ts";
-import { parseJsonColumn } from "../db.ts";
+import type { Db } from "../storage/db.ts";
+import { parseJsonColumn } from "../storage/db.ts";
 import { defineTool, type ToolDefinition } from "./types.ts";
 
 export const TODO_STATUSES = ["pending", "in_progress", "completed", "cancelled"] as const;

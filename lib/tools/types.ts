@@ -2,7 +2,7 @@
 // zod schema for its arguments and an `execute` that never throws for expected failures: it
 // returns `{output, isError: true}` so the model can read what went wrong and try again.
 import type { z } from "zod";
-import type { ChatEvent } from "../chat_events.ts";
+import type { ChatEvent } from "../shared/chat_events.ts";
 
 /** What the engine hands a tool for one call: where it may act, and how to talk to the user. */
 export interface ToolContext {

@@ -1,9 +1,9 @@
 // GET /api/file?session_id=&path= → {path, content, size, lines}: a text file of the session's
 // workspace for the viewer (UTF-8 with replacement; over 400,000 bytes → 413).
-import type { Handlers } from "../../lib/file_router.ts";
-import { readTextFile } from "../../lib/files.ts";
-import { json, requireParam } from "../../lib/http.ts";
-import { getSession } from "../../lib/sessions.ts";
+import type { Handlers } from "../../lib/server/file_router.ts";
+import { readTextFile } from "../../lib/workspace/files.ts";
+import { json, requireParam } from "../../lib/server/http.ts";
+import { getSession } from "../../lib/sessions/sessions.ts";
 
 export const handler: Handlers = {
   async GET(_req, { app, url }) {

@@ -1,9 +1,9 @@
 // GET /api/insights?days=N | start=&end= → usage analytics for one window (seed §4.12).
-// The window rules live in lib/insights_window.ts; the aggregation in lib/insights.ts.
-import type { Handlers } from "../../lib/file_router.ts";
-import { json } from "../../lib/http.ts";
-import { computeInsights } from "../../lib/insights.ts";
-import { resolveInsightsWindow, serverCalendar } from "../../lib/insights_window.ts";
+// The window rules live in lib/insights/insights_window.ts; the aggregation in lib/insights/insights.ts.
+import type { Handlers } from "../../lib/server/file_router.ts";
+import { json } from "../../lib/server/http.ts";
+import { computeInsights } from "../../lib/insights/insights.ts";
+import { resolveInsightsWindow, serverCalendar } from "../../lib/insights/insights_window.ts";
 
 export const handler: Handlers = {
   GET(_req, { app, url }) {

@@ -1,9 +1,9 @@
 // GET /api/list?session_id=&path=. → {entries, path, workspace, truncated}: one folder of the
 // session's workspace (folders first, ≤200 entries). Escapes and unknown paths → 404.
-import type { Handlers } from "../../lib/file_router.ts";
-import { listDirectory } from "../../lib/files.ts";
-import { json, requireParam } from "../../lib/http.ts";
-import { getSession } from "../../lib/sessions.ts";
+import type { Handlers } from "../../lib/server/file_router.ts";
+import { listDirectory } from "../../lib/workspace/files.ts";
+import { json, requireParam } from "../../lib/server/http.ts";
+import { getSession } from "../../lib/sessions/sessions.ts";
 
 export const handler: Handlers = {
   async GET(_req, { app, url }) {

@@ -1,8 +1,8 @@
 // GET /api/memory → {memory, user, budget}: the text of MEMORY.md and USER.md ("" when absent)
 // and how many characters of each reach the system prompt.
-import type { Handlers } from "../../lib/file_router.ts";
-import { json } from "../../lib/http.ts";
-import { PROMPT_BUDGET, readMemory } from "../../lib/memory.ts";
+import type { Handlers } from "../../lib/server/file_router.ts";
+import { json } from "../../lib/server/http.ts";
+import { PROMPT_BUDGET, readMemory } from "../../lib/agent/memory.ts";
 
 export const handler: Handlers = {
   async GET(_req, { app }) {

@@ -1,8 +1,8 @@
 // GET /api/sessions?include_archived=1 → {sessions, archived_count, server_time}, newest
 // updated_at first; empty "Untitled" sessions with no messages are hidden.
-import type { Handlers } from "../../lib/file_router.ts";
-import { json } from "../../lib/http.ts";
-import { listSessions } from "../../lib/sessions.ts";
+import type { Handlers } from "../../lib/server/file_router.ts";
+import { json } from "../../lib/server/http.ts";
+import { listSessions } from "../../lib/sessions/sessions.ts";
 
 export const handler: Handlers = {
   GET(_req, { app, url }) {

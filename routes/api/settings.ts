@@ -2,15 +2,19 @@
 // POST /api/settings {…partial} merges and returns the same shape. Setting or changing the
 // password revokes every login and hands this client a fresh login cookie, so the person who
 // changed it stays signed in; clearing it removes the cookie.
-import type { Handlers } from "../../lib/file_router.ts";
-import { json, readBody } from "../../lib/http.ts";
-import { clearedSessionCookie, createLoginSession, sessionCookie } from "../../lib/auth.ts";
+import type { Handlers } from "../../lib/server/file_router.ts";
+import { json, readBody } from "../../lib/server/http.ts";
+import {
+  clearedSessionCookie,
+  createLoginSession,
+  sessionCookie,
+} from "../../lib/security/auth.ts";
 import {
   getSettings,
   notifyProviderConfigChange,
   SettingsPatch,
   updateSettings,
-} from "../../lib/settings.ts";
+} from "../../lib/settings/settings.ts";
 
 export const handler: Handlers = {
   GET(_req, { app }) {

@@ -1,11 +1,11 @@
 // POST /api/upload (multipart: session_id, file) → {filename, path, size, mime, is_image}.
 // The cap (HERMES_WEBUI_MAX_UPLOAD_MB) is enforced while the body streams in → 413; no file →
 // 400; unknown session → 404. Files land in the session's attachments folder, never overwritten.
-import type { Handlers } from "../../lib/file_router.ts";
+import type { Handlers } from "../../lib/server/file_router.ts";
 import { ValidationError } from "../../lib/errors.ts";
-import { json } from "../../lib/http.ts";
-import { getSession } from "../../lib/sessions.ts";
-import { readUploadForm, storeUpload } from "../../lib/uploads.ts";
+import { json } from "../../lib/server/http.ts";
+import { getSession } from "../../lib/sessions/sessions.ts";
+import { readUploadForm, storeUpload } from "../../lib/workspace/uploads.ts";
 
 export const handler: Handlers = {
   async POST(req, { app, url }) {

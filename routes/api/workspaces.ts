@@ -1,7 +1,7 @@
 // GET /api/workspaces → {workspaces:[{path, name}], last}.
-import type { Handlers } from "../../lib/file_router.ts";
-import { json } from "../../lib/http.ts";
-import { lastWorkspace, listWorkspaces } from "../../lib/workspaces.ts";
+import type { Handlers } from "../../lib/server/file_router.ts";
+import { json } from "../../lib/server/http.ts";
+import { lastWorkspace, listWorkspaces } from "../../lib/workspace/workspaces.ts";
 
 export const handler: Handlers = {
   GET(_req, { app }) {

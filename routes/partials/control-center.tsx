@@ -1,9 +1,9 @@
 // GET /partials/control-center?session=&tab= → the Control Center dialog (components/
-// ControlCenter.tsx) as an HTML fragment, with fresh data, for lib/client/control_center.ts
+// ControlCenter.tsx) as an HTML fragment, with fresh data, for lib/browser/pages/control_center.ts
 // to open. With `section=<tab>` only that panel's content, to swap in after a change
 // (`mcp=<name>` / `skill=<name>` open that form; an empty value opens a new one).
 import { renderToString } from "preact-render-to-string";
-import type { Handlers } from "../../lib/file_router.ts";
+import type { Handlers } from "../../lib/server/file_router.ts";
 import { ValidationError } from "../../lib/errors.ts";
 import {
   CONTROL_TABS,

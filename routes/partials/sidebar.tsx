@@ -1,9 +1,9 @@
 // GET /partials/sidebar?session=&project=&q=&archived= → the sidebar's changing part
-// (components/Sidebar.tsx SidebarBody) as an HTML fragment, for lib/client/sidebar.ts to
+// (components/Sidebar.tsx SidebarBody) as an HTML fragment, for lib/browser/pages/sidebar.ts to
 // swap in after an action or a run starting/ending: the list refreshes without a reload and
 // is rendered by the same code as the page.
 import { renderToString } from "preact-render-to-string";
-import type { Handlers } from "../../lib/file_router.ts";
+import type { Handlers } from "../../lib/server/file_router.ts";
 import { loadSidebar, SidebarBody } from "../../components/Sidebar.tsx";
 
 export const handler: Handlers = {

@@ -1,11 +1,11 @@
-// Static assets (CSS, fonts, built island bundles), resolved through lib/app_paths.ts so the
+// Static assets (CSS, fonts, built island bundles), resolved through lib/server/app_paths.ts so the
 // same code serves them from a checkout, from a foreign working directory, from inside a
 // `deno compile` binary (which embeds static/ via --include) and from a bundle.
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import type { Handlers } from "../../lib/file_router.ts";
+import type { Handlers } from "../../lib/server/file_router.ts";
 import { NotFoundError } from "../../lib/errors.ts";
-import { appUrl } from "../../lib/app_paths.ts";
+import { appUrl } from "../../lib/server/app_paths.ts";
 
 const STATIC_ROOT = fromFileUrl(appUrl("static/"));
 

@@ -1,9 +1,9 @@
 // Benchmark: GET /api/sessions with 10,000 sessions (a few messages each), through the app's
 // fetch handler. Prints median and p95 over 50 calls and their ratio to the 50 ms target.
 import { createTestApp } from "../helpers.ts";
-import { transaction } from "../../lib/db.ts";
-import { createSession } from "../../lib/sessions.ts";
-import { appendMessages } from "../../lib/messages.ts";
+import { transaction } from "../../lib/storage/db.ts";
+import { createSession } from "../../lib/sessions/sessions.ts";
+import { appendMessages } from "../../lib/sessions/messages.ts";
 
 const SESSIONS = 10_000;
 const CALLS = 50;

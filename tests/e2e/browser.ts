@@ -124,7 +124,7 @@ export async function ensureIslandsBuilt(): Promise<void> {
     };
     const built = mtimeOf(manifestPath);
     const islandFiles = [...Deno.readDirSync(join(ROOT, "islands"))].filter((e) => e.isFile);
-    const clientFiles = [...Deno.readDirSync(join(ROOT, "lib/client"))]
+    const clientFiles = [...Deno.readDirSync(join(ROOT, "lib/browser/pages"))]
       .filter((e) => e.isFile && e.name.endsWith(".ts"));
     stale = !manifest.inputs ||
       manifest.inputs.some((f) => mtimeOf(join(ROOT, f)) > built) ||

@@ -4,7 +4,7 @@
 // custom range sends raw dates. Screenshots on desktop and a phone.
 import { deepStrictEqual, ok as assert, strictEqual } from "node:assert/strict";
 import { startHarness } from "../fixtures/engine_harness.ts";
-import type { InsightsReport } from "../../lib/insights.ts";
+import type { InsightsReport } from "../../lib/insights/insights.ts";
 import { niceCeiling } from "../../components/InsightsChart.tsx";
 import { ensureIslandsBuilt, hasChromium, launchBrowser } from "./browser.ts";
 

@@ -2,8 +2,8 @@
 // DOM budget of 8,000 elements, without a script having to scroll; scrolling up loads older
 // turns above without moving what the reader looks at, as whole turns, in order, none twice.
 import { ok, strictEqual } from "node:assert/strict";
-import { createSession } from "../../lib/sessions.ts";
-import { appendMessages, type NewMessage } from "../../lib/messages.ts";
+import { createSession } from "../../lib/sessions/sessions.ts";
+import { appendMessages, type NewMessage } from "../../lib/sessions/messages.ts";
 import { hasChromium, waitForIslands, withAppInBrowser } from "./browser.ts";
 import { domSize } from "./transcript_harness.ts";
 

@@ -12,8 +12,8 @@ import { hasChromium, launchBrowser } from "./browser.ts";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 const ENTRY = `
-import { ensureRenderers, renderMarkdown } from "./lib/markdown.ts";
-import { applyStreamUpdate, createStreamRenderer } from "./lib/markdown_stream.ts";
+import { ensureRenderers, renderMarkdown } from "./lib/markdown/render.ts";
+import { applyStreamUpdate, createStreamRenderer } from "./lib/markdown/stream.ts";
 
 /** Stream text in deltas of size n; one push per animation frame; return the final DOM. */
 async function stream(text, n) {

@@ -1,10 +1,10 @@
 // A lived-in console for UI tests and screenshots: projects in their colours and sessions
 // spread over Pinned / Today / Yesterday / This week / Older, one with a short transcript.
 // Times are relative to `now` so groups are deterministic for any clock.
-import type { Db } from "../../lib/db.ts";
-import { createSession, moveSession, pinSession } from "../../lib/sessions.ts";
-import { createProject } from "../../lib/projects.ts";
-import { appendMessages } from "../../lib/messages.ts";
+import type { Db } from "../../lib/storage/db.ts";
+import { createSession, moveSession, pinSession } from "../../lib/sessions/sessions.ts";
+import { createProject } from "../../lib/sessions/projects.ts";
+import { appendMessages } from "../../lib/sessions/messages.ts";
 import type { TestApp } from "../helpers.ts";
 
 const HOUR = 3600;

@@ -13,8 +13,8 @@ import {
   withAppInBrowser,
 } from "./browser.ts";
 import { seedApp, type SeededConsole } from "./seed.ts";
-import { appendMessages } from "../../lib/messages.ts";
-import { createSession } from "../../lib/sessions.ts";
+import { appendMessages } from "../../lib/sessions/messages.ts";
+import { createSession } from "../../lib/sessions/sessions.ts";
 
 interface Fixture {
   app: TestApp;

@@ -1,11 +1,11 @@
 // GET /api/approval/inject_test?session_id=&pattern_key=&command= → {ok:true}. Test hook (only
 // with HERMES_WEBUI_TEST_HOOKS=1, 404 otherwise): queues a pending approval as a run would,
 // without a run waiting on it, so UIs and scripts can exercise the approval flow.
-import type { Handlers } from "../../../lib/file_router.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
 import { NotFoundError } from "../../../lib/errors.ts";
-import { json, requireParam } from "../../../lib/http.ts";
-import { requestApproval } from "../../../lib/approvals.ts";
-import { type PatternKey, PATTERNS } from "../../../lib/command_policy.ts";
+import { json, requireParam } from "../../../lib/server/http.ts";
+import { requestApproval } from "../../../lib/approvals/approvals.ts";
+import { type PatternKey, PATTERNS } from "../../../lib/approvals/command_policy.ts";
 
 export const handler: Handlers = {
   GET(_req, { app, url }) {

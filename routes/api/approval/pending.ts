@@ -1,7 +1,7 @@
 // GET /api/approval/pending?session_id= → {pending: head|null, pending_count} (a per-session FIFO).
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, requireParam } from "../../../lib/http.ts";
-import { getSkipApprovals, pendingApprovals } from "../../../lib/approvals.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, requireParam } from "../../../lib/server/http.ts";
+import { getSkipApprovals, pendingApprovals } from "../../../lib/approvals/approvals.ts";
 
 export const handler: Handlers = {
   GET(_req, { app, url }) {

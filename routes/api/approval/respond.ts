@@ -1,9 +1,9 @@
 // POST /api/approval/respond {session_id, choice: once|session|always|deny, approval_id?, message?}
 // → {ok, choice}. Invalid choice or no session_id → 400; an approval that is not pending → 409.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { APPROVAL_CHOICES, resolveApproval } from "../../../lib/approvals.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { APPROVAL_CHOICES, resolveApproval } from "../../../lib/approvals/approvals.ts";
 
 const Body = z.object({
   session_id: z.string().min(1),

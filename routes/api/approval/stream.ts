@@ -1,14 +1,14 @@
 // GET /api/approval/stream?session_id= → SSE: `initial {pending, pending_count}`, then an
 // `approval` event with a fresh snapshot whenever the session's queue changes; `: heartbeat`
 // every 5 s. Ends when the client goes away or the app closes.
-import type { Handlers } from "../../../lib/file_router.ts";
-import { requireParam } from "../../../lib/http.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { requireParam } from "../../../lib/server/http.ts";
 import {
   type ApprovalSnapshot,
   getSkipApprovals,
   pendingApprovals,
   subscribeApprovals,
-} from "../../../lib/approvals.ts";
+} from "../../../lib/approvals/approvals.ts";
 
 const encoder = new TextEncoder();
 const frame = (event: string, data: ApprovalSnapshot) =>

@@ -2,16 +2,16 @@
 // 401 "Invalid password"; more than 5 failures per 60 s per client → 429. A plain HTML form
 // post (no JavaScript) is accepted too and answered with a redirect.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
 import {
   authEnabled,
   checkPassword,
   createLoginSession,
   sessionCookie,
-} from "../../../lib/auth.ts";
+} from "../../../lib/security/auth.ts";
 import { AuthError, RateLimitError } from "../../../lib/errors.ts";
-import { json, readBody, readBodyBytes } from "../../../lib/http.ts";
-import { safeNextPath } from "../../../lib/request_guard.ts";
+import { json, readBody, readBodyBytes } from "../../../lib/server/http.ts";
+import { safeNextPath } from "../../../lib/security/request_guard.ts";
 
 const LoginBody = z.object({ password: z.string().min(1).max(4096) });
 

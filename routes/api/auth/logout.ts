@@ -1,8 +1,8 @@
 // POST /api/auth/logout → {ok:true}: revokes the login session server-side (the signed cookie
 // stops working even if it was copied) and clears the cookie.
-import type { Handlers } from "../../../lib/file_router.ts";
-import { clearedSessionCookie, endLoginSession } from "../../../lib/auth.ts";
-import { json } from "../../../lib/http.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { clearedSessionCookie, endLoginSession } from "../../../lib/security/auth.ts";
+import { json } from "../../../lib/server/http.ts";
 
 export const handler: Handlers = {
   async POST(req, { app, url }) {

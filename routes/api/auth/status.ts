@@ -1,8 +1,8 @@
 // GET /api/auth/status → {auth_enabled, logged_in} plus, for a logged-in browser session, the
 // `csrf_token` its writes must echo in X-Hermes-CSRF-Token.
-import type { Handlers } from "../../../lib/file_router.ts";
-import type { AuthState } from "../../../lib/auth.ts";
-import { json } from "../../../lib/http.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import type { AuthState } from "../../../lib/security/auth.ts";
+import { json } from "../../../lib/server/http.ts";
 
 export const handler: Handlers = {
   GET(_req, { state }) {

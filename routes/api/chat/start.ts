@@ -2,8 +2,8 @@
 // → {stream_id, session_id, turn_id, title}. The user message is saved before the agent starts;
 // the run goes on whether or not a browser listens. A second start while a run is active → 409.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
 
 const Attachment = z.union([z.string().min(1), z.looseObject({})]);
 

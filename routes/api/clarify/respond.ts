@@ -1,9 +1,9 @@
 // POST /api/clarify/respond {session_id, clarify_id?, response} → {ok, response}; no open
 // question (or a different clarify_id) → 409.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { respondClarify } from "../../../lib/clarify.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { respondClarify } from "../../../lib/approvals/clarify.ts";
 
 const Body = z.object({
   session_id: z.string().min(1),

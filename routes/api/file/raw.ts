@@ -2,11 +2,11 @@
 // Images, media, PDF and plain text may show inline; HTML, SVG, XML and unknown types are
 // always attachments, and every response but PDF is sandboxed by CSP (no script runs in our
 // origin even when the file is opened in place).
-import type { Handlers } from "../../../lib/file_router.ts";
-import { openRawFile } from "../../../lib/files.ts";
-import { requireParam } from "../../../lib/http.ts";
-import { contentDisposition, servePolicy } from "../../../lib/mime.ts";
-import { getSession } from "../../../lib/sessions.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { openRawFile } from "../../../lib/workspace/files.ts";
+import { requireParam } from "../../../lib/server/http.ts";
+import { contentDisposition, servePolicy } from "../../../lib/workspace/mime.ts";
+import { getSession } from "../../../lib/sessions/sessions.ts";
 
 const SANDBOX_CSP = "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; " +
   "style-src 'unsafe-inline'; frame-ancestors 'self'";

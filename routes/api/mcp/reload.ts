@@ -1,9 +1,9 @@
 // POST /api/mcp/reload {name?} → {ok:true, servers:[status rows of the reloaded servers]}.
 // Restarts only the named server (or every enabled one) and clears its connect backoff.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
 import { NotFoundError, ValidationError } from "../../../lib/errors.ts";
-import { json, readBodyBytes, validate } from "../../../lib/http.ts";
+import { json, readBodyBytes, validate } from "../../../lib/server/http.ts";
 
 const Body = z.object({ name: z.string().min(1).optional() });
 

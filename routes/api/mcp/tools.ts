@@ -1,7 +1,7 @@
 // GET /api/mcp/tools → {tools:[{server, name, tool_name, description, input_schema}]}: the
 // tools of the servers connected right now. Passive: never starts or probes a server.
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json } from "../../../lib/http.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json } from "../../../lib/server/http.ts";
 import { mcpToolName } from "../../../lib/tools/mcp_tools.ts";
 
 export const handler: Handlers = {

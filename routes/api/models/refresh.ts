@@ -3,10 +3,10 @@
 // provider id is a 404; no provider (or "all") refreshes every provider.
 import { z } from "zod";
 import { NotFoundError } from "../../../lib/errors.ts";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody, validate } from "../../../lib/http.ts";
-import { invalidateModelCatalog } from "../../../lib/model_catalog.ts";
-import { resolveProviders } from "../../../lib/provider_config.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody, validate } from "../../../lib/server/http.ts";
+import { invalidateModelCatalog } from "../../../lib/models/model_catalog.ts";
+import { resolveProviders } from "../../../lib/providers/provider_config.ts";
 
 const Body = z.object({ provider: z.string().trim().min(1).max(200).nullish() });
 

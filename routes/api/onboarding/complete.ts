@@ -2,12 +2,16 @@
 // → {ok, config_path, provider, default_model}: writes the provider to config.yaml (comments
 // and ${ENV} strings kept; a malformed file is refused untouched), stores the workspace and
 // password, and reloads the provider config so the choice works without a restart.
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { createLoginSession, sessionCookie } from "../../../lib/auth.ts";
-import { checkCompletion, CompleteBody, writeProviderConfig } from "../../../lib/onboarding.ts";
-import { updateSettings } from "../../../lib/settings.ts";
-import { resolveProviders } from "../../../lib/provider_config.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { createLoginSession, sessionCookie } from "../../../lib/security/auth.ts";
+import {
+  checkCompletion,
+  CompleteBody,
+  writeProviderConfig,
+} from "../../../lib/settings/onboarding.ts";
+import { updateSettings } from "../../../lib/settings/settings.ts";
+import { resolveProviders } from "../../../lib/providers/provider_config.ts";
 
 export const handler: Handlers = {
   async POST(req, { app, url }) {

@@ -2,9 +2,9 @@
 // endpoint answer with a model list? The URL goes through the SSRF guard; a failure is an
 // answer (`ok:false` with the reason), not an HTTP error. A masked or missing key probes with
 // the key in force for that provider, and only at that provider's own configured URL.
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { effectiveProbeKey, ProbeBody, probeEndpoint } from "../../../lib/onboarding.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { effectiveProbeKey, ProbeBody, probeEndpoint } from "../../../lib/settings/onboarding.ts";
 import { ValidationError } from "../../../lib/errors.ts";
 
 export const handler: Handlers = {

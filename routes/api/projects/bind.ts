@@ -3,11 +3,11 @@
 // (first seen wins) and auto-registered; default_workspace ∈ workspaces always holds.
 // reasoning_effort and auto_assign are shape-checked and stored but dormant.
 import { z } from "zod";
-import { transaction } from "../../../lib/db.ts";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { bindProject, getProject, type ProjectBinding } from "../../../lib/projects.ts";
-import { registerWorkspace, validateWorkspaceToAdd } from "../../../lib/workspaces.ts";
+import { transaction } from "../../../lib/storage/db.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { bindProject, getProject, type ProjectBinding } from "../../../lib/sessions/projects.ts";
+import { registerWorkspace, validateWorkspaceToAdd } from "../../../lib/workspace/workspaces.ts";
 
 export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh"] as const;
 

@@ -1,8 +1,8 @@
 // POST /api/projects/create {name≤128, color?} → {ok, project}.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { COLOR_RE, createProject, MAX_PROJECT_NAME } from "../../../lib/projects.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { COLOR_RE, createProject, MAX_PROJECT_NAME } from "../../../lib/sessions/projects.ts";
 
 const Body = z.object({
   name: z.string().trim().min(1, "must not be empty").max(MAX_PROJECT_NAME),

@@ -1,8 +1,8 @@
 // POST /api/projects/delete {project_id} → {ok:true}; its sessions stay, unassigned.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { deleteProject } from "../../../lib/projects.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { deleteProject } from "../../../lib/sessions/projects.ts";
 
 const Body = z.object({ project_id: z.string().min(1) });
 

@@ -1,8 +1,8 @@
 // POST /api/projects/rename {project_id, name?, color?} → {ok, project}; unknown → 404.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { COLOR_RE, MAX_PROJECT_NAME, renameProject } from "../../../lib/projects.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { COLOR_RE, MAX_PROJECT_NAME, renameProject } from "../../../lib/sessions/projects.ts";
 
 const Body = z.object({
   project_id: z.string().min(1),

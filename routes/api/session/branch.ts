@@ -1,9 +1,9 @@
 // POST /api/session/branch {session_id, keep_count?, title?} → {ok, session, session_id, title,
 // parent_session_id}: a fork keeping the first keep_count messages (all when omitted).
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { branchSession } from "../../../lib/session_copies.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { branchSession } from "../../../lib/sessions/session_copies.ts";
 
 const Body = z.object({
   session_id: z.string().min(1),

@@ -1,8 +1,8 @@
 // POST /api/session/clear {session_id} → {ok, session}: empties the transcript, keeps settings.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { clearSession } from "../../../lib/sessions.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { clearSession } from "../../../lib/sessions/sessions.ts";
 
 const Body = z.object({ session_id: z.string().min(1) });
 

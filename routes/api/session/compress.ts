@@ -2,8 +2,8 @@
 // the older turns now. Runs like a chat turn (SSE: compressing, compressed, done, stream_end) so
 // the page follows it the same way; 409 while another run is active.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
 
 const Body = z.object({ session_id: z.string().min(1) });
 

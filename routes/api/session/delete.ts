@@ -1,9 +1,9 @@
 // POST /api/session/delete {session_id} → {ok:true}. Idempotent: an unknown id is fine.
 // Removes messages, journal, tool calls, approvals, usage (FK cascade) and attachments.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { deleteSession } from "../../../lib/sessions.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { deleteSession } from "../../../lib/sessions/sessions.ts";
 
 const Body = z.object({ session_id: z.string().min(1) });
 

@@ -1,8 +1,8 @@
 // POST /api/session/duplicate {session_id} → {ok, session}: a full copy under a new id.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { duplicateSession } from "../../../lib/session_copies.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { duplicateSession } from "../../../lib/sessions/session_copies.ts";
 
 const Body = z.object({ session_id: z.string().min(1) });
 

@@ -1,8 +1,12 @@
 // GET /api/session/export?session_id=&format=json|md|html → attachment hermes-<sid>.<ext>.
-import type { Handlers } from "../../../lib/file_router.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
 import { ValidationError } from "../../../lib/errors.ts";
-import { requireParam } from "../../../lib/http.ts";
-import { EXPORT_FORMATS, type ExportFormat, exportSession } from "../../../lib/session_export.ts";
+import { requireParam } from "../../../lib/server/http.ts";
+import {
+  EXPORT_FORMATS,
+  type ExportFormat,
+  exportSession,
+} from "../../../lib/sessions/session_export.ts";
 
 export const handler: Handlers = {
   GET(_req, { app, url }) {

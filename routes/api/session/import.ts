@@ -1,11 +1,11 @@
 // POST /api/session/import {messages:[…], title?, …} → {session}. A JSON export imports back
 // losslessly under a new id; no `messages` array → 400.
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { findProject } from "../../../lib/projects.ts";
-import { ImportBody, importSession } from "../../../lib/session_export.ts";
-import { findSession, fullSession } from "../../../lib/sessions.ts";
-import { resolveTrustedWorkspace } from "../../../lib/workspaces.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { findProject } from "../../../lib/sessions/projects.ts";
+import { ImportBody, importSession } from "../../../lib/sessions/session_export.ts";
+import { findSession, fullSession } from "../../../lib/sessions/sessions.ts";
+import { resolveTrustedWorkspace } from "../../../lib/workspace/workspaces.ts";
 
 /** The exported workspace when it is still trusted here, else the default workspace. */
 async function importWorkspace(

@@ -1,9 +1,9 @@
 // GET /api/session?session_id=&messages=0|1&msg_limit=N&msg_before=IDX → {session}.
 // msg_limit returns the last N messages (1–500) with _messages_truncated/_messages_offset.
-import type { Handlers } from "../../../lib/file_router.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
 import { ValidationError } from "../../../lib/errors.ts";
-import { json, requireParam } from "../../../lib/http.ts";
-import { fullSession, getSession } from "../../../lib/sessions.ts";
+import { json, requireParam } from "../../../lib/server/http.ts";
+import { fullSession, getSession } from "../../../lib/sessions/sessions.ts";
 
 export const MAX_MSG_LIMIT = 500;
 

@@ -1,9 +1,9 @@
 // POST /api/session/move {session_id, project_id|null} → {ok, session}; unknown project → 404.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { getProject } from "../../../lib/projects.ts";
-import { getSession, moveSession } from "../../../lib/sessions.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { getProject } from "../../../lib/sessions/projects.ts";
+import { getSession, moveSession } from "../../../lib/sessions/sessions.ts";
 
 const Body = z.object({ session_id: z.string().min(1), project_id: z.string().min(1).nullable() });
 

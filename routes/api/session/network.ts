@@ -2,9 +2,9 @@
 // sandboxed shell reach the network (off by default; `terminal.allow_network` in config.yaml
 // turns it on for every session). Unknown session → 404.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { setAllowNetwork } from "../../../lib/sessions.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { setAllowNetwork } from "../../../lib/sessions/sessions.ts";
 
 const Body = z.object({ session_id: z.string().min(1), enabled: z.boolean() });
 

@@ -1,11 +1,17 @@
 // POST /api/session/new {model?, model_provider?, workspace?, project_id?} → {session}.
 // The workspace must resolve to a trusted directory; a project's bindings fill the gaps.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, MAX_JSON_BODY_BYTES, readBody, readBodyBytes, validate } from "../../../lib/http.ts";
-import { getProject, projectSessionDefaults } from "../../../lib/projects.ts";
-import { createSession } from "../../../lib/sessions.ts";
-import { resolveTrustedWorkspace } from "../../../lib/workspaces.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import {
+  json,
+  MAX_JSON_BODY_BYTES,
+  readBody,
+  readBodyBytes,
+  validate,
+} from "../../../lib/server/http.ts";
+import { getProject, projectSessionDefaults } from "../../../lib/sessions/projects.ts";
+import { createSession } from "../../../lib/sessions/sessions.ts";
+import { resolveTrustedWorkspace } from "../../../lib/workspace/workspaces.ts";
 
 const Body = z.object({
   model: z.string().nullable().optional(),

@@ -1,8 +1,8 @@
 // POST /api/session/pin {session_id, pinned} → {ok, session}; a 4th pin is a 400.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { pinSession } from "../../../lib/sessions.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { pinSession } from "../../../lib/sessions/sessions.ts";
 
 const Body = z.object({ session_id: z.string().min(1), pinned: z.boolean().default(true) });
 

@@ -1,9 +1,9 @@
 // POST /api/session/undo {session_id} → {ok, session, removed_count, text}: drops the last turn
 // (the last user message and everything after it); `text` is that message, for re-editing.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { fullSession, undoLastTurn } from "../../../lib/sessions.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { fullSession, undoLastTurn } from "../../../lib/sessions/sessions.ts";
 
 const Body = z.object({ session_id: z.string().min(1) });
 

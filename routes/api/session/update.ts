@@ -1,9 +1,9 @@
 // POST /api/session/update {session_id, workspace?, model?, model_provider?} → {session}.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { getSession, updateSession } from "../../../lib/sessions.ts";
-import { resolveTrustedWorkspace } from "../../../lib/workspaces.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { getSession, updateSession } from "../../../lib/sessions/sessions.ts";
+import { resolveTrustedWorkspace } from "../../../lib/workspace/workspaces.ts";
 
 const Body = z.object({
   session_id: z.string().min(1),

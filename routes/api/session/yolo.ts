@@ -1,9 +1,9 @@
 // POST /api/session/yolo {session_id, enabled} → {ok, skip_approvals}. Skipping approvals runs
 // dangerous commands without asking; the hardline tier stays blocked regardless.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { setSkipApprovals } from "../../../lib/approvals.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { setSkipApprovals } from "../../../lib/approvals/approvals.ts";
 
 const Body = z.object({ session_id: z.string().min(1), enabled: z.boolean() });
 

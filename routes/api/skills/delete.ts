@@ -1,8 +1,8 @@
 // POST /api/skills/delete {name} → {ok:true}; unknown → 404.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { deleteSkill } from "../../../lib/skills.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { deleteSkill } from "../../../lib/agent/skills.ts";
 
 const Body = z.object({ name: z.string() });
 

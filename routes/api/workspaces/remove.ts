@@ -1,8 +1,12 @@
 // POST /api/workspaces/remove {path} → {ok, workspaces, last}; an unlisted path → 404.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { lastWorkspace, listWorkspaces, removeWorkspace } from "../../../lib/workspaces.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import {
+  lastWorkspace,
+  listWorkspaces,
+  removeWorkspace,
+} from "../../../lib/workspace/workspaces.ts";
 
 const Body = z.object({ path: z.string().min(1) });
 

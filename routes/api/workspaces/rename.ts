@@ -1,8 +1,8 @@
 // POST /api/workspaces/rename {path, name} → {ok, workspace, workspaces}; unlisted → 404.
 import { z } from "zod";
-import type { Handlers } from "../../../lib/file_router.ts";
-import { json, readBody } from "../../../lib/http.ts";
-import { listWorkspaces, renameWorkspace } from "../../../lib/workspaces.ts";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { listWorkspaces, renameWorkspace } from "../../../lib/workspace/workspaces.ts";
 
 const Body = z.object({ path: z.string().min(1), name: z.string() });
 

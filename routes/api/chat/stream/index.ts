@@ -1,11 +1,11 @@
 // GET /api/chat/stream?stream_id=[&after_seq=N] (or Last-Event-ID: <stream_id>:<seq>) →
 // text/event-stream: the journal after the cursor, then live events, closing after a terminal
 // event. Unknown stream with nothing to replay → 404 {"error":"stream not found"}.
-import type { Handlers } from "../../../../lib/file_router.ts";
-import { requireParam } from "../../../../lib/http.ts";
+import type { Handlers } from "../../../../lib/server/file_router.ts";
+import { requireParam } from "../../../../lib/server/http.ts";
 import { ValidationError } from "../../../../lib/errors.ts";
-import { parseLastEventId } from "../../../../lib/chat_events.ts";
-import { streamResponse } from "../../../../lib/sse.ts";
+import { parseLastEventId } from "../../../../lib/shared/chat_events.ts";
+import { streamResponse } from "../../../../lib/engine/sse.ts";
 
 export const handler: Handlers = {
   GET(req, { app, url }) {

@@ -1,8 +1,8 @@
 // GET /api/chat/stream/status?stream_id= → {active, stream_id, replay_available}: whether the run
 // is still going in this process, and whether its journal can be replayed.
-import type { Handlers } from "../../../../lib/file_router.ts";
-import { json, requireParam } from "../../../../lib/http.ts";
-import { getStream, lastSeq } from "../../../../lib/journal.ts";
+import type { Handlers } from "../../../../lib/server/file_router.ts";
+import { json, requireParam } from "../../../../lib/server/http.ts";
+import { getStream, lastSeq } from "../../../../lib/engine/journal.ts";
 
 export const handler: Handlers = {
   GET(_req, { app, url }) {

@@ -3,8 +3,8 @@
 // DELETE /api/mcp/servers/{name} → {ok:true}. Unknown server → 404 (PATCH, DELETE).
 // Each edit goes through the config writer; the runtime reloads only after the write succeeded.
 import { z } from "zod";
-import type { Handlers } from "../../../../lib/file_router.ts";
-import { json, readBody } from "../../../../lib/http.ts";
+import type { Handlers } from "../../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../../lib/server/http.ts";
 import {
   deleteServer,
   patchServer,
@@ -12,7 +12,7 @@ import {
   requireServerName,
   serverBodySchema,
 } from "../../../../lib/mcp/config.ts";
-import type { AppContext } from "../../../../lib/app_context.ts";
+import type { AppContext } from "../../../../lib/server/app_context.ts";
 
 const PatchBody = z.strictObject({
   enabled: z.boolean().optional(),

@@ -1,0 +1,267 @@
+// Browser-safe page script (lib/browser/pages): imports nothing from Deno or the database.
+// The sidebar's behaviour: search as you type (titles and message text), the archive view,
+// the row and chip menus (lib/browser/sidebar_actions.ts, imported on first use), and refreshing the
+// list without a reload after each action and whenever a run starts or ends (`hermes:*`
+// events). The list itself is always rendered by the server (GET /partials/sidebar); this
+// script never builds rows, so no server text ever passes through markup here.
+import { ApiError } from "../api_client.ts";
+import { onHermesEvent } from "../../shared/ui_events.ts";
+import type { ProjectInfo } from "../project_dialogs.ts";
+import type { SidebarContext } from "../sidebar_actions.ts";
+
+const SEARCH_DEBOUNCE_MS = 180;
+const REFRESH_DEBOUNCE_MS = 120;
+const NOTICE_MS = 6000;
+
+const sidebar = () => document.querySelector<HTMLElement>("[data-sidebar]");
+const body = () => document.querySelector<HTMLElement>("[data-sidebar-body]");
+const searchInput = () => document.querySelector<HTMLInputElement>("#session-search");
+
+function projects(): ProjectInfo[] {
+  return [...document.querySelectorAll<HTMLElement>("[data-project-chips] [data-project-id]")]
+    .map((c) => ({
+      id: c.dataset.projectId!,
+      name: c.dataset.name ?? "",
+      color: c.dataset.color || null,
+    }));
+}
+
+/** The page's view state: the URL's session/project/archived plus the search box. */
+function viewParams(): URLSearchParams {
+  const url = new URL(location.href);
+  const out = new URLSearchParams();
+  for (const k of ["session", "project", "archived"]) {
+    const v = url.searchParams.get(k);
+    if (v) out.set(k, v);
+  }
+  const q = searchInput()?.value.trim() ?? url.searchParams.get("q") ?? "";
+  if (q) out.set("q", q);
+  return out;
+}
+
+/** Keep the address bar in step with the sidebar's view (reloads and links keep it). */
+function syncUrl(params: URLSearchParams): void {
+  const url = new URL(location.href);
+  for (const k of ["q", "archived"]) {
+    const v = params.get(k);
+    if (v) url.searchParams.set(k, v);
+    else url.searchParams.delete(k);
+  }
+  if (url.href !== location.href) history.replaceState(history.state, "", url);
+  const form = document.querySelector<HTMLFormElement>("[data-sidebar-search]");
+  const hidden = form?.querySelector<HTMLInputElement>("input[name=archived]");
+  if (params.get("archived") === "1" && form && !hidden) {
+    const input = document.createElement("input");
+    Object.assign(input, { type: "hidden", name: "archived", value: "1" });
+    form.append(input);
+  } else if (params.get("archived") !== "1") hidden?.remove();
+}
+
+// Notices --------------------------------------------------------------------------------
+
+let noticeTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** Say something calmly under the search box (the pin cap, a failed call). */
+function notice(text: string, tone: "info" | "error" = "info"): void {
+  const box = document.querySelector<HTMLElement>("[data-sidebar-notice]");
+  if (!box) return;
+  const close = document.createElement("button");
+  Object.assign(close, { type: "button", className: "sidebar-notice-close", textContent: "×" });
+  close.setAttribute("aria-label", "Dismiss");
+  close.addEventListener("click", () => (box.hidden = true));
+  const span = document.createElement("span");
+  span.className = "sidebar-notice-text";
+  span.textContent = text;
+  box.replaceChildren(span, close);
+  box.dataset.tone = tone;
+  box.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => (box.hidden = true), NOTICE_MS);
+}
+
+function reportError(err: unknown, what: string): void {
+  if (err instanceof ApiError) {
+    notice(err.message, err.status >= 400 && err.status < 500 ? "info" : "error");
+  } else notice(`${what} failed: ${err instanceof Error ? err.message : String(err)}`, "error");
+}
+
+// Refresh --------------------------------------------------------------------------------
+
+let seq = 0;
+let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Fetch the server's rendering of the sidebar body for the current view and swap it in,
+ * keeping the list's scroll position and the focused row. Older answers are dropped.
+ */
+export async function refreshSidebar(): Promise<void> {
+  clearTimeout(refreshTimer);
+  const current = body();
+  if (!current) return;
+  const params = viewParams();
+  const mine = ++seq;
+  const form = document.querySelector<HTMLElement>("[data-sidebar-search]");
+  form?.setAttribute("data-busy", "");
+  let res: Response;
+  try {
+    res = await fetch(`/partials/sidebar?${params}`, {
+      headers: { accept: "text/html" },
+      credentials: "same-origin",
+    });
+  } catch {
+    if (mine === seq) form?.removeAttribute("data-busy");
+    notice("The server could not be reached. Is it still running?", "error");
+    return;
+  } finally {
+    if (mine === seq) form?.removeAttribute("data-busy");
+  }
+  if (res.redirected && new URL(res.url).pathname === "/login") {
+    location.reload(); // signed out meanwhile
+    return;
+  }
+  if (!res.ok) {
+    if (mine === seq) notice(`The chat list could not be refreshed (${res.status}).`, "error");
+    return;
+  }
+  const html = await res.text();
+  if (mine !== seq) return;
+  // Server-rendered (every value escaped by the renderer); DOMParser runs no scripts.
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  const next = doc.querySelector<HTMLElement>("[data-sidebar-body]");
+  const live = body();
+  if (!next || !live) return;
+  const scroll = live.querySelector(".session-list")?.scrollTop ?? 0;
+  const focused = document.activeElement as HTMLElement | null;
+  const focusRow = live.contains(focused)
+    ? focused?.closest<HTMLElement>(".session-row")?.dataset.sessionId
+    : undefined;
+  const focusMenuBtn = focused?.matches(".session-menu-btn") ?? false;
+  const adopted = document.importNode(next, true);
+  live.replaceWith(adopted);
+  const list = adopted.querySelector(".session-list");
+  if (list) list.scrollTop = scroll;
+  if (focusRow) {
+    const row = adopted.querySelector<HTMLElement>(
+      `.session-row[data-session-id="${CSS.escape(focusRow)}"]`,
+    );
+    row?.querySelector<HTMLElement>(focusMenuBtn ? ".session-menu-btn" : ".session-item")
+      ?.focus({ preventScroll: true });
+  }
+  syncUrl(params);
+}
+
+/** Refresh soon, once, however many events arrive together. */
+function scheduleRefresh(): void {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => void refreshSidebar(), REFRESH_DEBOUNCE_MS);
+}
+
+// Actions (loaded on first use) ------------------------------------------------------------
+
+const context: SidebarContext = { refresh: refreshSidebar, reportError, projects };
+const actions = () => import("../sidebar_actions.ts");
+
+// Wiring ---------------------------------------------------------------------------------
+
+/** A right-click has a pointer position; the keyboard's context-menu key may not. */
+function menuPosition(e: MouseEvent, target: Element) {
+  return e.clientX || e.clientY ? { point: { x: e.clientX, y: e.clientY } } : { anchor: target };
+}
+
+function init(): void {
+  const root = sidebar();
+  if (!root) return;
+
+  root.addEventListener("click", (e) => {
+    const target = e.target as Element;
+    const btn = target.closest<HTMLElement>("[data-action]");
+    const action = btn?.dataset.action;
+    if (action === "session-menu") {
+      e.preventDefault();
+      const row = btn!.closest<HTMLElement>(".session-row");
+      if (row) void actions().then((a) => a.sessionMenu(context, row, { anchor: btn! }));
+    } else if (action === "project-create") {
+      e.preventDefault();
+      void actions().then((a) => a.createProject(context));
+    } else if (action === "archive-view") {
+      e.preventDefault();
+      const url = new URL(location.href);
+      if (btn!.dataset.archived === "1") url.searchParams.set("archived", "1");
+      else url.searchParams.delete("archived");
+      history.replaceState(history.state, "", url);
+      void refreshSidebar().then(() => {
+        document.querySelector<HTMLElement>(
+          btn!.dataset.archived === "1" ? ".archive-back" : ".archive-toggle, .session-item",
+        )?.focus({ preventScroll: true });
+      });
+    }
+  });
+
+  root.addEventListener("contextmenu", (e) => {
+    const target = e.target as Element;
+    if (target.closest("input")) return; // keep the native menu in text fields
+    const row = target.closest<HTMLElement>(".session-row");
+    if (row && !("renaming" in row.dataset)) {
+      e.preventDefault();
+      const at = menuPosition(e, row);
+      void actions().then((a) => a.sessionMenu(context, row, at));
+      return;
+    }
+    const chip = target.closest<HTMLElement>("[data-project-chips] [data-project-id]");
+    if (chip) {
+      e.preventDefault();
+      const at = menuPosition(e, chip);
+      void actions().then((a) => a.projectMenu(context, chip, at));
+    }
+  });
+
+  // Search as you type: titles and message text, snippets highlighted by the server.
+  const form = document.querySelector<HTMLFormElement>("[data-sidebar-search]");
+  const input = searchInput();
+  let searchTimer: ReturnType<typeof setTimeout> | undefined;
+  form?.addEventListener("submit", (e) => {
+    e.preventDefault();
+    clearTimeout(searchTimer);
+    void refreshSidebar();
+  });
+  input?.addEventListener("input", () => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => void refreshSidebar(), SEARCH_DEBOUNCE_MS);
+  });
+  input?.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && input.value) {
+      e.preventDefault();
+      e.stopPropagation();
+      input.value = "";
+      clearTimeout(searchTimer);
+      void refreshSidebar();
+    } else if (e.key === "ArrowDown") {
+      const first = document.querySelector<HTMLElement>(".session-list .session-item");
+      if (first) {
+        e.preventDefault();
+        first.focus();
+      }
+    }
+  });
+
+  // Runs starting and ending, titles and other changes made elsewhere.
+  for (
+    const name of [
+      "hermes:chat-started",
+      "hermes:chat-ended",
+      "hermes:run-state",
+      "hermes:session-title",
+      "hermes:sessions-changed",
+      "hermes:session-rewritten",
+    ] as const
+  ) {
+    onHermesEvent(name, () => scheduleRefresh());
+  }
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && !document.querySelector(".menu, dialog[open]")) {
+      scheduleRefresh();
+    }
+  });
+}
+
+if (typeof document !== "undefined") init();

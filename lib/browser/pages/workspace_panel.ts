@@ -1,0 +1,117 @@
+// Browser-safe page script (lib/browser/pages): imports nothing from Deno or the database.
+// The workspace panel's frame in the browser: open/close (remembered in the `hermes_panel`
+// cookie the server reads, so a reload paints it as it was; phones use a slide-over that is
+// not remembered and makes the page behind it inert) and the `hermes:*` events that drive
+// it. What is inside (tree, git badge, preview) is lib/browser/workspace_browser.ts, imported when
+// the panel first opens; the highlighter and markdown renderer load later still, only when a
+// preview needs them.
+import { onHermesEvent } from "../../shared/ui_events.ts";
+
+const PANEL_COOKIE = "hermes_panel";
+/** Same breakpoint as static/style.css's phone layout (< 640 px). */
+const PHONE_QUERY = "(max-width: 639px)";
+
+const app = () => document.querySelector<HTMLElement>(".app");
+const panel = () => document.getElementById("workspace-panel");
+const sessionId = () => panel()?.dataset.sessionId ?? null;
+const phone = () => matchMedia(PHONE_QUERY).matches;
+
+let loaded: Promise<typeof import("../workspace_browser.ts")> | undefined;
+
+/** The panel's contents module, imported (and wired) once. */
+function browser() {
+  loaded ??= import("../workspace_browser.ts").then((m) => {
+    m.attach();
+    return m;
+  });
+  return loaded;
+}
+
+export function panelIsOpen(): boolean {
+  const a = app();
+  if (!a) return false;
+  return phone() ? a.dataset.panelPhone === "open" : a.dataset.workspacePanel === "open";
+}
+
+/** While the phone slide-over is open, the page behind it is out of reach. */
+function setBehindInert(inert: boolean): void {
+  for (const sel of [".conversation", ".sidebar"]) {
+    const node = document.querySelector<HTMLElement>(sel);
+    if (node) node.inert = inert;
+  }
+}
+
+async function setOpen(open: boolean, opts: { focus?: boolean } = {}): Promise<void> {
+  const a = app();
+  if (!a) return;
+  if (phone()) {
+    a.dataset.panelPhone = open ? "open" : "closed";
+    setBehindInert(open);
+  } else {
+    a.dataset.workspacePanel = open ? "open" : "closed";
+    document.cookie = `${PANEL_COOKIE}=${open ? "open" : "closed"}; Path=/; Max-Age=31536000; ` +
+      "SameSite=Lax";
+  }
+  for (
+    const btn of document.querySelectorAll<HTMLElement>('.topbar [data-action="toggle-workspace"]')
+  ) {
+    btn.setAttribute("aria-expanded", String(open));
+    btn.setAttribute("aria-label", open ? "Hide workspace files" : "Show workspace files");
+  }
+  if (open) {
+    const b = await browser();
+    b.showFiles();
+    if (opts.focus) b.focusTarget()?.focus({ preventScroll: true });
+  } else if (opts.focus && panel()?.contains(document.activeElement)) {
+    document.querySelector<HTMLElement>('.topbar [data-action="toggle-workspace"]')?.focus();
+  }
+}
+
+function init(): void {
+  const p = panel();
+  if (!p) return;
+
+  document.addEventListener("click", (e) => {
+    const btn = (e.target as Element).closest<HTMLElement>("[data-action]");
+    const action = btn?.dataset.action;
+    if (action === "toggle-workspace") {
+      void setOpen(!panelIsOpen(), { focus: true });
+    } else if (
+      action === "panel-refresh" || action === "preview-close" || action === "preview-source"
+    ) {
+      void browser().then((b) => b.handleAction(action, btn!));
+    }
+  });
+
+  // Closing on request (the phone scrim, Escape) hands focus back to the top bar toggle.
+  onHermesEvent("hermes:workspace-panel", ({ open }) => void setOpen(open, { focus: !open }));
+  onHermesEvent("hermes:open-file", async ({ path }) => {
+    await setOpen(true);
+    void (await browser()).openPreview(path);
+  });
+  // A run may have changed files: refresh what is on screen once it ends.
+  onHermesEvent("hermes:chat-ended", ({ session_id }) => {
+    if (session_id !== sessionId() || !panelIsOpen()) return;
+    void browser().then((b) => b.reloadFiles());
+  });
+  onHermesEvent("hermes:session-updated", async ({ session_id, workspace }) => {
+    if (session_id !== sessionId()) return;
+    const home = document.querySelector<HTMLElement>(".topbar")?.dataset.home?.replace(/\/+$/, "");
+    const label = home && (workspace === home || workspace.startsWith(home + "/"))
+      ? "~" + workspace.slice(home.length)
+      : workspace;
+    const b = await browser();
+    b.resetWorkspace(label);
+    if (panelIsOpen()) b.showFiles();
+  });
+  // Leaving the phone layout drops the slide-over (the desktop state is the cookie's).
+  matchMedia(PHONE_QUERY).addEventListener("change", (e) => {
+    if (e.matches || app()!.dataset.panelPhone !== "open") return;
+    app()!.dataset.panelPhone = "closed";
+    setBehindInert(false);
+  });
+
+  if (panelIsOpen()) void browser().then((b) => b.showFiles());
+}
+
+if (typeof document !== "undefined") init();

@@ -1,0 +1,107 @@
+// The SSE side of a run: replay the journal after the client's cursor, then follow live events
+// with no gap and no duplicate. Invariants: subscribe BEFORE reading the journal (nothing can
+// slip between the two), then drop anything at or below the last seq sent; frames come only
+// from `encodeSseFrame`; the stream closes after a terminal event or when the run ends; a
+// `: heartbeat` comment every few seconds keeps proxies from cutting an idle connection.
+import { encodeSseFrame, type SequencedEvent, TERMINAL_EVENTS } from "../shared/chat_events.ts";
+import type { Db } from "../storage/db.ts";
+import { NotFoundError } from "../errors.ts";
+import { getStream, readEvents } from "./journal.ts";
+import type { Run } from "./run.ts";
+
+export const SSE_HEADERS: Record<string, string> = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache",
+  "x-accel-buffering": "no",
+  connection: "keep-alive",
+};
+
+export interface SseSource {
+  db: Db;
+  /** The live run of this stream, when it is still running in this process. */
+  run: Run | undefined;
+  heartbeatMs: number;
+}
+
+const enc = new TextEncoder();
+const HEARTBEAT = enc.encode(": heartbeat\n\n");
+
+/**
+ * The SSE response for `streamId`, resuming after `afterSeq`. Throws NotFoundError when the
+ * stream is unknown, or over with nothing left to replay.
+ */
+export function streamResponse(src: SseSource, streamId: string, afterSeq: number): Response {
+  const { db, run } = src;
+  const live = run && !run.finished ? run : undefined;
+  let lastSent = afterSeq;
+  let buffered: SequencedEvent[] | null = [];
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let unsubscribe: (() => void) | undefined;
+  let closed = false;
+
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    unsubscribe?.();
+    try {
+      controller.close();
+    } catch { /* already closed or cancelled */ }
+  };
+  const send = (e: SequencedEvent) => {
+    if (closed || e.seq <= lastSent) return;
+    lastSent = e.seq;
+    try {
+      controller.enqueue(enc.encode(encodeSseFrame(streamId, e)));
+    } catch {
+      return close();
+    }
+    if (TERMINAL_EVENTS.has(e.event)) close();
+  };
+
+  // 1. Subscribe first: live events are held while the journal is replayed.
+  if (live) {
+    unsubscribe = live.subscribe(
+      (e) => (buffered ? buffered.push(e) : send(e)),
+      () => queueMicrotask(close),
+    );
+  }
+  // 2. Replay from the journal (synchronous: no event can be appended meanwhile).
+  const past = readEvents(db, streamId, afterSeq);
+  if (!live && past.length === 0) {
+    unsubscribe?.();
+    throw new NotFoundError("stream not found");
+  }
+  if (!live && !getStream(db, streamId)) {
+    throw new NotFoundError("stream not found");
+  }
+
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+      for (const e of past) send(e);
+      // 3. Then what arrived during the replay, de-duplicated by seq, then live.
+      const held = buffered ?? [];
+      buffered = null;
+      for (const e of held) send(e);
+      if (!live) return close();
+      if (!closed) {
+        heartbeat = setInterval(() => {
+          if (closed) return;
+          try {
+            controller.enqueue(HEARTBEAT);
+          } catch {
+            close();
+          }
+        }, src.heartbeatMs);
+      }
+    },
+    cancel() {
+      closed = true;
+      clearInterval(heartbeat);
+      unsubscribe?.();
+    },
+  });
+  return new Response(body, { status: 200, headers: SSE_HEADERS });
+}

@@ -1,0 +1,249 @@
+// Usage analytics for one resolved window (lib/insights/insights_window.ts): totals, per-model rows, a
+// daily series and activity by weekday and hour, from the per-turn `usage` table and the
+// `messages` table. Invariants: totals and the daily series are sums of the same rows over the
+// same [start, end); a turn without a price is counted as unpriced, never as $0.
+import type { Db } from "../storage/db.ts";
+import {
+  type InsightsWindow,
+  type LocalCalendar,
+  type WindowDay,
+  windowDays,
+} from "./insights_window.ts";
+
+/** One model's usage in the window. `cost` is null when none of its turns had a price. */
+export interface ModelInsight {
+  model: string;
+  provider: string | null;
+  turns: number;
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  cost: number | null;
+  /** True when at least one turn of this model had no price (its cost is then a lower bound). */
+  unpriced: boolean;
+  unpriced_turns: number;
+  avg_ttft_ms: number | null;
+  avg_tokens_per_s: number | null;
+  tool_calls: number;
+}
+
+/** One local calendar day. `cost` is null when the day had turns and none was priced; a day without turns costs 0. */
+export interface DailyTokens {
+  date: string;
+  input_tokens: number;
+  output_tokens: number;
+  cost: number | null;
+  turns: number;
+}
+
+/** The body of GET /api/insights (API.md), plus the additions documented on each field. */
+export interface InsightsReport extends InsightsWindow {
+  /** The timezone calendar dates, weekdays and hours are counted in. */
+  timezone: string;
+  /** Sessions with at least one message or turn in the window. */
+  total_sessions: number;
+  /** User and assistant messages in the window (tool results and system prompts excluded). */
+  total_messages: number;
+  total_turns: number;
+  total_input_tokens: number;
+  total_output_tokens: number;
+  total_cached_tokens: number;
+  /** Sum over priced turns; null only when there were turns and none had a price. */
+  total_cost: number | null;
+  /** Turns whose model had no known price: `total_cost` leaves them out. */
+  unpriced_turns: number;
+  total_tool_calls: number;
+  models: ModelInsight[];
+  daily_tokens: DailyTokens[];
+  /** Messages per weekday, index 0 = Monday … 6 = Sunday (server's local time). */
+  activity_by_day: number[];
+  /** Messages per local hour of day, index 0 … 23. */
+  activity_by_hour: number[];
+}
+
+/**
+ * Rows are grouped by 15-minute slot in SQL: every UTC offset in use is a multiple of 15 min,
+ * so a slot never straddles a local hour or midnight and is placed by its first second.
+ */
+const SLOT = 900;
+
+interface UsageSlot {
+  model: string | null;
+  model_provider: string | null;
+  slot: number;
+  turns: number;
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  priced_cost: number | null;
+  priced_turns: number;
+  ttft_sum: number | null;
+  ttft_n: number;
+  tps_sum: number | null;
+  tps_n: number;
+  tool_calls: number;
+}
+
+/** Find the day containing `t` (binary search over the ordered, contiguous days). */
+function dayIndex(days: WindowDay[], t: number): number {
+  let lo = 0, hi = days.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (days[mid].midnight <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Local hour of `t` within `day`: arithmetic on ordinary days, the calendar on DST days. */
+function localHour(day: WindowDay, t: number, cal: LocalCalendar): number {
+  if (day.length === 86_400) return Math.min(23, Math.floor((t - day.midnight) / 3600));
+  return cal.parts(t).hour;
+}
+
+const round = (n: number, digits: number) => {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+};
+/** Costs are summed in floating point; 10 decimals removes the noise without hiding cents. */
+const money = (n: number) => round(n, 10);
+
+/**
+ * Aggregate usage and activity over `window`. `window` must come from
+ * `resolveInsightsWindow` with the same calendar, so its days and the series agree.
+ */
+export function computeInsights(
+  db: Db,
+  window: InsightsWindow,
+  cal: LocalCalendar,
+): InsightsReport {
+  const days = windowDays(window, cal);
+  const daily: DailyTokens[] = days.map((d) => ({
+    date: d.date,
+    input_tokens: 0,
+    output_tokens: 0,
+    cost: null,
+    turns: 0,
+  }));
+  const byModel = new Map<
+    string,
+    ModelInsight & { ttft: [number, number]; tps: [number, number] }
+  >();
+  const activityByDay = Array(7).fill(0);
+  const activityByHour = Array(24).fill(0);
+
+  const { start, end } = window;
+  const usage = end > start
+    ? db.prepare(
+      `SELECT model, model_provider, CAST(created_at / ${SLOT} AS INTEGER) AS slot,
+              COUNT(*) AS turns, SUM(input_tokens) AS input_tokens,
+              SUM(output_tokens) AS output_tokens, SUM(cached_tokens) AS cached_tokens,
+              SUM(cost) AS priced_cost, COUNT(cost) AS priced_turns,
+              SUM(ttft_ms) AS ttft_sum, COUNT(ttft_ms) AS ttft_n,
+              SUM(tokens_per_s) AS tps_sum, COUNT(tokens_per_s) AS tps_n,
+              SUM(tool_count) AS tool_calls
+       FROM usage WHERE created_at >= ? AND created_at < ?
+       GROUP BY model, model_provider, slot`,
+    ).all(start, end) as unknown as UsageSlot[]
+    : [];
+
+  for (const row of usage) {
+    const i = dayIndex(days, Math.max(row.slot * SLOT, start));
+    const day = daily[i];
+    day.input_tokens += row.input_tokens;
+    day.output_tokens += row.output_tokens;
+    day.turns += row.turns;
+    if (row.priced_turns > 0) day.cost = (day.cost ?? 0) + (row.priced_cost ?? 0);
+
+    const name = row.model ?? "unknown";
+    const key = `${row.model_provider ?? ""}\u0000${name}`;
+    let m = byModel.get(key);
+    if (!m) {
+      m = {
+        model: name,
+        provider: row.model_provider,
+        turns: 0,
+        input_tokens: 0,
+        output_tokens: 0,
+        cached_tokens: 0,
+        cost: null,
+        unpriced: false,
+        unpriced_turns: 0,
+        avg_ttft_ms: null,
+        avg_tokens_per_s: null,
+        tool_calls: 0,
+        ttft: [0, 0],
+        tps: [0, 0],
+      };
+      byModel.set(key, m);
+    }
+    m.turns += row.turns;
+    m.input_tokens += row.input_tokens;
+    m.output_tokens += row.output_tokens;
+    m.cached_tokens += row.cached_tokens;
+    m.tool_calls += row.tool_calls;
+    m.unpriced_turns += row.turns - row.priced_turns;
+    if (row.priced_turns > 0) m.cost = (m.cost ?? 0) + (row.priced_cost ?? 0);
+    m.ttft[0] += row.ttft_sum ?? 0;
+    m.ttft[1] += row.ttft_n;
+    m.tps[0] += row.tps_sum ?? 0;
+    m.tps[1] += row.tps_n;
+  }
+  const pricedCost = daily.reduce((s, d) => s + (d.cost ?? 0), 0);
+  for (const d of daily) d.cost = d.turns === 0 ? 0 : d.cost === null ? null : money(d.cost);
+
+  const messageSlots = end > start
+    ? db.prepare(
+      `SELECT CAST(timestamp / ${SLOT} AS INTEGER) AS slot, COUNT(*) AS n FROM messages
+       WHERE timestamp >= ? AND timestamp < ? AND role IN ('user', 'assistant')
+       GROUP BY slot`,
+    ).all(start, end) as Array<{ slot: number; n: number }>
+    : [];
+  let totalMessages = 0;
+  for (const { slot, n } of messageSlots) {
+    const t = Math.max(slot * SLOT, start);
+    const day = days[dayIndex(days, t)];
+    activityByDay[day.weekday] += n;
+    activityByHour[localHour(day, t, cal)] += n;
+    totalMessages += n;
+  }
+
+  const { sessions } = end > start
+    ? db.prepare(
+      `SELECT COUNT(*) AS sessions FROM (
+         SELECT session_id FROM messages WHERE timestamp >= ?1 AND timestamp < ?2
+         UNION SELECT session_id FROM usage WHERE created_at >= ?1 AND created_at < ?2)`,
+    ).get(start, end) as { sessions: number }
+    : { sessions: 0 };
+
+  const models: ModelInsight[] = [...byModel.values()].map(({ ttft, tps, ...m }) => ({
+    ...m,
+    cost: m.cost === null ? null : money(m.cost),
+    unpriced: m.unpriced_turns > 0,
+    avg_ttft_ms: ttft[1] > 0 ? round(ttft[0] / ttft[1], 1) : null,
+    avg_tokens_per_s: tps[1] > 0 ? round(tps[0] / tps[1], 2) : null,
+  })).sort((a, b) =>
+    (b.input_tokens + b.output_tokens) - (a.input_tokens + a.output_tokens) ||
+    b.turns - a.turns || a.model.localeCompare(b.model)
+  );
+
+  const totalTurns = daily.reduce((s, d) => s + d.turns, 0);
+  const unpricedTurns = models.reduce((s, m) => s + m.unpriced_turns, 0);
+  return {
+    ...window,
+    timezone: cal.timeZone,
+    total_sessions: sessions,
+    total_messages: totalMessages,
+    total_turns: totalTurns,
+    total_input_tokens: daily.reduce((s, d) => s + d.input_tokens, 0),
+    total_output_tokens: daily.reduce((s, d) => s + d.output_tokens, 0),
+    total_cached_tokens: models.reduce((s, m) => s + m.cached_tokens, 0),
+    total_cost: totalTurns > 0 && unpricedTurns === totalTurns ? null : money(pricedCost),
+    unpriced_turns: unpricedTurns,
+    total_tool_calls: models.reduce((s, m) => s + m.tool_calls, 0),
+    models,
+    daily_tokens: daily,
+    activity_by_day: activityByDay,
+    activity_by_hour: activityByHour,
+  };
+}

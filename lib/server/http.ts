@@ -1,0 +1,97 @@
+// HTTP helpers shared by every route: bounded JSON body reading, schema validation with
+// errors that name the field at fault, query parameters, and JSON responses with the API's
+// headers. Invariant: a body over the cap is refused while reading (never buffered whole).
+import type { z } from "zod";
+import { PayloadTooLargeError, ValidationError } from "../errors.ts";
+
+/** API.md: request bodies over 20 MB get 413. */
+export const MAX_JSON_BODY_BYTES = 20 * 1024 * 1024;
+
+/** Read a request body as bytes, refusing with 413 past `maxBytes` without buffering more. */
+export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    throw new PayloadTooLargeError(
+      `Request body is ${declared} bytes; the limit is ${maxBytes} bytes`,
+    );
+  }
+  if (!req.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = req.body.getReader();
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new PayloadTooLargeError(`Request body exceeds the limit of ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+/** Read a JSON object body. Empty, invalid or non-object JSON is a 400 with a message. */
+export async function readJsonObject(
+  req: Request,
+  maxBytes = MAX_JSON_BODY_BYTES,
+): Promise<Record<string, unknown>> {
+  const bytes = await readBodyBytes(req, maxBytes);
+  const text = new TextDecoder().decode(bytes);
+  if (text.trim() === "") {
+    throw new ValidationError("Request body is empty; expected a JSON object");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ValidationError(`Invalid JSON body: ${(err as Error).message}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ValidationError("Request body must be a JSON object");
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Validate `value` against a zod schema; the error names the first field at fault. */
+export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue.path.join(".");
+  const message = field ? `Invalid field "${field}": ${issue.message}` : issue.message;
+  throw new ValidationError(message, field || undefined);
+}
+
+/** Read a JSON body and validate it in one step. */
+export async function readBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
+  return validate(schema, await readJsonObject(req));
+}
+
+/** A required query parameter, or a 400 naming it. */
+export function requireParam(url: URL, name: string): string {
+  const value = url.searchParams.get(name);
+  if (value === null || value === "") {
+    throw new ValidationError(`Missing required parameter "${name}"`, name);
+  }
+  return value;
+}
+
+/** A JSON response with the API's caching header. */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+      ...headers,
+    },
+  });
+}

@@ -1,0 +1,175 @@
+// What the conversation view paints first, on the server: the latest whole turns of a session
+// with their prose rendered to final HTML (no JavaScript needed to read them), the run in
+// progress folded from its journal (so a reload mid-answer shows the partial answer and
+// resumes after it), the outcome of turns whose run failed, and what the session waits for.
+// Invariants: a message of the running turn is never also in the settled history; the page
+// starts at a user message unless it reaches the first message.
+import type { AppContext } from "./app_context.ts";
+import type { ApprovalEventData, SequencedEvent } from "../shared/chat_events.ts";
+import { parseJsonColumn } from "../storage/db.ts";
+import { getStream, readEvents } from "../engine/journal.ts";
+import { listMessages, type StoredMessage } from "../sessions/messages.ts";
+import { pendingApprovals } from "../approvals/approvals.ts";
+import { pendingClarify } from "../approvals/clarify.ts";
+import { preloadRenderers, renderMarkdown } from "../markdown/render.ts";
+import type { SessionRow } from "../sessions/sessions.ts";
+import {
+  alignedPage,
+  applyEvent,
+  type ClarifyRequest,
+  createLiveRun,
+  foldMessages,
+  type LiveRun,
+  messageText,
+  noticeFromEvent,
+  type ToolCallRecord,
+  type TurnModel,
+} from "../shared/transcript_model.ts";
+
+/** The pending approval as the card needs it (an `approval` event's data). */
+export type PendingApproval = ApprovalEventData;
+
+export interface TranscriptPage {
+  sessionId: string;
+  /** Settled turns, oldest first, each segment with its final `html`. */
+  turns: TurnModel[];
+  /** Load older messages before this idx; null when the first message is shown. */
+  olderBefore: number | null;
+  /** The run in progress (segments with `html` of the text so far), or null. */
+  live: LiveRun | null;
+  approval: { pending: PendingApproval | null; pending_count: number };
+  clarify: ClarifyRequest | null;
+  skipApprovals: boolean;
+  /** Some prose on the page contains math (the page links KaTeX's stylesheet). */
+  math: boolean;
+}
+
+/** Rows of the first paint (the issue's budget: a long session opens on its last 30 rows). */
+export const FIRST_PAGE_ROWS = 30;
+
+function toolRecords(app: AppContext, sessionId: string, msgs: StoredMessage[]): ToolCallRecord[] {
+  const ids = msgs.flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
+  if (ids.length === 0) return [];
+  return app.db.prepare(
+    `SELECT tool_call_id, status, result, duration FROM tool_calls
+     WHERE session_id = ? AND tool_call_id IN (SELECT value FROM json_each(?))`,
+  ).all(sessionId, JSON.stringify(ids)) as unknown as ToolCallRecord[];
+}
+
+/**
+ * Notices (failures, stops, lasting warnings) and the last plan of each turn's latest run,
+ * from the journal (runs older than the journal's retention keep none).
+ */
+function addOutcomes(app: AppContext, sessionId: string, turns: TurnModel[]): void {
+  const byTurn = new Map(turns.filter((t) => t.turnId).map((t) => [t.turnId!, t]));
+  if (byTurn.size === 0) return;
+  const rows = app.db.prepare(
+    `SELECT s.turn_id, e.event, e.data FROM stream_events e
+     JOIN streams s ON s.stream_id = e.stream_id
+     WHERE s.session_id = ? AND s.status != 'running'
+       AND s.turn_id IN (SELECT value FROM json_each(?))
+       AND s.started_at = (SELECT max(started_at) FROM streams x
+                           WHERE x.session_id = s.session_id AND x.turn_id = s.turn_id)
+       AND e.event IN ('apperror', 'error', 'cancel', 'warning', 'todo_state')
+     ORDER BY e.seq`,
+  ).all(sessionId, JSON.stringify([...byTurn.keys()])) as Array<
+    { turn_id: string; event: string; data: string }
+  >;
+  for (const r of rows) {
+    const turn = byTurn.get(r.turn_id)!;
+    const e = { event: r.event, data: parseJsonColumn(r.data, {}) } as SequencedEvent;
+    if (e.event === "todo_state") {
+      turn.todos = e.data.todos;
+      continue;
+    }
+    const n = noticeFromEvent(e);
+    if (n) turn.notices.push(n);
+  }
+}
+
+function renderSegments(turn: TurnModel): boolean {
+  let math = false;
+  for (const s of turn.segments) {
+    s.html = renderMarkdown(s.text);
+    if (!math && s.html.includes('class="katex')) math = true;
+  }
+  return math;
+}
+
+/** The run in progress of `session`, folded from its journal; null when there is none. */
+function liveRun(app: AppContext, session: SessionRow): LiveRun | null {
+  const streamId = session.active_stream_id;
+  if (!streamId) return null;
+  const row = getStream(app.db, streamId);
+  if (!row) return null;
+  const userMsg = app.db.prepare(
+    `SELECT idx, content, extra FROM messages
+     WHERE session_id = ? AND turn_id = ? AND role = 'user' ORDER BY idx LIMIT 1`,
+  ).get(session.session_id, row.turn_id) as
+    | { idx: number; content: string; extra: string }
+    | undefined;
+  const extra = parseJsonColumn<Record<string, unknown>>(userMsg?.extra, {});
+  const run = createLiveRun({
+    sessionId: session.session_id,
+    streamId,
+    turnId: row.turn_id,
+    user: userMsg
+      ? {
+        idx: userMsg.idx,
+        text: messageText(extra._content_parts ?? userMsg.content),
+        attachments: [],
+      }
+      : null,
+  });
+  for (const e of readEvents(app.db, streamId, 0)) applyEvent(run, e);
+  return run;
+}
+
+/** Build the first paint of `session`'s conversation (`rows`: how many latest rows). */
+export async function loadTranscriptPage(
+  app: AppContext,
+  session: SessionRow,
+  rows = FIRST_PAGE_ROWS,
+): Promise<TranscriptPage> {
+  await preloadRenderers(); // memoized: final math and code from the first render on
+  const sid = session.session_id;
+  const live = liveRun(app, session);
+  const hidden = live?.turn.turnId ?? null;
+  const page = await alignedPage(
+    (before, limit) => listMessages(app.db, sid, { before, limit }),
+    undefined,
+    rows,
+  );
+  const offset = page.offset;
+  // The running turn's rows are shown by the live run: leave them out (they are the last).
+  const messages = hidden ? page.messages.filter((m) => m.turn_id !== hidden) : page.messages;
+  const turns = foldMessages(messages, toolRecords(app, sid, messages));
+  addOutcomes(app, sid, turns);
+  let math = false;
+  for (const t of turns) math = renderSegments(t) || math;
+  if (live) math = renderSegments(live.turn) || math;
+  const snapshot = pendingApprovals(app.db, sid);
+  const p = snapshot.pending;
+  return {
+    sessionId: sid,
+    turns,
+    olderBefore: offset > 0 ? offset : null,
+    live,
+    approval: {
+      pending: p
+        ? {
+          approval_id: p.approval_id,
+          command: p.command,
+          description: p.description,
+          pattern_key: p.pattern_key,
+          pattern_keys: p.pattern_keys,
+          pending_count: snapshot.pending_count,
+        }
+        : null,
+      pending_count: snapshot.pending_count,
+    },
+    clarify: pendingClarify(app.tools.clarify, sid),
+    skipApprovals: session.skip_approvals,
+    math,
+  };
+}

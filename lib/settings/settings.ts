@@ -1,0 +1,342 @@
+// Console settings a person changes in the Control Center: defaults for new sessions, the
+// composer and the approval timeout, the login password and provider API keys. Invariants:
+// stored as one JSON value per key in `settings` (the password hash, owned by lib/security/auth.ts, as
+// its raw string); secrets never leave this module unmasked; a masked key written back keeps
+// the stored key; a stored key acts exactly like its exported env var (OPENAI_API_KEY …),
+// overriding it, and clearing it brings the exported value back.
+import { z } from "zod";
+import type { AppContext } from "../server/app_context.ts";
+import type { AppConfig } from "./config.ts";
+import { reloadConfigFile } from "./config_writer.ts";
+import { type Db, transaction } from "../storage/db.ts";
+import { ConflictError, ValidationError } from "../errors.ts";
+import type { Clock } from "../ids.ts";
+import type { Logger } from "../log.ts";
+import { hashPassword } from "../security/password.ts";
+import { KNOWN_PROVIDERS } from "../providers/provider_config.ts";
+import { isMaskedSecret, maskSecret } from "../security/secrets.ts";
+import { PASSWORD_HASH_SETTING, revokeAllSessions, storedPasswordHash } from "../security/auth.ts";
+import { registerWorkspace, validateWorkspaceToAdd } from "../workspace/workspaces.ts";
+
+export const SEND_KEYS = ["enter", "ctrl+enter", "shift+enter"] as const;
+export const THEMES = ["light", "dark", "system"] as const;
+/** Providers whose API key can be stored here (each maps to its conventional env var). */
+export const KEYED_PROVIDERS = ["openai", "anthropic", "openrouter"] as const;
+export type KeyedProvider = typeof KEYED_PROVIDERS[number];
+
+/** Preferences stored in the database (no secrets). */
+export interface StoredSettings {
+  /** Overrides HERMES_WEBUI_DEFAULT_MODEL / config `model.default`; null = use those. */
+  default_model: string | null;
+  /** Overrides HERMES_WEBUI_DEFAULT_WORKSPACE; null = use it. */
+  default_workspace: string | null;
+  send_key: typeof SEND_KEYS[number];
+  theme: typeof THEMES[number];
+  show_thinking: boolean;
+  /** How long a tool call waits for an approval before it is denied. */
+  approval_timeout_seconds: number;
+  /** Set when first-run onboarding was completed (or skipped) once. */
+  onboarding_completed: boolean;
+}
+
+/** GET /api/settings: the settings with secrets masked, plus what the UI needs to render. */
+export interface PublicSettings
+  extends Omit<StoredSettings, "default_model" | "default_workspace"> {
+  /** The model new sessions get: the stored override, else the environment/config default. */
+  default_model: string | null;
+  /** The workspace new sessions get: the stored override, else the environment default. */
+  default_workspace: string;
+  /** Stored keys, masked (`sk-…abcd`); "" when none is stored. */
+  provider_keys: Record<KeyedProvider, string>;
+  /** True when the environment exports a key for the provider (used when none is stored). */
+  provider_keys_from_env: Record<KeyedProvider, boolean>;
+  /** A password was set through the settings (the hash itself is never returned). */
+  password_set: boolean;
+  /** HERMES_WEBUI_PASSWORD is set: the password cannot be changed here. */
+  password_from_env: boolean;
+  auth_enabled: boolean;
+}
+
+export const DEFAULT_SETTINGS: StoredSettings = {
+  default_model: null,
+  default_workspace: null,
+  send_key: "enter",
+  theme: "system",
+  show_thinking: true,
+  approval_timeout_seconds: 300,
+  onboarding_completed: false,
+};
+
+const PROVIDER_KEYS_SETTING = "provider_keys";
+const MIN_PASSWORD_CHARS = 8;
+
+const optionalText = (max: number) =>
+  z.string().trim().max(max).nullable().optional().transform((v) => v === "" ? null : v);
+
+const providerKey = z.string().trim().max(4096).nullable().optional().refine(
+  (v) => v == null || v === "" || isMaskedSecret(v) || /^[\x21-\x7e]+$/.test(v),
+  'must be an API key (printable ASCII without spaces), null or "" to remove it',
+);
+
+/** The body of POST /api/settings: any subset; unknown fields are refused by name. */
+export const SettingsPatch = z.strictObject({
+  default_model: optionalText(256),
+  default_workspace: optionalText(4096),
+  send_key: z.enum(SEND_KEYS).optional(),
+  theme: z.enum(THEMES).optional(),
+  show_thinking: z.boolean().optional(),
+  approval_timeout_seconds: z.number().int().min(10).max(86_400).optional(),
+  onboarding_completed: z.boolean().optional(),
+  password: z.string().min(MIN_PASSWORD_CHARS, `must be at least ${MIN_PASSWORD_CHARS} characters`)
+    .max(4096).nullable().optional(),
+  clear_password: z.boolean().optional(),
+  provider_keys: z.strictObject({
+    openai: providerKey,
+    anthropic: providerKey,
+    openrouter: providerKey,
+  }).optional(),
+});
+export type SettingsPatch = Partial<z.infer<typeof SettingsPatch>>;
+
+function readRaw(db: Db, key: string): unknown {
+  const row = db.prepare("SELECT value FROM settings WHERE key = ?").get(key) as
+    | { value: string }
+    | undefined;
+  if (!row) return undefined;
+  try {
+    return JSON.parse(row.value);
+  } catch {
+    return undefined;
+  }
+}
+
+function writeRaw(db: Db, key: string, value: unknown): void {
+  db.prepare(
+    "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+  ).run(key, JSON.stringify(value));
+}
+
+/** Stored preferences merged over the defaults; a corrupt or mistyped row reads as default. */
+export function readStoredSettings(db: Db): StoredSettings {
+  const out = { ...DEFAULT_SETTINGS } as Record<string, unknown>;
+  for (const [key, fallback] of Object.entries(DEFAULT_SETTINGS)) {
+    const value = readRaw(db, key);
+    if (value === undefined) continue;
+    const ok = key === "default_model" || key === "default_workspace"
+      ? value === null || typeof value === "string"
+      : key === "send_key"
+      ? (SEND_KEYS as readonly unknown[]).includes(value)
+      : key === "theme"
+      ? (THEMES as readonly unknown[]).includes(value)
+      : typeof value === typeof fallback;
+    if (ok) out[key] = value;
+  }
+  return out as unknown as StoredSettings;
+}
+
+/** The provider API keys stored through the settings (unmasked: for the provider layer only). */
+export function storedProviderKeys(db: Db): Partial<Record<KeyedProvider, string>> {
+  const raw = readRaw(db, PROVIDER_KEYS_SETTING);
+  const out: Partial<Record<KeyedProvider, string>> = {};
+  if (raw && typeof raw === "object") {
+    for (const id of KEYED_PROVIDERS) {
+      const v = (raw as Record<string, unknown>)[id];
+      if (typeof v === "string" && v !== "") out[id] = v;
+    }
+  }
+  return out;
+}
+
+const envName = (id: KeyedProvider) => KNOWN_PROVIDERS[id].keyEnv!;
+
+/** What the environment and config said before any stored setting was layered on. */
+interface ConfigBase {
+  env: Readonly<Record<string, string>>;
+  defaultWorkspace: string;
+}
+const bases = new WeakMap<AppConfig, ConfigBase>();
+
+function baseOf(config: AppConfig): ConfigBase {
+  let base = bases.get(config);
+  if (!base) {
+    base = { env: config.env, defaultWorkspace: config.defaultWorkspace };
+    bases.set(config, base);
+  }
+  return base;
+}
+
+/** The default model from the environment and config file alone (as lib/settings/config.ts reads it). */
+function fileDefaultModel(config: AppConfig, env: Readonly<Record<string, string>>) {
+  const model = config.file.model;
+  if (env.HERMES_WEBUI_DEFAULT_MODEL) return env.HERMES_WEBUI_DEFAULT_MODEL;
+  if (typeof model === "string" && model.trim()) return model.trim();
+  if (model && typeof model === "object") {
+    const d = (model as Record<string, unknown>).default;
+    if (typeof d === "string" && d.trim()) return d.trim();
+  }
+  return undefined;
+}
+
+/**
+ * Layer the stored settings onto the live config, in place, so every reader of `config`
+ * (session defaults, provider resolution, `${ENV}` expansion) sees them without knowing
+ * about settings: the default model and workspace, and stored API keys as their env vars.
+ * Call at start-up and after every change; `log` learns each key as a secret.
+ */
+export function applySettingsToConfig(db: Db, config: AppConfig, log?: Logger): void {
+  const base = baseOf(config);
+  const stored = readStoredSettings(db);
+  const env: Record<string, string> = { ...base.env };
+  for (const [id, key] of Object.entries(storedProviderKeys(db))) {
+    env[envName(id as KeyedProvider)] = key;
+    log?.addSecret(key);
+  }
+  config.env = Object.freeze(env);
+  config.defaultModel = stored.default_model ?? fileDefaultModel(config, base.env);
+  config.defaultWorkspace = stored.default_workspace ?? base.defaultWorkspace;
+}
+
+/** The settings as GET /api/settings returns them: secrets masked, auth state included. */
+export function getSettings(db: Db, config: AppConfig): PublicSettings {
+  const stored = readStoredSettings(db);
+  const keys = storedProviderKeys(db);
+  const baseEnv = baseOf(config).env;
+  const provider_keys = {} as Record<KeyedProvider, string>;
+  const provider_keys_from_env = {} as Record<KeyedProvider, boolean>;
+  for (const id of KEYED_PROVIDERS) {
+    provider_keys[id] = maskSecret(keys[id]);
+    provider_keys_from_env[id] = !!baseEnv[envName(id)]?.trim();
+  }
+  const passwordSet = storedPasswordHash(db) !== null;
+  return {
+    ...stored,
+    default_model: stored.default_model ?? fileDefaultModel(config, baseEnv) ?? null,
+    default_workspace: stored.default_workspace ?? baseOf(config).defaultWorkspace,
+    provider_keys,
+    provider_keys_from_env,
+    password_set: passwordSet,
+    password_from_env: !!config.password,
+    auth_enabled: !!config.password || passwordSet,
+  };
+}
+
+/** What an update changed that callers must act on (cookies, provider caches). */
+export interface SettingsUpdate {
+  settings: PublicSettings;
+  /** The password was set, changed or cleared: every login session was revoked. */
+  passwordChanged: boolean;
+  /** Provider keys or the default model changed: provider caches must be invalidated. */
+  providerChanged: boolean;
+}
+
+export interface SettingsDeps {
+  db: Db;
+  config: AppConfig;
+  clock: Clock;
+  log?: Logger;
+}
+
+/**
+ * Merge a validated partial update. Fields not in `patch` are untouched. The workspace is
+ * checked (existing directory, not a system root) and registered; a password is hashed
+ * (lib/security/password.ts) and never stored or returned in clear; a masked key keeps the stored key.
+ */
+export async function updateSettings(
+  deps: SettingsDeps,
+  patch: SettingsPatch,
+): Promise<SettingsUpdate> {
+  const { db, config, clock, log } = deps;
+  let workspace: string | null | undefined = patch.default_workspace;
+  if (typeof workspace === "string") {
+    try {
+      workspace = await validateWorkspaceToAdd(config, workspace);
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      throw new ValidationError(
+        `Invalid field "default_workspace": ${err.message}`,
+        "default_workspace",
+      );
+    }
+  }
+  const clearing = patch.password === null || patch.clear_password === true;
+  if ((typeof patch.password === "string" || clearing) && config.password) {
+    throw new ConflictError(
+      "The password is set by HERMES_WEBUI_PASSWORD; change or unset it in the environment",
+    );
+  }
+  if (typeof patch.password === "string" && patch.clear_password === true) {
+    throw new ValidationError(
+      'Invalid field "clear_password": cannot set and clear the password at once',
+      "clear_password",
+    );
+  }
+  const hash = typeof patch.password === "string" ? await hashPassword(patch.password) : null;
+  if (typeof patch.password === "string") log?.addSecret(patch.password);
+
+  let passwordChanged = false;
+  let providerChanged = false;
+  transaction(db, () => {
+    const simple = [
+      "send_key",
+      "theme",
+      "show_thinking",
+      "approval_timeout_seconds",
+      "onboarding_completed",
+    ] as const;
+    for (const key of simple) if (patch[key] !== undefined) writeRaw(db, key, patch[key]);
+    if (patch.default_model !== undefined) {
+      const before = readStoredSettings(db).default_model;
+      writeRaw(db, "default_model", patch.default_model);
+      providerChanged ||= before !== patch.default_model;
+    }
+    if (workspace !== undefined) {
+      writeRaw(db, "default_workspace", workspace);
+      if (workspace) registerWorkspace(db, clock, workspace);
+    }
+    if (patch.provider_keys) {
+      const before = storedProviderKeys(db);
+      const keys: Record<string, string> = { ...before };
+      for (const id of KEYED_PROVIDERS) {
+        const value = patch.provider_keys[id];
+        if (value === undefined || (value && isMaskedSecret(value))) continue;
+        if (value) keys[id] = value;
+        else delete keys[id];
+        providerChanged ||= keys[id] !== before[id];
+      }
+      writeRaw(db, PROVIDER_KEYS_SETTING, keys);
+    }
+    if (hash !== null) {
+      db.prepare(
+        "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      ).run(PASSWORD_HASH_SETTING, hash);
+      passwordChanged = true;
+    } else if (clearing && storedPasswordHash(db) !== null) {
+      db.prepare("DELETE FROM settings WHERE key = ?").run(PASSWORD_HASH_SETTING);
+      passwordChanged = true;
+    }
+    if (passwordChanged) revokeAllSessions(db);
+  });
+  applySettingsToConfig(db, config, log);
+  return { settings: getSettings(db, config), passwordChanged, providerChanged };
+}
+
+/** Run every registered provider-config invalidator (the model catalog's, for one). */
+export async function notifyProviderConfigChange(app: AppContext): Promise<void> {
+  for (const fn of app.onProviderConfigChange) {
+    try {
+      await fn();
+    } catch (err) {
+      app.log.error("A provider-config change hook failed", { error: String(err) });
+    }
+  }
+}
+
+/**
+ * Re-read config.yaml into the live config, layer the stored settings back on and tell
+ * every provider cache: after this, a changed provider takes effect without a restart.
+ */
+export async function reloadAppConfig(app: AppContext): Promise<void> {
+  await reloadConfigFile(app.config);
+  applySettingsToConfig(app.db, app.config, app.log);
+  await notifyProviderConfigChange(app);
+}
