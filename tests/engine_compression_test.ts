@@ -10,7 +10,7 @@ import {
   SUMMARY_SYSTEM_PROMPT,
   summaryRequest,
 } from "../lib/engine/compression.ts";
-import { estimateTokens } from "../lib/providers/context_windows.ts";
+import { estimateTokens } from "../lib/engine/compression.ts";
 import { appendMessages } from "../lib/sessions/messages.ts";
 
 const YAML = "context_windows: {fake-model: 1000}\ncompression: {threshold: 0.5}\n";

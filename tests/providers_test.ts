@@ -8,7 +8,7 @@ import {
   resolveProviders,
 } from "../lib/providers/provider_config.ts";
 import { canonicalModelId, estimateCost, priceFor } from "../lib/providers/pricing.ts";
-import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from "../lib/providers/context_windows.ts";
+import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from "../lib/models/known_models.ts";
 import { toProviderFailure } from "../lib/providers/provider_errors.ts";
 
 function config(yaml: string, env: Record<string, string> = {}): AppConfig {

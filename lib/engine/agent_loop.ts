@@ -7,12 +7,12 @@ import { appendMessages, listMessages, type MessageToolCall } from "../sessions/
 import { fullSession, getSession } from "../sessions/sessions.ts";
 import { pickEndpoint, providerSetupHint, resolveProviders } from "../providers/provider_config.ts";
 import { releaseSession } from "./journal.ts";
-import { contextWindowFor, estimateTokens } from "../providers/context_windows.ts";
+import { contextWindowFor } from "../models/known_models.ts";
 import { streamModelStepWithRetry, type ToolSpec } from "../providers/model_stream.ts";
 import { ProviderFailure } from "../providers/provider_errors.ts";
 import type { ToolContext, ToolDefinition } from "../tools/types.ts";
 import { runToolCall } from "../tools/registry.ts";
-import { getCompression, summarySection } from "./compression.ts";
+import { estimateTokens, getCompression, summarySection } from "./compression.ts";
 import { messagesChars, parseToolArgs, toModelMessages } from "./model_messages.ts";
 import type { Run } from "./run.ts";
 import { compress, compressOnly } from "./summarize.ts";

@@ -7,7 +7,6 @@ import type { Db } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import type { StoredMessage } from "../sessions/messages.ts";
 import { contentText } from "../sessions/messages.ts";
-import { estimateTokens } from "../providers/context_windows.ts";
 
 export interface CompressionState {
   /** Messages with idx < uptoIdx are represented by `summary`. */
@@ -147,4 +146,9 @@ function clip(s: string, n: number): string {
 export function summarySection(summary: string): string {
   return `## Summary of the earlier conversation\nOlder messages were compressed to save context. ` +
     `This summary replaces them:\n${summary}`;
+}
+
+/** A rough token count for text (≈4 characters per token), used before the provider reports. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
 }

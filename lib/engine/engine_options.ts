@@ -10,10 +10,7 @@
 //   pricing: {my-model: {input: 1.0, output: 2.0, cached: 0.1}}  # USD per 1M tokens
 //   agent: {max_steps: 60}             # model steps per turn
 import type { AppConfig } from "../settings/config.ts";
-import type { AppContext } from "../server/app_context.ts";
-import type { SessionRow } from "../sessions/sessions.ts";
-import type { ToolDefinition } from "../tools/types.ts";
-import { contextWindowOverrides } from "../providers/context_windows.ts";
+import { contextWindowOverrides } from "../models/known_models.ts";
 import { type ModelPrice, pricingOverrides } from "../providers/pricing.ts";
 import {
   DEFAULT_RETRY,
@@ -22,20 +19,10 @@ import {
   type RetryPolicy,
 } from "../providers/model_stream.ts";
 import { DEFAULT_COMPRESSION_THRESHOLD } from "./compression.ts";
-import type { Run } from "./run.ts";
 import { TOOL_HOOKS } from "./tool_hooks.ts";
+import type { EngineHooks } from "./engine_hooks.ts";
 
-/** How the engine reaches tools, approvals and clarify (wired to lib/tools in main.ts). */
-export interface EngineHooks {
-  buildTools(app: AppContext, session: SessionRow): ToolDefinition[] | Promise<ToolDefinition[]>;
-  requestApproval(
-    app: AppContext,
-    run: Run,
-    req: { command: string; description: string; patternKey: string; patternKeys: string[] },
-  ): Promise<{ approved: boolean; message?: string }>;
-  askClarify(app: AppContext, run: Run, question: string, choices?: string[]): Promise<string>;
-  allowNetwork(app: AppContext, session: SessionRow): boolean;
-}
+export { type EngineHooks, NO_TOOL_HOOKS } from "./engine_hooks.ts";
 
 export interface EngineOptions {
   idleTimeoutMs: number;
@@ -56,15 +43,6 @@ export interface EngineOptions {
   fetch?: typeof fetch;
   hooks: EngineHooks;
 }
-
-/** Hooks for a console without tools (tests of the bare loop): nothing to run, approve or ask. */
-export const NO_TOOL_HOOKS: EngineHooks = {
-  buildTools: () => [],
-  requestApproval: () =>
-    Promise.resolve({ approved: false, message: "Approvals are not available in this console" }),
-  askClarify: () => Promise.reject(new Error("Asking the user is not available in this console")),
-  allowNetwork: () => false,
-};
 
 function num(v: unknown, fallback: number, min = 0): number {
   const n = typeof v === "string" ? Number(v) : v;

@@ -4,7 +4,7 @@
 // process-global state); a session has at most one active run; a run continues whether or
 // not anyone listens; the HTTP caller gets its ids before the agent does any work.
 import type { AppConfig } from "../settings/config.ts";
-import type { AppContext } from "../server/app_context.ts";
+import type { EngineHost } from "./engine_host.ts";
 import type { Db } from "../storage/db.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { type Clock, newStreamId, randomHex } from "../ids.ts";
@@ -111,7 +111,7 @@ export class RunManager {
   }
 
   /** POST /api/chat/start: persist the message, claim the session, start the agent. */
-  async start(app: AppContext, input: StartInput): Promise<StartResult> {
+  async start(app: EngineHost, input: StartInput): Promise<StartResult> {
     const { db, clock } = this.deps;
     const message = input.message.trim();
     if (!message && !(input.attachments?.length)) {
@@ -168,7 +168,7 @@ export class RunManager {
   }
 
   /** POST /api/session/retry: drop the last answer and run the last user message again. */
-  retry(app: AppContext, sessionId: string): StartResult {
+  retry(app: EngineHost, sessionId: string): StartResult {
     const { db, clock } = this.deps;
     const session = getSession(db, sessionId);
     this.refuseIfActive(sessionId, session.active_stream_id);
@@ -200,7 +200,7 @@ export class RunManager {
   }
 
   /** POST /api/session/compress: summarize older turns now, as a run of its own. */
-  compress(app: AppContext, sessionId: string): StartResult {
+  compress(app: EngineHost, sessionId: string): StartResult {
     const session = getSession(this.deps.db, sessionId);
     this.refuseIfActive(sessionId, session.active_stream_id);
     const streamId = newStreamId();
@@ -262,7 +262,7 @@ export class RunManager {
    * otherwise: a path elsewhere on disk is never read) and store it as an upload row.
    */
   private async checkAttachments(
-    app: AppContext,
+    app: EngineHost,
     sessionId: string,
     list: unknown[] | undefined,
   ): Promise<Array<Record<string, unknown>>> {
@@ -328,7 +328,7 @@ export class RunManager {
   }
 
   private launch(
-    app: AppContext,
+    app: EngineHost,
     ids: { streamId: string; sessionId: string; turnId: string },
     mode: RunMode,
     title?: string,

@@ -2,7 +2,8 @@
 // without streaming tokens to the page) to summarize the turns before the cut; the result is
 // stored as the session's compression and `compressing`/`compressed` bracket the work.
 import { listMessages, type StoredMessage } from "../sessions/messages.ts";
-import { contextWindowFor, estimateTokens } from "../providers/context_windows.ts";
+import { contextWindowFor } from "../models/known_models.ts";
+import { estimateTokens } from "./compression.ts";
 import { streamModelStepWithRetry } from "../providers/model_stream.ts";
 import {
   chunksForSummary,

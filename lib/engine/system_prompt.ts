@@ -4,13 +4,13 @@
 // the same inputs (tests assert its contents); a failing section is skipped, never fatal;
 // context files are capped so one huge file cannot crowd out the conversation.
 import { join } from "node:path";
-import type { AppContext } from "../server/app_context.ts";
+import type { EngineHost } from "./engine_host.ts";
 import { memoryPromptSection } from "../agent/memory.ts";
 import { sessionSkillsSection } from "../agent/skills.ts";
 
 /** What sections may look at. `session` is the compact session row. */
 export interface PromptInput {
-  app: AppContext;
+  app: EngineHost;
   session: { session_id: string; workspace: string; model: string | null; title: string };
   /** Names and one-line descriptions of the tools offered this run. */
   tools: Array<{ name: string; description: string }>;
@@ -98,7 +98,7 @@ export const SECTIONS: PromptSection[] = [
  * `opts.model` the model id, `opts.now` the time (defaults: none, the session's model, app clock).
  */
 export async function buildSystemPrompt(
-  app: AppContext,
+  app: EngineHost,
   session: PromptInput["session"],
   opts: Partial<Pick<PromptInput, "tools" | "model" | "now">> = {},
 ): Promise<string> {

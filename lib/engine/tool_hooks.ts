@@ -5,7 +5,7 @@ import { requestApproval } from "../approvals/approvals.ts";
 import { askClarify } from "../approvals/clarify.ts";
 import { buildToolset } from "../tools/registry.ts";
 import { loadMcpTools } from "../tools/mcp_tools.ts";
-import type { EngineHooks } from "./engine_options.ts";
+import type { EngineHooks } from "./engine_hooks.ts";
 
 /** `terminal.allow_network: true` in config.yaml lets sandboxed commands reach the network. */
 function terminalNetwork(file: Record<string, unknown>): boolean {

@@ -1,7 +1,7 @@
 // What one turn of the agent works with (the run, its plan, session, endpoint, model and
 // meter), the token/timing meter behind `metering` events and `usage` rows, and the warning a
 // retried provider call leaves in the stream. Shared by the agent loop and the summarizer.
-import type { AppContext } from "../server/app_context.ts";
+import type { EngineHost } from "./engine_host.ts";
 import type { Usage } from "../shared/chat_events.ts";
 import { addUsage, type SessionRow } from "../sessions/sessions.ts";
 import type { ProviderEndpoint } from "../providers/provider_config.ts";
@@ -13,7 +13,7 @@ import type { Run } from "./run.ts";
 export type RunMode = "chat" | "compress";
 
 export interface RunPlan {
-  app: AppContext;
+  app: EngineHost;
   opts: EngineOptions;
   mode: RunMode;
   /** A title set by this turn, announced first. */

@@ -5,7 +5,7 @@
 // failed, never when a probe was merely cut short (`pending`).
 import type { ProviderEndpoint, ResolvedProviders } from "../providers/provider_config.ts";
 import type { ProbeOutcome } from "./probe_schedule.ts";
-import { lookupModelInfo, type ModelInfo, staticModelsFor } from "./static_models.ts";
+import { lookupModelInfo, type ModelInfo, staticModelsFor } from "./known_models.ts";
 
 export interface ModelGroup {
   /** Display name of the provider ("OpenAI", "LM Studio", a custom provider's name). */

@@ -8,7 +8,7 @@ import {
   type ProviderEndpoint,
   type ResolvedProviders,
 } from "../providers/provider_config.ts";
-import { lookupModelInfo, type ModelInfo } from "./static_models.ts";
+import { lookupModelInfo, type ModelInfo } from "./known_models.ts";
 import {
   BlockedUrlError,
   checkUrl,

@@ -11,7 +11,7 @@ import {
   type ProbeTarget,
   runProbe,
 } from "./model_probes.ts";
-import type { ModelInfo } from "./static_models.ts";
+import type { ModelInfo } from "./known_models.ts";
 import type { Timers } from "../timers.ts";
 
 /** A probe's final state inside a rebuild. */

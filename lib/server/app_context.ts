@@ -10,8 +10,10 @@ import type { McpManager } from "../mcp/manager.ts";
 import type { ToolsRuntime } from "../tools/runtime.ts";
 import type { RunManager } from "../engine/run_manager.ts";
 import type { ModelCatalog } from "../models/model_catalog.ts";
+import type { EngineHost } from "../engine/engine_host.ts";
 
-export interface AppContext {
+/** The app: what the engine needs (EngineHost) plus the server's own subsystems. */
+export interface AppContext extends EngineHost {
   config: AppConfig;
   db: Db;
   clock: Clock;

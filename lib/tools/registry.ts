@@ -1,7 +1,7 @@
 // The built-in toolset of a session and the one entry point that runs a call by name.
 // Invariant: runToolCall never throws — unknown tools, invalid arguments (zod) and exceptions
 // inside a tool all come back as an error result the model can read and correct.
-import type { AppContext } from "../server/app_context.ts";
+import type { EngineHost } from "../engine/engine_host.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "./types.ts";
 import {
   listDirectoryTool,
@@ -18,7 +18,7 @@ import { memoryTool } from "./memory_tool.ts";
 
 /** The built-in tools for one session (MCP tools are added by the engine). */
 export function buildToolset(
-  app: AppContext,
+  app: EngineHost,
   _session: { session_id: string; workspace: string },
 ): ToolDefinition[] {
   const rt = app.tools;

@@ -1,6 +1,9 @@
-// The network-free model catalog: well-known models of the hosted providers with their context
-// window and capabilities, used as the picker's fallback when live discovery is slow or down,
-// and to annotate live model ids. Invariant: pure data plus lookups; no I/O, no config.
+// What is known about models without asking the network: the hosted providers' well-known chat
+// models (the picker's fallback, with context window and capabilities), open-weight families
+// matched by id prefix, and how many tokens a model can read at once (so the engine compresses
+// before a provider refuses). Invariant: pure data plus lookups; no I/O; a context window is
+// always a positive number (unknown models get a conservative default).
+import { lookupByPrefix } from "../providers/pricing.ts";
 
 /** One model as the picker shows it (the `/api/models` wire shape). */
 export interface ModelInfo {
@@ -121,4 +124,61 @@ export function lookupModelInfo(id: string): ModelInfo | undefined {
     }
   }
   return undefined;
+}
+
+/** Used for models we know nothing about (most local models run with ≥ 32k today). */
+export const DEFAULT_CONTEXT_WINDOW = 32_768;
+
+/**
+ * Context windows by id prefix, for ids the model list above does not know (dated or vendor
+ * variants, other families). The longest matching prefix wins.
+ */
+export const CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
+  "gpt-4o": 128_000,
+  "gpt-4.1": 1_047_576,
+  "gpt-5": 400_000,
+  "o3": 200_000,
+  "o4-mini": 200_000,
+  "claude": 200_000,
+  "gemini": 1_048_576,
+  "deepseek": 128_000,
+  "llama3": 8_192,
+  "llama-3.1": 131_072,
+  "llama-3.3": 131_072,
+  "qwen2.5": 32_768,
+  "qwen3": 40_960,
+  "mistral": 32_768,
+  "gemma3": 131_072,
+};
+
+/**
+ * The context window of `model`: config override, the model list, the prefix table, the default.
+ * `overrides` come from config.yaml
+ * (`model.context_length`, `context_windows: {model: n}`).
+ */
+export function contextWindowFor(
+  model: string,
+  overrides: Readonly<Record<string, number>> = {},
+): number {
+  const o = overrides[model];
+  if (typeof o === "number" && o > 0) return o;
+  return lookupModelInfo(model)?.context_window ?? lookupByPrefix(CONTEXT_WINDOWS, model) ??
+    DEFAULT_CONTEXT_WINDOW;
+}
+
+/** Read context-window overrides from the parsed config file. */
+export function contextWindowOverrides(file: Record<string, unknown>): Record<string, number> {
+  const out: Record<string, number> = {};
+  const section = file.context_windows;
+  if (section && typeof section === "object") {
+    for (const [k, v] of Object.entries(section as Record<string, unknown>)) {
+      if (typeof v === "number" && v > 0) out[k] = v;
+    }
+  }
+  const model = file.model as Record<string, unknown> | undefined;
+  if (model && typeof model === "object" && typeof model.default === "string") {
+    const n = Number(model.context_length ?? model.context_window);
+    if (Number.isFinite(n) && n > 0) out[model.default] = n;
+  }
+  return out;
 }
