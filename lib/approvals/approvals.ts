@@ -33,7 +33,7 @@ export interface ApprovalDecision {
   approved: boolean;
   message?: string;
   choice?: ApprovalChoice;
-  via: "user" | "session" | "allowlist" | "skip" | "expired" | "cancelled";
+  via: "user" | "session" | "allowlist" | "skip" | "expired" | "cancelled" | "unattended";
 }
 
 /** Events of /api/approval/stream: a fresh snapshot of the session's queue each time. */
@@ -215,6 +215,11 @@ export interface ApprovalRequest {
   timeoutMs?: number;
   /** Queue even if already granted or skipped (the inject_test hook). */
   forceQueue?: boolean;
+  /**
+   * Nobody is watching (a scheduled task marked so): deny at once what would otherwise ask.
+   * The text is the reason the agent is told.
+   */
+  unattended?: string;
 }
 
 /**
@@ -239,6 +244,9 @@ export function requestApproval(app: ApprovalApp, req: ApprovalRequest): Promise
     return Promise.resolve({ approved: true, via });
   }
   if (req.signal?.aborted) return Promise.resolve({ approved: false, via: "cancelled" });
+  if (req.unattended && !req.forceQueue) {
+    return Promise.resolve({ approved: false, via: "unattended", message: req.unattended });
+  }
 
   const approvalId = randomHex(16);
   const now = app.clock();

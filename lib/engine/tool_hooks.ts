@@ -5,6 +5,7 @@ import { requestApproval } from "../approvals/approvals.ts";
 import { askClarify } from "../approvals/clarify.ts";
 import { buildToolset } from "../tools/registry.ts";
 import { loadMcpTools } from "../tools/mcp_tools.ts";
+import { unattendedReason } from "../tasks/jobs.ts";
 import type { EngineHooks } from "./engine_hooks.ts";
 
 /** `terminal.allow_network: true` in config.yaml lets sandboxed commands reach the network. */
@@ -28,6 +29,7 @@ export const TOOL_HOOKS: EngineHooks = {
       sessionId: run.sessionId,
       streamId: run.streamId,
       ...req,
+      unattended: unattendedReason(app.db, run.sessionId) ?? undefined,
       emit: (e) => run.emit(e),
       signal: run.signal,
     });

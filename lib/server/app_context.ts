@@ -11,6 +11,7 @@ import type { ToolsRuntime } from "../tools/runtime.ts";
 import type { RunManager } from "../engine/run_manager.ts";
 import type { ModelCatalog } from "../models/model_catalog.ts";
 import type { EngineHost } from "../engine/engine_host.ts";
+import type { TaskScheduler } from "../tasks/scheduler.ts";
 
 /** The app: what the engine needs (EngineHost) plus the server's own subsystems. */
 export interface AppContext extends EngineHost {
@@ -39,4 +40,6 @@ export interface AppContext extends EngineHost {
   runs: RunManager;
   /** The model picker's catalog: live discovery under a time budget (lib/models/model_catalog.ts). */
   models: ModelCatalog;
+  /** Scheduled tasks (lib/tasks/scheduler.ts): started by main() once the server listens. */
+  tasks: TaskScheduler;
 }

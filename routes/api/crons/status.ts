@@ -1,0 +1,25 @@
+// GET /api/crons/status?job_id= → {job_id, running, elapsed}; without job_id →
+// {running: {job_id: elapsed seconds}} for every job with a run going.
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json } from "../../../lib/server/http.ts";
+import { getJob, runningRun, type RunRow } from "../../../lib/tasks/jobs.ts";
+
+export const handler: Handlers = {
+  GET(_req, { app, url }) {
+    const now = app.clock();
+    const jobId = url.searchParams.get("job_id");
+    if (jobId) {
+      getJob(app.db, jobId);
+      const run = runningRun(app.db, jobId);
+      const elapsed = run ? Math.round((now - run.started_at) * 10) / 10 : 0;
+      return json({ job_id: jobId, running: !!run, elapsed });
+    }
+    const rows = app.db.prepare("SELECT * FROM cron_runs WHERE status = 'running'")
+      .all() as unknown as RunRow[];
+    return json({
+      running: Object.fromEntries(
+        rows.map((r) => [r.job_id, Math.round((now - r.started_at) * 10) / 10]),
+      ),
+    });
+  },
+};
