@@ -1,7 +1,7 @@
 // The Control Center: ONE modal for the console's global settings, opened from the sidebar
 // footer (seed ARCHITECTURE §1). Tabs on the left (a strip on phones): the open conversation,
 // appearance, preferences, the agent's providers and extensions (MCP servers, skills,
-// memory) and the system. Served as an HTML fragment by /partials/control-center (fresh
+// memory), scheduled tasks and the system. Served as an HTML fragment by /partials/control-center (fresh
 // data at every opening, one panel at a time after a change) and driven by
 // lib/browser/pages/control_center.ts + lib/browser/pages/extensions_panel.ts.
 import { type ComponentChildren, Fragment } from "preact";
@@ -24,6 +24,7 @@ import {
 import { loadProviders, type ProvidersData, ProvidersPanel } from "./control/ProvidersPanel.tsx";
 import { loadSkills, type SkillsData, SkillsPanel } from "./control/SkillsPanel.tsx";
 import { loadSystem, type SystemData, SystemPanel } from "./control/SystemPanel.tsx";
+import { loadTasks, type TasksData, TasksPanel } from "./control/TasksPanel.tsx";
 
 /** The tabs in order; `group` starts a labelled group in the tab list. */
 export const CONTROL_TABS = [
@@ -34,6 +35,7 @@ export const CONTROL_TABS = [
   { id: "mcp", label: "MCP servers" },
   { id: "skills", label: "Skills" },
   { id: "memory", label: "Memory" },
+  { id: "tasks", label: "Tasks" },
   { id: "system", label: "System", group: "" },
 ] as const;
 
@@ -51,6 +53,7 @@ export interface ControlCenterData {
   mcp: McpData;
   skills: SkillsData;
   memory: MemoryData;
+  tasks: TasksData;
   system: SystemData;
 }
 
@@ -62,6 +65,10 @@ export interface ControlCenterQuery {
   mcpEdit: string | null;
   /** Skill whose editor is open (`skill`): a name, "" for a new one, null for none. */
   skillEdit: string | null;
+  /** Scheduled task whose form is open (`task`): an id, "" for a new one, null for none. */
+  taskEdit?: string | null;
+  /** Scheduled task whose history is open (`history`). */
+  taskHistory?: string | null;
 }
 
 /** Load one panel's data (a panel refreshed after a change needs only its own). */
@@ -82,6 +89,7 @@ export async function loadControlPanel<T extends ControlTab>(
     mcp: () => loadMcp(app, q.mcpEdit),
     skills: () => loadSkills(app, q.skillEdit),
     memory: () => loadMemory(app),
+    tasks: () => loadTasks(app, q.taskEdit ?? null, q.taskHistory ?? null),
     system: () => loadSystem(app, settings()),
   };
   return await load[tab]() as ControlCenterData[T];
@@ -110,6 +118,7 @@ export function ControlPanel<T extends ControlTab>(
     mcp: (d) => <McpPanel data={d} />,
     skills: (d) => <SkillsPanel data={d} />,
     memory: (d) => <MemoryPanel data={d} />,
+    tasks: (d) => <TasksPanel data={d} />,
     system: (d) => <SystemPanel data={d} />,
   };
   return <>{panels[tab](data)}</>;

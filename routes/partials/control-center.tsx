@@ -27,6 +27,8 @@ export const handler: Handlers = {
       sessionId: p.get("session") || null,
       mcpEdit: p.get("mcp"),
       skillEdit: p.get("skill"),
+      taskEdit: p.get("task"),
+      taskHistory: p.get("history"),
     };
     const section = p.get("section");
     if (section !== null) {
