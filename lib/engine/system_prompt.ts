@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { EngineHost } from "./engine_host.ts";
 import { memoryPromptSection } from "../agent/memory.ts";
 import { sessionSkillsSection } from "../agent/skills.ts";
+import { personalityPromptSection } from "../agent/personalities.ts";
 
 /** What sections may look at. `session` is the compact session row. */
 export interface PromptInput {
@@ -79,6 +80,7 @@ const userInstructions: PromptSection = ({ app }) => {
 /** Ordered sections. Other subsystems (skills, memory) append theirs here. */
 export const SECTIONS: PromptSection[] = [
   identity,
+  ({ app, session }) => personalityPromptSection(app.db, app.config.file, session.session_id),
   environment,
   toolGuide,
   contextFiles,

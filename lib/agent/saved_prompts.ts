@@ -1,0 +1,81 @@
+// Saved prompts: a library of prompts the composer offers (`/prompt name`), each with
+// `{{variables}}` the user fills in before sending. Stored in the `saved_prompts` table by name.
+// Invariants: names are unique (saving a name again replaces it); variables are derived from the
+// text, never stored apart from it.
+import type { Db } from "../storage/db.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
+
+export interface SavedPrompt {
+  name: string;
+  content: string;
+  /** `{{name}}` placeholders in order of first appearance. */
+  variables: string[];
+  created_at: number;
+  updated_at: number;
+}
+
+const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/;
+const VAR_RE = /\{\{\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*\}\}/g;
+
+/** The `{{variables}}` of a prompt, each once. */
+export function promptVariables(content: string): string[] {
+  return [...new Set([...content.matchAll(VAR_RE)].map((m) => m[1]))];
+}
+
+/** Fill `{{variables}}` from `values`; a missing value is a ValidationError naming it. */
+export function fillPrompt(content: string, values: Record<string, string>): string {
+  const missing = promptVariables(content).filter((v) => values[v] === undefined);
+  if (missing.length) {
+    throw new ValidationError(`Fill in ${missing.map((m) => `{{${m}}}`).join(", ")}`);
+  }
+  return content.replace(VAR_RE, (_, v: string) => values[v]);
+}
+
+function row(r: Record<string, unknown>): SavedPrompt {
+  const content = String(r.content);
+  return {
+    name: String(r.name),
+    content,
+    variables: promptVariables(content),
+    created_at: Number(r.created_at),
+    updated_at: Number(r.updated_at),
+  };
+}
+
+export function listPrompts(db: Db): SavedPrompt[] {
+  return (db.prepare("SELECT * FROM saved_prompts ORDER BY name COLLATE NOCASE").all() as Record<
+    string,
+    unknown
+  >[]).map(row);
+}
+
+export function getPrompt(db: Db, name: string): SavedPrompt {
+  const r = db.prepare("SELECT * FROM saved_prompts WHERE name = ?").get(name);
+  if (!r) throw new NotFoundError(`No saved prompt "${name}"`);
+  return row(r as Record<string, unknown>);
+}
+
+/** Create or replace the prompt called `name`. */
+export function savePrompt(db: Db, name: string, content: string, now: number): SavedPrompt {
+  const n = name.trim();
+  if (!NAME_RE.test(n)) {
+    throw new ValidationError(
+      `Invalid prompt name "${name}": 1-64 letters, digits, spaces, ".", "_" or "-"`,
+      "name",
+    );
+  }
+  if (!content.trim()) throw new ValidationError("A saved prompt needs some text", "content");
+  if (content.length > 100_000) {
+    throw new ValidationError("A saved prompt is at most 100,000 characters", "content");
+  }
+  db.prepare(
+    `INSERT INTO saved_prompts (name, content, created_at, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT(name) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at`,
+  ).run(n, content, now, now);
+  return getPrompt(db, n);
+}
+
+export function deletePrompt(db: Db, name: string): void {
+  const res = db.prepare("DELETE FROM saved_prompts WHERE name = ?").run(name);
+  if (Number(res.changes) === 0) throw new NotFoundError(`No saved prompt "${name}"`);
+}
