@@ -3,11 +3,11 @@
 // config.yaml. Skills and memory add their sections to SECTIONS. Invariants: deterministic for
 // the same inputs (tests assert its contents); a failing section is skipped, never fatal;
 // context files are capped so one huge file cannot crowd out the conversation.
-import { join } from "node:path";
 import type { EngineHost } from "./engine_host.ts";
 import { memoryPromptSection } from "../agent/memory.ts";
 import { sessionSkillsSection } from "../agent/skills.ts";
 import { personalityPromptSection } from "../agent/personalities.ts";
+import { resolveInWorkspace } from "../workspace/workspace_paths.ts";
 
 /** What sections may look at. `session` is the compact session row. */
 export interface PromptInput {
@@ -51,7 +51,9 @@ const contextFiles: PromptSection = async ({ session }) => {
   for (const group of CONTEXT_FILES) {
     for (const name of group) {
       try {
-        let text = await Deno.readTextFile(join(session.workspace, name));
+        // Through the workspace guard: a context file that is a symlink out of the workspace
+        // (say, to the console's config with its keys) must not reach the model.
+        let text = await Deno.readTextFile(await resolveInWorkspace(session.workspace, name));
         if (text.length > MAX_CONTEXT_FILE_CHARS) {
           text = text.slice(0, MAX_CONTEXT_FILE_CHARS) + "\n[… truncated]";
         }
