@@ -1,5 +1,21 @@
-// The server log: one line per event on stderr. Invariant: secrets never reach it; callers
-// pass values through `redact` (configured with the known secret strings) before logging.
+// The server log: one line per event on stderr, and the latest lines kept in a bounded ring for
+// the Logs panel (GET /api/logs). Invariants: secrets never reach it (every line is redacted
+// with the known secret strings before it is written or kept); the ring never grows past
+// RECENT_LINES, so logging cannot grow memory.
+
+/** How many recent lines the ring keeps. */
+export const RECENT_LINES = 2000;
+
+export type LogLevel = "INFO" | "WARN" | "ERROR";
+
+/** One kept line, already redacted. */
+export interface LogLine {
+  seq: number;
+  time: string;
+  level: LogLevel;
+  message: string;
+  fields?: string;
+}
 
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -7,6 +23,8 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
   /** Register a secret value that must be masked in every later log line. */
   addSecret(secret: string): void;
+  /** The kept lines after `afterSeq`, oldest first (redacted when written). */
+  recent(afterSeq?: number): LogLine[];
 }
 
 /** A logger writing to `write` (stderr by default); `quiet` drops info lines (tests). */
@@ -20,9 +38,20 @@ export function createLogger(
     for (const s of secrets) out = out.split(s).join("***");
     return out;
   };
-  const emit = (level: string, message: string, fields?: Record<string, unknown>) => {
-    const extra = fields ? " " + JSON.stringify(fields) : "";
-    write(redact(`${new Date().toISOString()} ${level} ${message}${extra}`));
+  const ring: LogLine[] = [];
+  let seq = 0;
+  const emit = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
+    const time = new Date().toISOString();
+    const extra = fields ? JSON.stringify(fields) : undefined;
+    write(redact(`${time} ${level} ${message}${extra ? " " + extra : ""}`));
+    ring.push({
+      seq: ++seq,
+      time,
+      level,
+      message: redact(message),
+      ...(extra ? { fields: redact(extra) } : {}),
+    });
+    if (ring.length > RECENT_LINES) ring.splice(0, ring.length - RECENT_LINES);
   };
   return {
     info: (m, f) => {
@@ -33,5 +62,6 @@ export function createLogger(
     addSecret: (s) => {
       if (s && s.length >= 4) secrets.add(s);
     },
+    recent: (afterSeq = 0) => ring.filter((l) => l.seq > afterSeq),
   };
 }
