@@ -256,3 +256,34 @@ Deno.test("saveSkill() refuses oversized content", async () => {
     await app.close();
   }
 });
+
+Deno.test("GET /api/skills/usage counts the skills the agent loaded, unused ones at 0", async () => {
+  const fake = startFakeProvider();
+  const app = await appWithSkills(
+    `model: {provider: custom, base_url: ${fake.baseUrl}, default: fake-model}\n`,
+  );
+  try {
+    ensureAgentTools(app);
+    const sid = await newSessionId(app);
+    for (let i = 0; i < 2; i++) {
+      fake.enqueue({ toolCalls: [{ name: "skill", args: { name: "deploy" } }] }, { text: "ok" });
+      await runTurn(app, sid, "deploy the app");
+    }
+    // A failed load (unknown skill) is not a use.
+    fake.enqueue({ toolCalls: [{ name: "skill", args: { name: "nope" } }] }, { text: "ok" });
+    await runTurn(app, sid, "use nope");
+    const res = await app.call<{ usage: Array<{ name: string; count: number }>; total: number }>(
+      "GET",
+      "/api/skills/usage",
+    );
+    strictEqual(res.status, 200);
+    strictEqual(res.body.usage[0].name, "deploy");
+    strictEqual(res.body.usage[0].count, 2);
+    strictEqual(res.body.total, 2);
+    ok(res.body.usage.some((u) => u.name === "web-search" && u.count === 0));
+    ok(!res.body.usage.some((u) => u.name === "nope"));
+  } finally {
+    await app.close();
+    await fake.close();
+  }
+});
