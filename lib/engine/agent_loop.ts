@@ -3,6 +3,7 @@
 // Invariants: the loop never throws out of `runAgent` (every failure ends the run with an
 // `apperror`/`error` event); it stops touching the transcript as soon as the run has ended
 // (cancel, shutdown); the transcript always has a result for each tool call it records.
+import { NO_TRACE, type RunTrace, type StepEnd } from "../telemetry/run_tracer.ts";
 import { appendMessages, listMessages, type MessageToolCall } from "../sessions/messages.ts";
 import { fullSession, getSession } from "../sessions/sessions.ts";
 import { pickEndpoint, providerSetupHint, resolveProviders } from "../providers/provider_config.ts";
@@ -10,7 +11,7 @@ import { releaseSession } from "./journal.ts";
 import { contextWindowFor } from "../models/known_models.ts";
 import { streamModelStepWithRetry, type ToolSpec } from "../providers/model_stream.ts";
 import { ProviderFailure } from "../providers/provider_errors.ts";
-import type { ToolContext, ToolDefinition } from "../tools/types.ts";
+import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
 import { runToolCall } from "../tools/registry.ts";
 import { estimateTokens, getCompression, summarySection } from "./compression.ts";
 import { messagesChars, parseToolArgs, toModelMessages } from "./model_messages.ts";
@@ -37,6 +38,8 @@ export async function runAgent(run: Run, plan: RunPlan): Promise<void> {
   const meter = new Meter();
   let modelForUsage: string | null = null;
   let endpointId: string | null = null;
+  let trace: RunTrace = NO_TRACE;
+  let outcome: { status: "done" | "error" | "cancelled"; error?: string } = { status: "cancelled" };
   try {
     if (plan.title) {
       run.emit({ event: "title", data: { session_id: run.sessionId, title: plan.title } });
@@ -64,11 +67,20 @@ export async function runAgent(run: Run, plan: RunPlan): Promise<void> {
     }
     modelForUsage = model;
     endpointId = endpoint.id;
-    const ctx: Turn = { run, plan, session, endpoint, model, meter };
+    trace = plan.opts.telemetry?.startRun({
+      sessionId: run.sessionId,
+      streamId: run.streamId,
+      turnId: run.turnId,
+      model,
+      provider: endpoint.id,
+      baseUrl: endpoint.baseUrl,
+    }) ?? NO_TRACE;
+    const ctx: Turn = { run, plan, session, endpoint, model, meter, trace };
     if (plan.mode === "compress") await compressOnly(ctx);
     else await chatLoop(ctx);
     if (run.finished) return;
     recordUsage(run, plan, meter, model, endpoint.id);
+    outcome = { status: "done" };
     // The session is free before `done` is built, so its snapshot says so.
     releaseSession(app.db, run.sessionId, run.streamId);
     run.end("done", [
@@ -82,6 +94,10 @@ export async function runAgent(run: Run, plan: RunPlan): Promise<void> {
       { event: "stream_end", data: { session_id: run.sessionId } },
     ]);
   } catch (err) {
+    outcome = {
+      status: "error",
+      error: err instanceof ProviderFailure ? err.kind : (err as Error)?.name ?? "error",
+    };
     if (run.finished) return;
     if (meter.steps > 0 && modelForUsage) {
       try {
@@ -114,6 +130,8 @@ export async function runAgent(run: Run, plan: RunPlan): Promise<void> {
       },
       { event: "stream_end", data: { session_id: run.sessionId } },
     ]);
+  } finally {
+    trace.end(outcome.status, outcome.error);
   }
 }
 
@@ -158,51 +176,59 @@ async function chatLoop(c: Turn): Promise<void> {
     const calls: ModelToolCall[] = [];
     meter.beginStep();
     let finished = false;
-    for await (
-      const part of streamModelStepWithRetry(
-        {
-          endpoint,
-          model,
-          system,
-          messages,
-          tools: specs,
-          signal: run.signal,
-          idleTimeoutMs: opts.idleTimeoutMs,
-          configPath: app.config.configPath,
-          reasoning: opts.reasoning,
-          fetch: opts.fetch,
-        },
-        opts.retry,
-        retryWarning(run),
-      )
-    ) {
-      if (run.finished) return;
-      switch (part.type) {
-        case "text":
-          meter.sawOutput();
-          run.delta("token", part.text);
-          break;
-        case "reasoning":
-          meter.sawOutput();
-          run.delta("reasoning", part.text);
-          break;
-        case "tool-call":
-          meter.sawOutput();
-          calls.push({ id: part.id, name: part.name, args: parseToolArgs(part.input) });
-          break;
-        case "finish":
-          finished = true;
-          meter.endStep(
+    const span = c.trace.step(step);
+    let stepEnd: StepEnd = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, finishReason: null };
+    try {
+      for await (
+        const part of streamModelStepWithRetry(
+          {
+            endpoint,
             model,
-            part.usage.reported ? part.usage : {
+            system,
+            messages,
+            tools: specs,
+            signal: run.signal,
+            idleTimeoutMs: opts.idleTimeoutMs,
+            configPath: app.config.configPath,
+            reasoning: opts.reasoning,
+            fetch: opts.fetch,
+          },
+          opts.retry,
+          retryWarning(run),
+        )
+      ) {
+        if (run.finished) return;
+        switch (part.type) {
+          case "text":
+            meter.sawOutput();
+            run.delta("token", part.text);
+            break;
+          case "reasoning":
+            meter.sawOutput();
+            run.delta("reasoning", part.text);
+            break;
+          case "tool-call":
+            meter.sawOutput();
+            calls.push({ id: part.id, name: part.name, args: parseToolArgs(part.input) });
+            break;
+          case "finish": {
+            finished = true;
+            const usage = part.usage.reported ? part.usage : {
               inputTokens: Math.ceil((system.length + messagesChars(messages) + toolsChars) / 4),
               outputTokens: estimateTokens(draft.content + draft.reasoning),
               cachedTokens: 0,
-            },
-            opts.pricing,
-          );
-          break;
+            };
+            meter.endStep(model, usage, opts.pricing);
+            stepEnd = { ...usage, finishReason: part.finishReason };
+            break;
+          }
+        }
       }
+    } catch (err) {
+      stepEnd.error = err instanceof ProviderFailure ? err.kind : (err as Error)?.name ?? "error";
+      throw err;
+    } finally {
+      span.end(stepEnd);
     }
     if (run.finished) return;
     if (!finished) {
@@ -271,7 +297,8 @@ async function runOneTool(
   setToolCallStatus(db, run.sessionId, call.id, "running");
   run.activeToolCallId = call.id;
   const started = performance.now();
-  let result;
+  const span = c.trace.tool(call.name, call.id);
+  let result: ToolResult = { output: "", isError: true };
   try {
     const raw = call.args._raw_arguments;
     result = await runToolCall(tools, call.name, typeof raw === "string" ? raw : call.args, ctx);
@@ -283,6 +310,7 @@ async function runOneTool(
     };
   } finally {
     run.activeToolCallId = null;
+    span.end({ isError: !!result.isError });
   }
   if (run.finished) return;
   const duration = (performance.now() - started) / 1000;

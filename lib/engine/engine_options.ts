@@ -9,6 +9,7 @@
 //   context_windows: {my-model: 65536} # per-model context window overrides
 //   pricing: {my-model: {input: 1.0, output: 2.0, cached: 0.1}}  # USD per 1M tokens
 //   agent: {max_steps: 60}             # model steps per turn
+import type { Telemetry } from "../telemetry/run_tracer.ts";
 import type { AppConfig } from "../settings/config.ts";
 import { contextWindowOverrides } from "../models/known_models.ts";
 import { type ModelPrice, pricingOverrides } from "../providers/pricing.ts";
@@ -41,6 +42,8 @@ export interface EngineOptions {
   journalRetentionDays: number;
   /** Test seam: the fetch the provider clients use. */
   fetch?: typeof fetch;
+  /** Where runs report their traces (OpenTelemetry when configured; main.ts wires it). */
+  telemetry?: Telemetry;
   hooks: EngineHooks;
 }
 

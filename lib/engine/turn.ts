@@ -1,6 +1,7 @@
 // What one turn of the agent works with (the run, its plan, session, endpoint, model and
 // meter), the token/timing meter behind `metering` events and `usage` rows, and the warning a
 // retried provider call leaves in the stream. Shared by the agent loop and the summarizer.
+import type { RunTrace } from "../telemetry/run_tracer.ts";
 import type { EngineHost } from "./engine_host.ts";
 import type { Usage } from "../shared/chat_events.ts";
 import { addUsage, type SessionRow } from "../sessions/sessions.ts";
@@ -27,6 +28,8 @@ export interface Turn {
   endpoint: ProviderEndpoint;
   model: string;
   meter: Meter;
+  /** The run's trace (lib/telemetry): spans per model step and tool call; a no-op by default. */
+  trace: RunTrace;
 }
 
 /** Token and timing totals of a run across its model steps. */
