@@ -132,6 +132,11 @@ export async function runAgent(run: Run, plan: RunPlan): Promise<void> {
     ]);
   } finally {
     trace.end(outcome.status, outcome.error);
+    plan.opts.onRunEnd?.({
+      sessionId: run.sessionId,
+      streamId: run.streamId,
+      status: plan.mode === "compress" ? "compress" : outcome.status,
+    });
   }
 }
 

@@ -44,6 +44,11 @@ export interface EngineOptions {
   fetch?: typeof fetch;
   /** Where runs report their traces (OpenTelemetry when configured; main.ts wires it). */
   telemetry?: Telemetry;
+  /**
+   * Called (not awaited) when a run's agent loop ends: standing goals judge the turn here
+   * (main.ts wires lib/goals). Errors are the callee's to log.
+   */
+  onRunEnd?: (run: { sessionId: string; streamId: string; status: string }) => void;
   hooks: EngineHooks;
 }
 

@@ -79,6 +79,11 @@ export type ChatEvent =
   | { event: "warning"; data: { type: string; message: string } }
   | { event: "done"; data: { session: Record<string, unknown>; usage: Usage } }
   | { event: "title"; data: { session_id: string; title: string } }
+  | {
+    /** A standing goal (lib/goals) started this turn by itself: the first event of the run. */
+    event: "goal_continue";
+    data: { session_id: string; goal: string; turn: number; max_turns: number; reason: string };
+  }
   | { event: "stream_end"; data: { session_id: string } }
   | { event: "cancel"; data: { message: string; type: "cancelled" } }
   | {

@@ -1,0 +1,148 @@
+// A session's standing goal in the `goals` table: the objective, its status, the turn and token
+// budgets, the count of evaluations without progress, the evaluator's last verdict and reason and
+// its subgoals. Invariants: one goal per session (setting a new one replaces it); status moves
+// only through these functions; the row survives restarts; "cleared" rows are deleted.
+import type { Db } from "../storage/db.ts";
+import { ValidationError } from "../errors.ts";
+
+export type GoalStatus = "active" | "paused" | "done" | "blocked";
+
+export interface Subgoal {
+  title: string;
+  done: boolean;
+}
+
+export interface Goal {
+  session_id: string;
+  goal: string;
+  status: GoalStatus;
+  turns_used: number;
+  max_turns: number;
+  tokens_used: number;
+  max_tokens: number;
+  no_progress: number;
+  max_no_progress: number;
+  last_verdict: string | null;
+  last_reason: string | null;
+  paused_reason: string | null;
+  subgoals: Subgoal[];
+  created_at: number;
+  updated_at: number;
+}
+
+export interface GoalBudgets {
+  max_turns: number;
+  max_tokens: number;
+  max_no_progress: number;
+}
+
+/** The original's default turn budget is 20; tokens and stalls are ours. */
+export const DEFAULT_BUDGETS: GoalBudgets = {
+  max_turns: 20,
+  max_tokens: 2_000_000,
+  max_no_progress: 3,
+};
+
+/** Budgets from config.yaml `goals: {max_turns, max_tokens, max_no_progress}`, else defaults. */
+export function budgetsFromConfig(file: Record<string, unknown>): GoalBudgets {
+  const g = file.goals && typeof file.goals === "object"
+    ? file.goals as Record<string, unknown>
+    : {};
+  const pick = (k: keyof GoalBudgets) => {
+    const n = Number(g[k]);
+    return Number.isInteger(n) && n > 0 ? n : DEFAULT_BUDGETS[k];
+  };
+  return {
+    max_turns: pick("max_turns"),
+    max_tokens: pick("max_tokens"),
+    max_no_progress: pick("max_no_progress"),
+  };
+}
+
+function toGoal(r: Record<string, unknown>): Goal {
+  let subgoals: Subgoal[] = [];
+  try {
+    subgoals = JSON.parse(String(r.subgoals ?? "[]"));
+  } catch {
+    subgoals = [];
+  }
+  return { ...(r as unknown as Goal), subgoals };
+}
+
+export function getGoal(db: Db, sessionId: string): Goal | null {
+  const r = db.prepare("SELECT * FROM goals WHERE session_id = ?").get(sessionId);
+  return r ? toGoal(r as Record<string, unknown>) : null;
+}
+
+/** Set a new active goal for the session, replacing any other. */
+export function setGoal(
+  db: Db,
+  sessionId: string,
+  text: string,
+  budgets: GoalBudgets,
+  now: number,
+): Goal {
+  const goal = text.trim();
+  if (!goal) throw new ValidationError("goal text is empty");
+  if (goal.length > 4000) throw new ValidationError("A goal is at most 4,000 characters");
+  db.prepare(
+    `INSERT OR REPLACE INTO goals (session_id, goal, status, turns_used, max_turns, tokens_used,
+       max_tokens, no_progress, max_no_progress, subgoals, created_at, updated_at)
+     VALUES (?, ?, 'active', 0, ?, 0, ?, 0, ?, '[]', ?, ?)`,
+  ).run(sessionId, goal, budgets.max_turns, budgets.max_tokens, budgets.max_no_progress, now, now);
+  return getGoal(db, sessionId)!;
+}
+
+/** Change fields of the session's goal; null when there is none. */
+export function updateGoal(
+  db: Db,
+  sessionId: string,
+  patch: Partial<Omit<Goal, "session_id" | "created_at">>,
+  now: number,
+): Goal | null {
+  const current = getGoal(db, sessionId);
+  if (!current) return null;
+  const next = { ...current, ...patch, updated_at: now };
+  db.prepare(
+    `UPDATE goals SET goal = ?, status = ?, turns_used = ?, max_turns = ?, tokens_used = ?,
+       max_tokens = ?, no_progress = ?, max_no_progress = ?, last_verdict = ?, last_reason = ?,
+       paused_reason = ?, subgoals = ?, updated_at = ? WHERE session_id = ?`,
+  ).run(
+    next.goal,
+    next.status,
+    next.turns_used,
+    next.max_turns,
+    next.tokens_used,
+    next.max_tokens,
+    next.no_progress,
+    next.max_no_progress,
+    next.last_verdict,
+    next.last_reason,
+    next.paused_reason,
+    JSON.stringify(next.subgoals),
+    now,
+    sessionId,
+  );
+  return getGoal(db, sessionId);
+}
+
+export function clearGoal(db: Db, sessionId: string): boolean {
+  return Number(db.prepare("DELETE FROM goals WHERE session_id = ?").run(sessionId).changes) > 0;
+}
+
+/** The original's `goal` object in API answers. */
+export function goalPayload(g: Goal | null) {
+  if (!g) return null;
+  return {
+    goal: g.goal,
+    status: g.status,
+    turns_used: g.turns_used,
+    max_turns: g.max_turns,
+    tokens_used: g.tokens_used,
+    max_tokens: g.max_tokens,
+    last_verdict: g.last_verdict,
+    last_reason: g.last_reason,
+    paused_reason: g.paused_reason,
+    subgoals: g.subgoals,
+  };
+}

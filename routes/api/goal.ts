@@ -1,0 +1,110 @@
+// POST /api/goal {session_id, args} → {ok, action, message, goal, kickoff_prompt?}: the `/goal`
+// command, with the original's actions — `` / `status` shows it, `pause`, `resume`, `clear`
+// (also `stop`, `done`), anything else sets a new goal whose first turn the caller starts with
+// `kickoff_prompt`. GET /api/goal?session_id= → {goal} for the topbar chip.
+import { z } from "zod";
+import type { Handlers } from "../../lib/server/file_router.ts";
+import { json, readBody, requireParam } from "../../lib/server/http.ts";
+import { getSession } from "../../lib/sessions/sessions.ts";
+import {
+  budgetsFromConfig,
+  clearGoal,
+  getGoal,
+  type Goal,
+  goalPayload,
+  setGoal,
+  updateGoal,
+} from "../../lib/goals/goal_store.ts";
+
+const Body = z.object({
+  session_id: z.string().min(1).max(128),
+  args: z.string().max(4000).default(""),
+});
+
+function statusLine(g: Goal | null): string {
+  if (!g) return "No active goal. Set one with /goal <text>.";
+  const turns = `${g.turns_used}/${g.max_turns} turns`;
+  switch (g.status) {
+    case "active":
+      return `⊙ Goal (active, ${turns}): ${g.goal}`;
+    case "paused":
+      return `⏸ Goal (paused, ${turns}${
+        g.paused_reason ? ` — ${g.paused_reason}` : ""
+      }): ${g.goal}`;
+    case "blocked":
+      return `⚠ Goal blocked (${turns}): ${g.paused_reason ?? "needs you"} — ${g.goal}`;
+    case "done":
+      return `✓ Goal done (${turns}): ${g.goal}`;
+  }
+}
+
+export const handler: Handlers = {
+  GET(_req, { app, url }) {
+    const sid = requireParam(url, "session_id");
+    getSession(app.db, sid);
+    const g = getGoal(app.db, sid);
+    return json({ goal: goalPayload(g), message: statusLine(g) });
+  },
+  async POST(req, { app }) {
+    const { session_id, args } = await readBody(req, Body);
+    const session = getSession(app.db, session_id);
+    const text = args.trim();
+    const lower = text.toLowerCase();
+    const now = app.clock();
+    const answer = (action: string, g: Goal | null, message: string, extra = {}) =>
+      json({ ok: true, action, message, goal: goalPayload(g), ...extra });
+    const refuse = (action: string, error: string, message: string) =>
+      json({ ok: false, action, error, message, goal: goalPayload(getGoal(app.db, session_id)) });
+
+    if (!text || lower === "status") {
+      const g = getGoal(app.db, session_id);
+      return answer("status", g, statusLine(g));
+    }
+    if (lower === "pause") {
+      const g = updateGoal(
+        app.db,
+        session_id,
+        { status: "paused", paused_reason: "user-paused" },
+        now,
+      );
+      return g
+        ? answer("pause", g, `⏸ Goal paused: ${g.goal}`)
+        : refuse("pause", "no_goal", "No goal set.");
+    }
+    if (lower === "resume") {
+      const g = updateGoal(app.db, session_id, {
+        status: "active",
+        paused_reason: null,
+        turns_used: 0,
+        no_progress: 0,
+      }, now);
+      return g
+        ? answer(
+          "resume",
+          g,
+          `▶ Goal resumed: ${g.goal}\nSend a new message, or type continue, to kick it off.`,
+        )
+        : refuse("resume", "no_goal", "No goal to resume.");
+    }
+    if (["clear", "stop", "done"].includes(lower)) {
+      const had = clearGoal(app.db, session_id);
+      return answer("clear", null, had ? "Goal cleared." : "No active goal.");
+    }
+    if (session.active_stream_id) {
+      return refuse(
+        "set",
+        "agent_running",
+        "Agent is running — use /goal status / pause / clear mid-run, or /stop before setting a new goal.",
+      );
+    }
+    const g = setGoal(app.db, session_id, text, budgetsFromConfig(app.config.file), now);
+    return answer(
+      "set",
+      g,
+      `⊙ Goal set (${g.max_turns}-turn budget): ${g.goal}\n` +
+        "I'll keep working until the goal is done, you pause/clear it, or the budget is exhausted.\n" +
+        "Controls: /goal status · /goal pause · /goal resume · /goal clear",
+      { kickoff_prompt: g.goal },
+    );
+  },
+};
