@@ -7,6 +7,8 @@ import type { EngineHost } from "./engine_host.ts";
 import { memoryPromptSection } from "../agent/memory.ts";
 import { sessionSkillsSection } from "../agent/skills.ts";
 import { personalityPromptSection } from "../agent/personalities.ts";
+import { configForProfile, profileHome, sessionProfile } from "../agent/profiles.ts";
+import { soulPromptSection } from "../agent/soul.ts";
 import { resolveInWorkspace } from "../workspace/workspace_paths.ts";
 
 /** What sections may look at. `session` is the compact session row. */
@@ -79,6 +81,11 @@ const userInstructions: PromptSection = ({ app }) => {
     : null;
 };
 
+/** The session's profile home: where its SOUL.md, MEMORY.md, USER.md and skills live. */
+function profileHomeOf(app: EngineHost, sessionId: string): string {
+  return profileHome(app.config, sessionProfile(app.db, sessionId));
+}
+
 /** Ordered sections. Other subsystems (skills, memory) append theirs here. */
 export const SECTIONS: PromptSection[] = [
   identity,
@@ -87,14 +94,20 @@ export const SECTIONS: PromptSection[] = [
   toolGuide,
   contextFiles,
   userInstructions,
-  ({ app, tools }) =>
-    memoryPromptSection(app.config.stateDir, {
+  ({ app, session }) => soulPromptSection(profileHomeOf(app, session.session_id)),
+  ({ app, session, tools }) =>
+    memoryPromptSection(profileHomeOf(app, session.session_id), {
       toolOffered: tools.some((t) => t.name === "memory"),
     }),
   ({ app, session, tools }) =>
-    sessionSkillsSection(app, session.session_id, {
-      toolOffered: tools.some((t) => t.name === "skill"),
-    }),
+    sessionSkillsSection(
+      {
+        db: app.db,
+        config: configForProfile(app.config, sessionProfile(app.db, session.session_id)),
+      },
+      session.session_id,
+      { toolOffered: tools.some((t) => t.name === "skill") },
+    ),
 ];
 
 /**

@@ -6,6 +6,22 @@ import { askClarify } from "../approvals/clarify.ts";
 import { buildToolset } from "../tools/registry.ts";
 import { loadMcpTools } from "../tools/mcp_tools.ts";
 import { unattendedReason } from "../tasks/jobs.ts";
+import { getProfileSettings, sessionProfile } from "../agent/profiles.ts";
+import type { EngineHost } from "./engine_host.ts";
+
+/** `mcp__<server>__<tool>` → `<server>`. */
+function mcpServerOf(toolName: string): string {
+  return toolName.split("__")[1] ?? "";
+}
+
+/** The MCP servers the session's profile allows, or null for all of them. */
+function profileMcpServers(app: EngineHost, sessionId: string): string[] | null {
+  try {
+    return getProfileSettings(app.config, sessionProfile(app.db, sessionId)).mcp_servers;
+  } catch {
+    return null; // a deleted profile's sessions moved to default, which allows all
+  }
+}
 import type { EngineHooks } from "./engine_hooks.ts";
 
 /** `terminal.allow_network: true` in config.yaml lets sandboxed commands reach the network. */
@@ -22,7 +38,14 @@ export const TOOL_HOOKS: EngineHooks = {
       return [];
     });
     const names = new Set(builtIn.map((t) => t.name));
-    return [...builtIn, ...mcp.filter((t) => !names.has(t.name))];
+    // A profile may limit which MCP servers its sessions use (`profiles.<name>.mcp_servers`).
+    const allowed = profileMcpServers(app, session.session_id);
+    return [
+      ...builtIn,
+      ...mcp.filter((t) =>
+        !names.has(t.name) && (allowed === null || allowed.includes(mcpServerOf(t.name)))
+      ),
+    ];
   },
   async requestApproval(app, run, req) {
     const decision = await requestApproval(app, {

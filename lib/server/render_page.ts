@@ -21,7 +21,7 @@ export interface PageRendererOptions {
   islands: Record<string, Record<string, unknown>>;
   /** Reads the built bundle manifest; defaults to static/_islands/manifest.json. */
   bundle?: () => IslandBundle | undefined;
-  log?: Logger;
+  log?: Pick<Logger, "warn">;
 }
 
 /**

@@ -15,13 +15,16 @@ import { todoTool } from "./todo.ts";
 import { clarifyTool } from "./clarify.ts";
 import { skillTool } from "./skill_tool.ts";
 import { memoryTool } from "./memory_tool.ts";
+import { configForProfile, sessionProfile } from "../agent/profiles.ts";
 
 /** The built-in tools for one session (MCP tools are added by the engine). */
 export function buildToolset(
   app: EngineHost,
-  _session: { session_id: string; workspace: string },
+  session: { session_id: string; workspace: string },
 ): ToolDefinition[] {
   const rt = app.tools;
+  // Skills and memory are the session's profile's own (lib/agent/profiles.ts).
+  const profileConfig = configForProfile(app.config, sessionProfile(app.db, session.session_id));
   return [
     readFileTool(rt.files),
     writeFileTool(rt.files),
@@ -37,8 +40,8 @@ export function buildToolset(
     }),
     todoTool({ db: app.db, todos: rt.todos }),
     clarifyTool(),
-    skillTool(app.config),
-    memoryTool(app.config.stateDir),
+    skillTool(profileConfig),
+    memoryTool(profileConfig.stateDir),
   ];
 }
 

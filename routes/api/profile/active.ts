@@ -1,0 +1,11 @@
+// GET /api/profile/active → {name, path}: the profile new chats are created under.
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json } from "../../../lib/server/http.ts";
+import { activeProfileName, profileHome } from "../../../lib/agent/profiles.ts";
+
+export const handler: Handlers = {
+  GET(_req, { app }) {
+    const name = activeProfileName(app.db, app.config);
+    return json({ name, path: profileHome(app.config, name) });
+  },
+};
