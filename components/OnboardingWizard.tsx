@@ -99,6 +99,150 @@ function ProviderChoice(
   );
 }
 
+/** Step 1: the provider choices, grouped, and the details a chosen provider needs. */
+function ProviderStep(
+  { status, locals, hosted, preselect }: {
+    status: OnboardingWizardProps["status"];
+    locals: OnboardingWizardProps["status"]["providers"];
+    hosted: OnboardingWizardProps["status"]["providers"];
+    preselect: string | null;
+  },
+) {
+  return (
+    <section class="ob-step" data-ob-step="provider" aria-labelledby="ob-provider-h">
+      <h2 class="ob-step-title" id="ob-provider-h">Connect a model provider</h2>
+      <fieldset class="ob-group">
+        <legend class="ob-group-label">On this machine</legend>
+        {locals.map((p) => (
+          <ProviderChoice key={p.id} p={p} status={status} checked={p.id === preselect} />
+        ))}
+      </fieldset>
+      <fieldset class="ob-group">
+        <legend class="ob-group-label">Hosted or self-hosted API</legend>
+        {hosted.map((p) => <ProviderChoice key={p.id} p={p} status={status} checked={false} />)}
+      </fieldset>
+
+      <div class="ob-details" data-ob-details>
+        <ObField
+          field="base_url"
+          id="ob-base-url"
+          label="Base URL"
+          hint={<p class="cc-hint">The API root that answers /models and /chat/completions.</p>}
+        >
+          <input
+            id="ob-base-url"
+            name="base_url"
+            type="url"
+            placeholder="http://127.0.0.1:8000/v1"
+            {...MONO}
+          />
+        </ObField>
+        <ObField
+          field="api_key"
+          id="ob-api-key"
+          label="API key"
+          hint={
+            <p class="cc-hint" data-ob-key-hint>
+              Stored in {status.config_path}, readable only by you.
+            </p>
+          }
+        >
+          <input id="ob-api-key" name="api_key" type="password" {...MONO} />
+        </ObField>
+        <div class="ob-probe">
+          <button type="button" class="btn cc-btn" data-ob-action="probe">
+            Test connection
+          </button>
+          <p class="ob-probe-result" role="status" aria-live="polite" data-ob-probe />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** Step 2: the default model, the workspace and an optional password. */
+function ModelStep(
+  { status, passwordFromEnv }: Pick<OnboardingWizardProps, "status" | "passwordFromEnv">,
+) {
+  return (
+    <section
+      class="ob-step"
+      data-ob-step="model"
+      aria-labelledby="ob-model-h"
+      hidden
+    >
+      <h2 class="ob-step-title" id="ob-model-h">Choose a model and a workspace</h2>
+      <ObField
+        id="ob-model"
+        label="Model"
+        hint={
+          <p class="cc-hint" data-ob-model-hint>
+            New conversations use it; each can pick another.
+          </p>
+        }
+      >
+        <select id="ob-model" name="model" class="cc-input mono" data-ob-models />
+        <input
+          id="ob-model-text"
+          name="model_text"
+          placeholder="Model id, e.g. gpt-4o-mini"
+          {...MONO}
+          hidden
+        />
+      </ObField>
+      <ObField
+        id="ob-workspace"
+        label="Workspace"
+        hint={
+          <p class="cc-hint">
+            The folder the agent reads and writes. It asks before anything risky.
+          </p>
+        }
+      >
+        <input id="ob-workspace" name="workspace" value={status.workspace} {...MONO} />
+      </ObField>
+      {passwordFromEnv ? null : (
+        <ObField
+          id="ob-password"
+          label="Password (optional)"
+          hint={
+            <p class="cc-hint">
+              At least 8 characters. Set one when others can reach this address.
+            </p>
+          }
+        >
+          <NewPasswordInput id="ob-password" name="password" />
+        </ObField>
+      )}
+    </section>
+  );
+}
+
+/** The wizard's buttons: skip (or back to the console), back, continue. */
+function WizardFoot({ needed, canContinue }: { needed: boolean; canContinue: boolean }) {
+  return (
+    <footer class="ob-foot">
+      {needed
+        ? (
+          <button type="button" class="btn cc-btn cc-btn-quiet" data-ob-action="skip">
+            Skip for now
+          </button>
+        )
+        : <a class="btn cc-btn cc-btn-quiet" href="/">Back to the console</a>}
+      <p class="ob-status" role="status" aria-live="polite" data-ob-status />
+      <button type="button" class="btn cc-btn" data-ob-action="back" hidden>Back</button>
+      <button
+        type="submit"
+        class="btn cc-btn cc-btn-primary"
+        data-ob-action="next"
+        disabled={!canContinue}
+      >
+        Continue
+      </button>
+    </footer>
+  );
+}
+
 export function OnboardingWizard({ status, passwordFromEnv }: OnboardingWizardProps) {
   const locals = status.providers.filter((p) => p.id === "ollama" || p.id === "lmstudio");
   const hosted = status.providers.filter((p) => p.id !== "ollama" && p.id !== "lmstudio");
@@ -149,125 +293,9 @@ export function OnboardingWizard({ status, passwordFromEnv }: OnboardingWizardPr
         )
         : null}
 
-      <section class="ob-step" data-ob-step="provider" aria-labelledby="ob-provider-h">
-        <h2 class="ob-step-title" id="ob-provider-h">Connect a model provider</h2>
-        <fieldset class="ob-group">
-          <legend class="ob-group-label">On this machine</legend>
-          {locals.map((p) => (
-            <ProviderChoice key={p.id} p={p} status={status} checked={p.id === preselect} />
-          ))}
-        </fieldset>
-        <fieldset class="ob-group">
-          <legend class="ob-group-label">Hosted or self-hosted API</legend>
-          {hosted.map((p) => <ProviderChoice key={p.id} p={p} status={status} checked={false} />)}
-        </fieldset>
-
-        <div class="ob-details" data-ob-details>
-          <ObField
-            field="base_url"
-            id="ob-base-url"
-            label="Base URL"
-            hint={<p class="cc-hint">The API root that answers /models and /chat/completions.</p>}
-          >
-            <input
-              id="ob-base-url"
-              name="base_url"
-              type="url"
-              placeholder="http://127.0.0.1:8000/v1"
-              {...MONO}
-            />
-          </ObField>
-          <ObField
-            field="api_key"
-            id="ob-api-key"
-            label="API key"
-            hint={
-              <p class="cc-hint" data-ob-key-hint>
-                Stored in {status.config_path}, readable only by you.
-              </p>
-            }
-          >
-            <input id="ob-api-key" name="api_key" type="password" {...MONO} />
-          </ObField>
-          <div class="ob-probe">
-            <button type="button" class="btn cc-btn" data-ob-action="probe">
-              Test connection
-            </button>
-            <p class="ob-probe-result" role="status" aria-live="polite" data-ob-probe />
-          </div>
-        </div>
-      </section>
-
-      <section
-        class="ob-step"
-        data-ob-step="model"
-        aria-labelledby="ob-model-h"
-        hidden
-      >
-        <h2 class="ob-step-title" id="ob-model-h">Choose a model and a workspace</h2>
-        <ObField
-          id="ob-model"
-          label="Model"
-          hint={
-            <p class="cc-hint" data-ob-model-hint>
-              New conversations use it; each can pick another.
-            </p>
-          }
-        >
-          <select id="ob-model" name="model" class="cc-input mono" data-ob-models />
-          <input
-            id="ob-model-text"
-            name="model_text"
-            placeholder="Model id, e.g. gpt-4o-mini"
-            {...MONO}
-            hidden
-          />
-        </ObField>
-        <ObField
-          id="ob-workspace"
-          label="Workspace"
-          hint={
-            <p class="cc-hint">
-              The folder the agent reads and writes. It asks before anything risky.
-            </p>
-          }
-        >
-          <input id="ob-workspace" name="workspace" value={status.workspace} {...MONO} />
-        </ObField>
-        {passwordFromEnv ? null : (
-          <ObField
-            id="ob-password"
-            label="Password (optional)"
-            hint={
-              <p class="cc-hint">
-                At least 8 characters. Set one when others can reach this address.
-              </p>
-            }
-          >
-            <NewPasswordInput id="ob-password" name="password" />
-          </ObField>
-        )}
-      </section>
-
-      <footer class="ob-foot">
-        {status.needed
-          ? (
-            <button type="button" class="btn cc-btn cc-btn-quiet" data-ob-action="skip">
-              Skip for now
-            </button>
-          )
-          : <a class="btn cc-btn cc-btn-quiet" href="/">Back to the console</a>}
-        <p class="ob-status" role="status" aria-live="polite" data-ob-status />
-        <button type="button" class="btn cc-btn" data-ob-action="back" hidden>Back</button>
-        <button
-          type="submit"
-          class="btn cc-btn cc-btn-primary"
-          data-ob-action="next"
-          disabled={!preselect}
-        >
-          Continue
-        </button>
-      </footer>
+      <ProviderStep status={status} locals={locals} hosted={hosted} preselect={preselect} />
+      <ModelStep status={status} passwordFromEnv={passwordFromEnv} />
+      <WizardFoot needed={status.needed} canContinue={!!preselect} />
     </form>
   );
 }

@@ -154,6 +154,111 @@ function ModelRow({ m }: { m: ModelInsight }) {
 const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 const HOURS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, "0")}:00`);
 
+/** The period presets and the custom date range. */
+function PeriodControls({ data }: { data: InsightsData }) {
+  const r = data.report;
+  return (
+    <div class="ins-controls">
+      <nav class="ins-presets" aria-label="Period">
+        {PRESETS.map((p) => (
+          <a
+            key={p.days}
+            class="ins-preset"
+            href={`/insights?days=${p.days}`}
+            aria-current={r.mode === "trailing" && r.days === p.days ? "page" : undefined}
+            data-days={p.days}
+          >
+            {p.label}
+          </a>
+        ))}
+      </nav>
+      <form
+        class="ins-range"
+        method="get"
+        action="/insights"
+        aria-label="Custom range"
+        data-active={r.mode === "custom" ? "" : undefined}
+      >
+        <label>
+          <span class="visually-hidden">From</span>
+          <input type="date" name="start" value={data.rangeStart} max={data.today} required />
+        </label>
+        <span class="ins-range-sep" aria-hidden="true">–</span>
+        <label>
+          <span class="visually-hidden">To</span>
+          <input type="date" name="end" value={data.rangeEnd} max={data.today} required />
+        </label>
+        <button type="submit" class="btn ins-range-apply">Apply</button>
+      </form>
+    </div>
+  );
+}
+
+/** Per-model turns, tokens, cost and speed. */
+function ModelsTable({ models }: { models: ModelInsight[] }) {
+  return (
+    <section class="ins-card" aria-labelledby="ins-models-h">
+      <h2 id="ins-models-h">Models</h2>
+      {models.length === 0
+        ? <p class="ins-muted">No model answered in this period.</p>
+        : (
+          <div class="ins-table-wrap">
+            <table class="ins-table ins-models">
+              <thead>
+                <tr>
+                  <th scope="col">Model</th>
+                  <th scope="col" class="num">Turns</th>
+                  <th scope="col" class="num">Input</th>
+                  <th scope="col" class="num">Output</th>
+                  <th scope="col" class="num">Cost</th>
+                  <th scope="col" class="num" title="Average time to first token">
+                    Avg TTFT
+                  </th>
+                  <th scope="col" class="num" title="Average output tokens per second">
+                    Tokens/s
+                  </th>
+                  <th scope="col" class="num">Tool calls</th>
+                </tr>
+              </thead>
+              <tbody>
+                {models.map((m) => <ModelRow key={`${m.provider}/${m.model}`} m={m} />)}
+              </tbody>
+            </table>
+          </div>
+        )}
+    </section>
+  );
+}
+
+/** Messages by weekday and by hour. */
+function ActivityCard({ r }: { r: InsightsReport }) {
+  return (
+    <section class="ins-card ins-activity-grid" aria-labelledby="ins-activity-h">
+      <h2 id="ins-activity-h">Activity</h2>
+      <div>
+        <h3>By weekday</h3>
+        <ActivityBars
+          id="weekday"
+          title="Messages by weekday"
+          values={r.activity_by_day}
+          names={WEEKDAYS}
+          labels={WEEKDAYS.map((d) => d.slice(0, 3))}
+        />
+      </div>
+      <div>
+        <h3>By hour</h3>
+        <ActivityBars
+          id="hour"
+          title="Messages by hour of day"
+          values={r.activity_by_hour}
+          names={HOURS}
+          labels={HOURS.map((h, i) => (i % 6 === 0 ? h.slice(0, 2) : ""))}
+        />
+      </div>
+    </section>
+  );
+}
+
 export default function Insights({ data }: PageProps<InsightsData>) {
   usePageScripts();
   const { report: r } = data;
@@ -176,40 +281,7 @@ export default function Insights({ data }: PageProps<InsightsData>) {
       </header>
 
       <main class="ins-main">
-        <div class="ins-controls">
-          <nav class="ins-presets" aria-label="Period">
-            {PRESETS.map((p) => (
-              <a
-                key={p.days}
-                class="ins-preset"
-                href={`/insights?days=${p.days}`}
-                aria-current={r.mode === "trailing" && r.days === p.days ? "page" : undefined}
-                data-days={p.days}
-              >
-                {p.label}
-              </a>
-            ))}
-          </nav>
-          <form
-            class="ins-range"
-            method="get"
-            action="/insights"
-            aria-label="Custom range"
-            data-active={r.mode === "custom" ? "" : undefined}
-          >
-            <label>
-              <span class="visually-hidden">From</span>
-              <input type="date" name="start" value={data.rangeStart} max={data.today} required />
-            </label>
-            <span class="ins-range-sep" aria-hidden="true">–</span>
-            <label>
-              <span class="visually-hidden">To</span>
-              <input type="date" name="end" value={data.rangeEnd} max={data.today} required />
-            </label>
-            <button type="submit" class="btn ins-range-apply">Apply</button>
-          </form>
-        </div>
-
+        <PeriodControls data={data} />
         {r.fallback_reason
           ? (
             <p class="notice ins-notice" role="status">
@@ -253,60 +325,8 @@ export default function Insights({ data }: PageProps<InsightsData>) {
                 <DailyTokensChart days={r.daily_tokens} />
               </section>
 
-              <section class="ins-card" aria-labelledby="ins-models-h">
-                <h2 id="ins-models-h">Models</h2>
-                {r.models.length === 0
-                  ? <p class="ins-muted">No model answered in this period.</p>
-                  : (
-                    <div class="ins-table-wrap">
-                      <table class="ins-table ins-models">
-                        <thead>
-                          <tr>
-                            <th scope="col">Model</th>
-                            <th scope="col" class="num">Turns</th>
-                            <th scope="col" class="num">Input</th>
-                            <th scope="col" class="num">Output</th>
-                            <th scope="col" class="num">Cost</th>
-                            <th scope="col" class="num" title="Average time to first token">
-                              Avg TTFT
-                            </th>
-                            <th scope="col" class="num" title="Average output tokens per second">
-                              Tokens/s
-                            </th>
-                            <th scope="col" class="num">Tool calls</th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          {r.models.map((m) => <ModelRow key={`${m.provider}/${m.model}`} m={m} />)}
-                        </tbody>
-                      </table>
-                    </div>
-                  )}
-              </section>
-
-              <section class="ins-card ins-activity-grid" aria-labelledby="ins-activity-h">
-                <h2 id="ins-activity-h">Activity</h2>
-                <div>
-                  <h3>By weekday</h3>
-                  <ActivityBars
-                    id="weekday"
-                    title="Messages by weekday"
-                    values={r.activity_by_day}
-                    names={WEEKDAYS}
-                    labels={WEEKDAYS.map((d) => d.slice(0, 3))}
-                  />
-                </div>
-                <div>
-                  <h3>By hour</h3>
-                  <ActivityBars
-                    id="hour"
-                    title="Messages by hour of day"
-                    values={r.activity_by_hour}
-                    names={HOURS}
-                    labels={HOURS.map((h, i) => (i % 6 === 0 ? h.slice(0, 2) : ""))}
-                  />
-                </div>
-              </section>
+              <ModelsTable models={r.models} />
+              <ActivityCard r={r} />
             </>
           )}
       </main>
