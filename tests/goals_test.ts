@@ -10,11 +10,14 @@ const verdict = (v: string, reason: string, progress = true, subgoals: unknown[]
   text: JSON.stringify({ verdict: v, reason, progress, subgoals }),
 });
 
+// deno-lint-ignore no-explicit-any
+type GoalJson = Record<string, any>;
+
 async function waitGoal(
   h: Awaited<ReturnType<typeof startHarness>>,
-  until: (g: Record<string, any> | null) => boolean,
-): Promise<Record<string, any> | null> {
-  let g: Record<string, any> | null = null;
+  until: (g: GoalJson | null) => boolean,
+): Promise<GoalJson | null> {
+  let g: GoalJson | null = null;
   for (let i = 0; i < 300; i++) {
     g = (await h.call("GET", `/api/goal?session_id=${h.sessionId}`)).body.goal;
     const s = (await h.call("GET", `/api/session?session_id=${h.sessionId}`)).body.session;

@@ -46,9 +46,7 @@ export function browserViolations(
 }
 
 Deno.test("lib/ holds domain folders and at most five loose files", () => {
-  const loose = [...Deno.readDirSync(join(ROOT, "lib"))].filter((e) => e.isFile).map((e) =>
-    e.name
-  );
+  const loose = [...Deno.readDirSync(join(ROOT, "lib"))].filter((e) => e.isFile).map((e) => e.name);
   assert(loose.length <= 5, `loose files in lib/: ${loose.join(", ")}`);
 });
 

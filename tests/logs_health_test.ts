@@ -56,6 +56,7 @@ Deno.test("GET /api/system/health reports each subsystem without secrets", async
       `model:\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n  api_key: ${KEY}\n`,
   });
   try {
+    // deno-lint-ignore no-explicit-any
     const res = await app.call<Record<string, any>>("GET", "/api/system/health");
     strictEqual(res.status, 200);
     strictEqual(res.body.ok, true);

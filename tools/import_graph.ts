@@ -4,7 +4,8 @@
 import { dirname, join, normalize, relative } from "node:path";
 import { sourceFiles } from "./source_files.ts";
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*["'](\.{1,2}\/[^"']+)["']|(?:^|\n)\s*import\s*["'](\.{1,2}\/[^"']+)["']/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*["'](\.{1,2}\/[^"']+)["']|(?:^|\n)\s*import\s*["'](\.{1,2}\/[^"']+)["']/g;
 
 /** Relative static imports of one source text, as paths relative to the repo root. */
 export function importsOf(file: string, text: string): string[] {

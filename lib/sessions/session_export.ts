@@ -1,4 +1,4 @@
-// Session export (JSON, Markdown, HTML) and import. Invariants: a JSON export imported back
+// Session export (JSON, Markdown, HTML, a JSONL trace: lib/sessions/session_trace.ts) and import. Invariants: a JSON export imported back
 // yields the same messages (order, content, timestamps, every extra field) and metadata,
 // under a new id; HTML exports escape all message text, so a transcript cannot inject markup.
 import { z } from "zod";
@@ -7,6 +7,7 @@ import { ValidationError } from "../errors.ts";
 import type { Clock } from "../ids.ts";
 import { contentText, type StoredMessage } from "./messages.ts";
 import { restoreSession } from "./session_copies.ts";
+import { sessionToTrace } from "./session_trace.ts";
 import {
   type FullSession,
   fullSession,
@@ -14,8 +15,8 @@ import {
   type SessionToolCall,
 } from "./sessions.ts";
 
-export type ExportFormat = "json" | "md" | "html";
-export const EXPORT_FORMATS: readonly ExportFormat[] = ["json", "md", "html"];
+export type ExportFormat = "json" | "md" | "html" | "jsonl";
+export const EXPORT_FORMATS: readonly ExportFormat[] = ["json", "md", "html", "jsonl"];
 
 /** Marks a file as ours; import also accepts any object with a `messages` array. */
 export const EXPORT_MARKER = "hermes-console-session";
@@ -40,6 +41,13 @@ export function exportSession(
   }
   if (format === "html") {
     return { filename, contentType: "text/html; charset=utf-8", body: toHtml(session) };
+  }
+  if (format === "jsonl") {
+    return {
+      filename,
+      contentType: "application/x-ndjson; charset=utf-8",
+      body: sessionToTrace(session, clock()),
+    };
   }
   const doc = { format: EXPORT_MARKER, version: 1, exported_at: clock(), ...session };
   return {

@@ -1,4 +1,4 @@
-// GET /api/session/export?session_id=&format=json|md|html → attachment hermes-<sid>.<ext>.
+// GET /api/session/export?session_id=&format=json|md|html|jsonl → attachment hermes-<sid>.<ext>.
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { ValidationError } from "../../../lib/errors.ts";
 import { requireParam } from "../../../lib/server/http.ts";
@@ -14,7 +14,7 @@ export const handler: Handlers = {
     const format = (url.searchParams.get("format") || "json") as ExportFormat;
     if (!EXPORT_FORMATS.includes(format)) {
       throw new ValidationError(
-        `Invalid parameter "format": expected json, md or html, got "${format}"`,
+        `Invalid parameter "format": expected json, md, html or jsonl, got "${format}"`,
         "format",
       );
     }
