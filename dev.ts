@@ -21,6 +21,7 @@ const SERVER_ARGS = [
   "--allow-read",
   "--allow-write",
   "--allow-env",
+  "--allow-ffi", // libc for the file tools' race-free opens (lib/sandbox/safe_fs.ts)
   "--allow-run=bash,bwrap,git,deno",
   "--allow-sys=hostname,osRelease,homedir",
   "main.ts",

@@ -10,10 +10,18 @@ import { createLogger, type Logger } from "./lib/log.ts";
 import type { AppContext } from "./lib/server/app_context.ts";
 import { applySettingsToConfig, reloadAppConfig } from "./lib/settings/settings.ts";
 import { createSecurity, storedPasswordHash } from "./lib/security/auth.ts";
+import { consoleToken } from "./lib/security/request_proof.ts";
 import { McpManager } from "./lib/mcp/manager.ts";
+import { resolveProviders } from "./lib/providers/provider_config.ts";
+import { TaskScheduler } from "./lib/tasks/scheduler.ts";
+import { createOtelTelemetry } from "./lib/telemetry/otel.ts";
+import { afterTurn } from "./lib/goals/goal_runner.ts";
+import { createTaskRunner } from "./lib/tasks/task_runner.ts";
+import { systemTimers } from "./lib/timers.ts";
 import { createToolsRuntime, type ToolsRuntimeOptions } from "./lib/tools/runtime.ts";
 import { RunManager } from "./lib/engine/run_manager.ts";
 import { createModelCatalog } from "./lib/models/model_catalog.ts";
+import { sessionEvents } from "./lib/sessions/session_events.ts";
 
 export interface BuildOptions {
   clock?: Clock;
@@ -35,6 +43,8 @@ export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
   if (config.password) log.addSecret(config.password);
   const db = openDatabase(config.stateDir);
   applySettingsToConfig(db, config, log);
+  // Every configured api key is a secret of the log from the start, not from the first chat.
+  resolveProviders(config, log);
   const ctx: AppContext = {
     config,
     db,
@@ -49,7 +59,25 @@ export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
     onProviderConfigChange: [],
     runs: new RunManager({ db, clock, log }),
     models: createModelCatalog({ getConfig: () => ctx.config, stateDir: config.stateDir, log }),
+    tasks: undefined as unknown as TaskScheduler, // wired just below: its runner needs ctx
   };
+  // OpenTelemetry only when an OTLP endpoint is configured; its SDK loads on the first run.
+  // Registered first so it closes last, after the runs it traces (onClose runs in reverse).
+  const telemetry = createOtelTelemetry(config.env, log);
+  if (telemetry) {
+    ctx.runs.configure({ telemetry });
+    ctx.onClose.push(() => telemetry.close());
+  }
+  // Standing goals judge each finished turn and may start the next one (lib/goals).
+  ctx.runs.configure({
+    onRunEnd: (run) => {
+      afterTurn(ctx, run, { fetch: ctx.runs.options(ctx.config).fetch }).catch((err) =>
+        log.warn("goal evaluation failed", { session_id: run.sessionId, error: String(err) })
+      );
+    },
+  });
+  ctx.tasks = new TaskScheduler({ db, timers: systemTimers, log, runner: createTaskRunner(ctx) });
+  ctx.onClose.push(() => ctx.tasks.stop());
   ctx.onProviderConfigChange.push(() => ctx.models.invalidate());
   ctx.onClose.push(() => ctx.models.close());
   ctx.onClose.push(() => ctx.mcp.close());
@@ -84,6 +112,12 @@ export function checkStartupSafety(config: AppConfig, db?: Db): void {
   }
 }
 
+/** Say at start, in the log, when the agent's commands would run as root (SECURITY.md). */
+export async function logSandboxStatus(ctx: AppContext): Promise<void> {
+  const status = await ctx.tools.commands.status();
+  if (status.warning) ctx.log.warn(status.warning);
+}
+
 function main(): void {
   let config: AppConfig;
   try {
@@ -102,6 +136,14 @@ function main(): void {
     console.error(`hermes-console: ${(err as Error).message}`);
     Deno.exit(1);
   }
+  void logSandboxStatus(app.ctx);
+  // Created at start so scripts find it before the first page is served (SECURITY.md).
+  consoleToken(app.ctx.security).catch((err) =>
+    app.ctx.log.error("Cannot create the console token", { error: String(err) })
+  );
+  // Scheduled tasks start with the server (tests start them explicitly): a slot missed while
+  // it was down runs once now if it is less than one period late (lib/tasks/scheduler.ts).
+  app.ctx.tasks.start();
   const server = Deno.serve({
     hostname: config.host,
     port: config.port,
@@ -109,6 +151,9 @@ function main(): void {
       app.ctx.log.info(`Hermes Console listening on http://${hostname}:${port}`),
   }, app.fetch);
   const shutdown = async () => {
+    // Open sessions-list feeds (GET /api/sessions/events) never end on their own, and
+    // server.shutdown() waits for every response: end them first.
+    sessionEvents(app.ctx.db).close();
     await server.shutdown();
     await app.close();
     Deno.exit(0);

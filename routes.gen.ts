@@ -8,72 +8,133 @@ import * as $4 from "./routes/api/approval/respond.ts";
 import * as $5 from "./routes/api/approval/stream.ts";
 import * as $6 from "./routes/api/auth/login.ts";
 import * as $7 from "./routes/api/auth/logout.ts";
-import * as $8 from "./routes/api/auth/status.ts";
-import * as $9 from "./routes/api/chat/cancel.ts";
-import * as $10 from "./routes/api/chat/start.ts";
-import * as $11 from "./routes/api/chat/stream/index.ts";
-import * as $12 from "./routes/api/chat/stream/status.ts";
-import * as $13 from "./routes/api/clarify/respond.ts";
-import * as $14 from "./routes/api/file.ts";
-import * as $15 from "./routes/api/file/raw.ts";
-import * as $16 from "./routes/api/git-info.ts";
-import * as $17 from "./routes/api/insights.ts";
-import * as $18 from "./routes/api/list.ts";
-import * as $19 from "./routes/api/mcp/reload.ts";
-import * as $20 from "./routes/api/mcp/servers.ts";
-import * as $21 from "./routes/api/mcp/servers/[name].ts";
-import * as $22 from "./routes/api/mcp/tools.ts";
-import * as $23 from "./routes/api/memory.ts";
-import * as $24 from "./routes/api/memory/write.ts";
-import * as $25 from "./routes/api/models.ts";
-import * as $26 from "./routes/api/models/refresh.ts";
-import * as $27 from "./routes/api/onboarding/complete.ts";
-import * as $28 from "./routes/api/onboarding/probe.ts";
-import * as $29 from "./routes/api/onboarding/status.ts";
-import * as $30 from "./routes/api/projects.ts";
-import * as $31 from "./routes/api/projects/bind.ts";
-import * as $32 from "./routes/api/projects/create.ts";
-import * as $33 from "./routes/api/projects/delete.ts";
-import * as $34 from "./routes/api/projects/rename.ts";
-import * as $35 from "./routes/api/session/archive.ts";
-import * as $36 from "./routes/api/session/branch.ts";
-import * as $37 from "./routes/api/session/clear.ts";
-import * as $38 from "./routes/api/session/compress.ts";
-import * as $39 from "./routes/api/session/delete.ts";
-import * as $40 from "./routes/api/session/duplicate.ts";
-import * as $41 from "./routes/api/session/export.ts";
-import * as $42 from "./routes/api/session/import.ts";
-import * as $43 from "./routes/api/session/index.ts";
-import * as $44 from "./routes/api/session/move.ts";
-import * as $45 from "./routes/api/session/network.ts";
-import * as $46 from "./routes/api/session/new.ts";
-import * as $47 from "./routes/api/session/pin.ts";
-import * as $48 from "./routes/api/session/rename.ts";
-import * as $49 from "./routes/api/session/retry.ts";
-import * as $50 from "./routes/api/session/undo.ts";
-import * as $51 from "./routes/api/session/update.ts";
-import * as $52 from "./routes/api/session/yolo.ts";
-import * as $53 from "./routes/api/sessions.ts";
-import * as $54 from "./routes/api/sessions/search.ts";
-import * as $55 from "./routes/api/settings.ts";
-import * as $56 from "./routes/api/skills.ts";
-import * as $57 from "./routes/api/skills/content.ts";
-import * as $58 from "./routes/api/skills/delete.ts";
-import * as $59 from "./routes/api/skills/save.ts";
-import * as $60 from "./routes/api/skills/toggle.ts";
-import * as $61 from "./routes/api/upload.ts";
-import * as $62 from "./routes/api/workspaces.ts";
-import * as $63 from "./routes/api/workspaces/add.ts";
-import * as $64 from "./routes/api/workspaces/remove.ts";
-import * as $65 from "./routes/api/workspaces/rename.ts";
-import * as $66 from "./routes/health.ts";
-import * as $67 from "./routes/index.tsx";
-import * as $68 from "./routes/insights.tsx";
-import * as $69 from "./routes/login.tsx";
-import * as $70 from "./routes/onboarding.tsx";
-import * as $71 from "./routes/partials/control-center.tsx";
-import * as $72 from "./routes/partials/sidebar.tsx";
-import * as $73 from "./routes/static/[...path].ts";
+import * as $8 from "./routes/api/auth/oidc/callback.ts";
+import * as $9 from "./routes/api/auth/oidc/login.ts";
+import * as $10 from "./routes/api/auth/passkey/delete.ts";
+import * as $11 from "./routes/api/auth/passkey/login.ts";
+import * as $12 from "./routes/api/auth/passkey/options.ts";
+import * as $13 from "./routes/api/auth/passkey/register.ts";
+import * as $14 from "./routes/api/auth/passkey/register/options.ts";
+import * as $15 from "./routes/api/auth/passkeys.ts";
+import * as $16 from "./routes/api/auth/status.ts";
+import * as $17 from "./routes/api/chat.ts";
+import * as $18 from "./routes/api/chat/cancel.ts";
+import * as $19 from "./routes/api/chat/start.ts";
+import * as $20 from "./routes/api/chat/stream/index.ts";
+import * as $21 from "./routes/api/chat/stream/status.ts";
+import * as $22 from "./routes/api/clarify/respond.ts";
+import * as $23 from "./routes/api/crons.ts";
+import * as $24 from "./routes/api/crons/create.ts";
+import * as $25 from "./routes/api/crons/delete.ts";
+import * as $26 from "./routes/api/crons/history.ts";
+import * as $27 from "./routes/api/crons/output.ts";
+import * as $28 from "./routes/api/crons/pause.ts";
+import * as $29 from "./routes/api/crons/recent.ts";
+import * as $30 from "./routes/api/crons/resume.ts";
+import * as $31 from "./routes/api/crons/run.ts";
+import * as $32 from "./routes/api/crons/status.ts";
+import * as $33 from "./routes/api/crons/update.ts";
+import * as $34 from "./routes/api/default-model.ts";
+import * as $35 from "./routes/api/file.ts";
+import * as $36 from "./routes/api/file/open-vscode.ts";
+import * as $37 from "./routes/api/file/path.ts";
+import * as $38 from "./routes/api/file/raw.ts";
+import * as $39 from "./routes/api/file/reveal.ts";
+import * as $40 from "./routes/api/git-info.ts";
+import * as $41 from "./routes/api/goal.ts";
+import * as $42 from "./routes/api/insights.ts";
+import * as $43 from "./routes/api/list.ts";
+import * as $44 from "./routes/api/logs.ts";
+import * as $45 from "./routes/api/mcp/reload.ts";
+import * as $46 from "./routes/api/mcp/servers.ts";
+import * as $47 from "./routes/api/mcp/servers/[name].ts";
+import * as $48 from "./routes/api/mcp/tools.ts";
+import * as $49 from "./routes/api/media.ts";
+import * as $50 from "./routes/api/memory.ts";
+import * as $51 from "./routes/api/memory/write.ts";
+import * as $52 from "./routes/api/model/auxiliary.ts";
+import * as $53 from "./routes/api/models.ts";
+import * as $54 from "./routes/api/models/live.ts";
+import * as $55 from "./routes/api/models/refresh.ts";
+import * as $56 from "./routes/api/onboarding/complete.ts";
+import * as $57 from "./routes/api/onboarding/probe.ts";
+import * as $58 from "./routes/api/onboarding/setup.ts";
+import * as $59 from "./routes/api/onboarding/status.ts";
+import * as $60 from "./routes/api/personalities.ts";
+import * as $61 from "./routes/api/personality/set.ts";
+import * as $62 from "./routes/api/profile/active.ts";
+import * as $63 from "./routes/api/profile/create.ts";
+import * as $64 from "./routes/api/profile/delete.ts";
+import * as $65 from "./routes/api/profile/switch.ts";
+import * as $66 from "./routes/api/profile/update.ts";
+import * as $67 from "./routes/api/profiles.ts";
+import * as $68 from "./routes/api/projects.ts";
+import * as $69 from "./routes/api/projects/bind.ts";
+import * as $70 from "./routes/api/projects/create.ts";
+import * as $71 from "./routes/api/projects/delete.ts";
+import * as $72 from "./routes/api/projects/rename.ts";
+import * as $73 from "./routes/api/prompts.ts";
+import * as $74 from "./routes/api/prompts/delete.ts";
+import * as $75 from "./routes/api/prompts/render.ts";
+import * as $76 from "./routes/api/provider/cost-history.ts";
+import * as $77 from "./routes/api/provider/quota.ts";
+import * as $78 from "./routes/api/providers.ts";
+import * as $79 from "./routes/api/providers/delete.ts";
+import * as $80 from "./routes/api/providers/test.ts";
+import * as $81 from "./routes/api/reasoning.ts";
+import * as $82 from "./routes/api/session/archive.ts";
+import * as $83 from "./routes/api/session/branch.ts";
+import * as $84 from "./routes/api/session/clear.ts";
+import * as $85 from "./routes/api/session/compress.ts";
+import * as $86 from "./routes/api/session/delegate.ts";
+import * as $87 from "./routes/api/session/delete.ts";
+import * as $88 from "./routes/api/session/duplicate.ts";
+import * as $89 from "./routes/api/session/export.ts";
+import * as $90 from "./routes/api/session/import.ts";
+import * as $91 from "./routes/api/session/index.ts";
+import * as $92 from "./routes/api/session/move.ts";
+import * as $93 from "./routes/api/session/network.ts";
+import * as $94 from "./routes/api/session/new.ts";
+import * as $95 from "./routes/api/session/pin.ts";
+import * as $96 from "./routes/api/session/rename.ts";
+import * as $97 from "./routes/api/session/retry.ts";
+import * as $98 from "./routes/api/session/status.ts";
+import * as $99 from "./routes/api/session/truncate.ts";
+import * as $100 from "./routes/api/session/undo.ts";
+import * as $101 from "./routes/api/session/update.ts";
+import * as $102 from "./routes/api/session/usage.ts";
+import * as $103 from "./routes/api/session/yolo.ts";
+import * as $104 from "./routes/api/sessions.ts";
+import * as $105 from "./routes/api/sessions/events.ts";
+import * as $106 from "./routes/api/sessions/search.ts";
+import * as $107 from "./routes/api/settings.ts";
+import * as $108 from "./routes/api/share/create.ts";
+import * as $109 from "./routes/api/share/list.ts";
+import * as $110 from "./routes/api/share/revoke.ts";
+import * as $111 from "./routes/api/skills.ts";
+import * as $112 from "./routes/api/skills/content.ts";
+import * as $113 from "./routes/api/skills/delete.ts";
+import * as $114 from "./routes/api/skills/save.ts";
+import * as $115 from "./routes/api/skills/toggle.ts";
+import * as $116 from "./routes/api/skills/usage.ts";
+import * as $117 from "./routes/api/system/health.ts";
+import * as $118 from "./routes/api/upload.ts";
+import * as $119 from "./routes/api/workspaces.ts";
+import * as $120 from "./routes/api/workspaces/add.ts";
+import * as $121 from "./routes/api/workspaces/remove.ts";
+import * as $122 from "./routes/api/workspaces/rename.ts";
+import * as $123 from "./routes/health.ts";
+import * as $124 from "./routes/index.tsx";
+import * as $125 from "./routes/insights.tsx";
+import * as $126 from "./routes/login.tsx";
+import * as $127 from "./routes/manifest.json.ts";
+import * as $128 from "./routes/onboarding.tsx";
+import * as $129 from "./routes/partials/control-center.tsx";
+import * as $130 from "./routes/partials/sidebar.tsx";
+import * as $131 from "./routes/session/[id].tsx";
+import * as $132 from "./routes/share/[token].tsx";
+import * as $133 from "./routes/static/[...path].ts";
+import * as $134 from "./routes/sw.js.ts";
 import * as $$0 from "./islands/ActivityGroup.tsx";
 import * as $$1 from "./islands/Composer.tsx";
 import * as $$2 from "./islands/Transcript.tsx";
@@ -90,72 +151,133 @@ export const manifest: Manifest = {
     "./routes/api/approval/stream.ts": $5,
     "./routes/api/auth/login.ts": $6,
     "./routes/api/auth/logout.ts": $7,
-    "./routes/api/auth/status.ts": $8,
-    "./routes/api/chat/cancel.ts": $9,
-    "./routes/api/chat/start.ts": $10,
-    "./routes/api/chat/stream/index.ts": $11,
-    "./routes/api/chat/stream/status.ts": $12,
-    "./routes/api/clarify/respond.ts": $13,
-    "./routes/api/file.ts": $14,
-    "./routes/api/file/raw.ts": $15,
-    "./routes/api/git-info.ts": $16,
-    "./routes/api/insights.ts": $17,
-    "./routes/api/list.ts": $18,
-    "./routes/api/mcp/reload.ts": $19,
-    "./routes/api/mcp/servers.ts": $20,
-    "./routes/api/mcp/servers/[name].ts": $21,
-    "./routes/api/mcp/tools.ts": $22,
-    "./routes/api/memory.ts": $23,
-    "./routes/api/memory/write.ts": $24,
-    "./routes/api/models.ts": $25,
-    "./routes/api/models/refresh.ts": $26,
-    "./routes/api/onboarding/complete.ts": $27,
-    "./routes/api/onboarding/probe.ts": $28,
-    "./routes/api/onboarding/status.ts": $29,
-    "./routes/api/projects.ts": $30,
-    "./routes/api/projects/bind.ts": $31,
-    "./routes/api/projects/create.ts": $32,
-    "./routes/api/projects/delete.ts": $33,
-    "./routes/api/projects/rename.ts": $34,
-    "./routes/api/session/archive.ts": $35,
-    "./routes/api/session/branch.ts": $36,
-    "./routes/api/session/clear.ts": $37,
-    "./routes/api/session/compress.ts": $38,
-    "./routes/api/session/delete.ts": $39,
-    "./routes/api/session/duplicate.ts": $40,
-    "./routes/api/session/export.ts": $41,
-    "./routes/api/session/import.ts": $42,
-    "./routes/api/session/index.ts": $43,
-    "./routes/api/session/move.ts": $44,
-    "./routes/api/session/network.ts": $45,
-    "./routes/api/session/new.ts": $46,
-    "./routes/api/session/pin.ts": $47,
-    "./routes/api/session/rename.ts": $48,
-    "./routes/api/session/retry.ts": $49,
-    "./routes/api/session/undo.ts": $50,
-    "./routes/api/session/update.ts": $51,
-    "./routes/api/session/yolo.ts": $52,
-    "./routes/api/sessions.ts": $53,
-    "./routes/api/sessions/search.ts": $54,
-    "./routes/api/settings.ts": $55,
-    "./routes/api/skills.ts": $56,
-    "./routes/api/skills/content.ts": $57,
-    "./routes/api/skills/delete.ts": $58,
-    "./routes/api/skills/save.ts": $59,
-    "./routes/api/skills/toggle.ts": $60,
-    "./routes/api/upload.ts": $61,
-    "./routes/api/workspaces.ts": $62,
-    "./routes/api/workspaces/add.ts": $63,
-    "./routes/api/workspaces/remove.ts": $64,
-    "./routes/api/workspaces/rename.ts": $65,
-    "./routes/health.ts": $66,
-    "./routes/index.tsx": $67,
-    "./routes/insights.tsx": $68,
-    "./routes/login.tsx": $69,
-    "./routes/onboarding.tsx": $70,
-    "./routes/partials/control-center.tsx": $71,
-    "./routes/partials/sidebar.tsx": $72,
-    "./routes/static/[...path].ts": $73,
+    "./routes/api/auth/oidc/callback.ts": $8,
+    "./routes/api/auth/oidc/login.ts": $9,
+    "./routes/api/auth/passkey/delete.ts": $10,
+    "./routes/api/auth/passkey/login.ts": $11,
+    "./routes/api/auth/passkey/options.ts": $12,
+    "./routes/api/auth/passkey/register.ts": $13,
+    "./routes/api/auth/passkey/register/options.ts": $14,
+    "./routes/api/auth/passkeys.ts": $15,
+    "./routes/api/auth/status.ts": $16,
+    "./routes/api/chat.ts": $17,
+    "./routes/api/chat/cancel.ts": $18,
+    "./routes/api/chat/start.ts": $19,
+    "./routes/api/chat/stream/index.ts": $20,
+    "./routes/api/chat/stream/status.ts": $21,
+    "./routes/api/clarify/respond.ts": $22,
+    "./routes/api/crons.ts": $23,
+    "./routes/api/crons/create.ts": $24,
+    "./routes/api/crons/delete.ts": $25,
+    "./routes/api/crons/history.ts": $26,
+    "./routes/api/crons/output.ts": $27,
+    "./routes/api/crons/pause.ts": $28,
+    "./routes/api/crons/recent.ts": $29,
+    "./routes/api/crons/resume.ts": $30,
+    "./routes/api/crons/run.ts": $31,
+    "./routes/api/crons/status.ts": $32,
+    "./routes/api/crons/update.ts": $33,
+    "./routes/api/default-model.ts": $34,
+    "./routes/api/file.ts": $35,
+    "./routes/api/file/open-vscode.ts": $36,
+    "./routes/api/file/path.ts": $37,
+    "./routes/api/file/raw.ts": $38,
+    "./routes/api/file/reveal.ts": $39,
+    "./routes/api/git-info.ts": $40,
+    "./routes/api/goal.ts": $41,
+    "./routes/api/insights.ts": $42,
+    "./routes/api/list.ts": $43,
+    "./routes/api/logs.ts": $44,
+    "./routes/api/mcp/reload.ts": $45,
+    "./routes/api/mcp/servers.ts": $46,
+    "./routes/api/mcp/servers/[name].ts": $47,
+    "./routes/api/mcp/tools.ts": $48,
+    "./routes/api/media.ts": $49,
+    "./routes/api/memory.ts": $50,
+    "./routes/api/memory/write.ts": $51,
+    "./routes/api/model/auxiliary.ts": $52,
+    "./routes/api/models.ts": $53,
+    "./routes/api/models/live.ts": $54,
+    "./routes/api/models/refresh.ts": $55,
+    "./routes/api/onboarding/complete.ts": $56,
+    "./routes/api/onboarding/probe.ts": $57,
+    "./routes/api/onboarding/setup.ts": $58,
+    "./routes/api/onboarding/status.ts": $59,
+    "./routes/api/personalities.ts": $60,
+    "./routes/api/personality/set.ts": $61,
+    "./routes/api/profile/active.ts": $62,
+    "./routes/api/profile/create.ts": $63,
+    "./routes/api/profile/delete.ts": $64,
+    "./routes/api/profile/switch.ts": $65,
+    "./routes/api/profile/update.ts": $66,
+    "./routes/api/profiles.ts": $67,
+    "./routes/api/projects.ts": $68,
+    "./routes/api/projects/bind.ts": $69,
+    "./routes/api/projects/create.ts": $70,
+    "./routes/api/projects/delete.ts": $71,
+    "./routes/api/projects/rename.ts": $72,
+    "./routes/api/prompts.ts": $73,
+    "./routes/api/prompts/delete.ts": $74,
+    "./routes/api/prompts/render.ts": $75,
+    "./routes/api/provider/cost-history.ts": $76,
+    "./routes/api/provider/quota.ts": $77,
+    "./routes/api/providers.ts": $78,
+    "./routes/api/providers/delete.ts": $79,
+    "./routes/api/providers/test.ts": $80,
+    "./routes/api/reasoning.ts": $81,
+    "./routes/api/session/archive.ts": $82,
+    "./routes/api/session/branch.ts": $83,
+    "./routes/api/session/clear.ts": $84,
+    "./routes/api/session/compress.ts": $85,
+    "./routes/api/session/delegate.ts": $86,
+    "./routes/api/session/delete.ts": $87,
+    "./routes/api/session/duplicate.ts": $88,
+    "./routes/api/session/export.ts": $89,
+    "./routes/api/session/import.ts": $90,
+    "./routes/api/session/index.ts": $91,
+    "./routes/api/session/move.ts": $92,
+    "./routes/api/session/network.ts": $93,
+    "./routes/api/session/new.ts": $94,
+    "./routes/api/session/pin.ts": $95,
+    "./routes/api/session/rename.ts": $96,
+    "./routes/api/session/retry.ts": $97,
+    "./routes/api/session/status.ts": $98,
+    "./routes/api/session/truncate.ts": $99,
+    "./routes/api/session/undo.ts": $100,
+    "./routes/api/session/update.ts": $101,
+    "./routes/api/session/usage.ts": $102,
+    "./routes/api/session/yolo.ts": $103,
+    "./routes/api/sessions.ts": $104,
+    "./routes/api/sessions/events.ts": $105,
+    "./routes/api/sessions/search.ts": $106,
+    "./routes/api/settings.ts": $107,
+    "./routes/api/share/create.ts": $108,
+    "./routes/api/share/list.ts": $109,
+    "./routes/api/share/revoke.ts": $110,
+    "./routes/api/skills.ts": $111,
+    "./routes/api/skills/content.ts": $112,
+    "./routes/api/skills/delete.ts": $113,
+    "./routes/api/skills/save.ts": $114,
+    "./routes/api/skills/toggle.ts": $115,
+    "./routes/api/skills/usage.ts": $116,
+    "./routes/api/system/health.ts": $117,
+    "./routes/api/upload.ts": $118,
+    "./routes/api/workspaces.ts": $119,
+    "./routes/api/workspaces/add.ts": $120,
+    "./routes/api/workspaces/remove.ts": $121,
+    "./routes/api/workspaces/rename.ts": $122,
+    "./routes/health.ts": $123,
+    "./routes/index.tsx": $124,
+    "./routes/insights.tsx": $125,
+    "./routes/login.tsx": $126,
+    "./routes/manifest.json.ts": $127,
+    "./routes/onboarding.tsx": $128,
+    "./routes/partials/control-center.tsx": $129,
+    "./routes/partials/sidebar.tsx": $130,
+    "./routes/session/[id].tsx": $131,
+    "./routes/share/[token].tsx": $132,
+    "./routes/static/[...path].ts": $133,
+    "./routes/sw.js.ts": $134,
   },
   islands: {
     "./islands/ActivityGroup.tsx": $$0,

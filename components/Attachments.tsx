@@ -2,22 +2,8 @@
 // button), showing whether it is still uploading or failed and why. Browser-safe: rendered
 // inside the Composer island; the island owns the files, this only draws them.
 import { Icon } from "./Icon.tsx";
-import { formatBytes, type UploadedFile } from "../lib/browser/composer_state.ts";
-
-/** One attachment of the draft, from the moment it is picked until the message is sent. */
-export interface DraftAttachment {
-  /** Local id (stable across renders). */
-  id: number;
-  name: string;
-  size: number;
-  status: "uploading" | "ready" | "error";
-  /** The server's sentence when the upload failed (413 over the cap, …). */
-  error?: string;
-  /** An object URL of the picked image, for the thumbnail (revoked on removal). */
-  thumb?: string;
-  /** What POST /api/upload answered; sent in chat/start `attachments`. */
-  uploaded?: UploadedFile;
-}
+import { formatBytes } from "../lib/browser/composer_state.ts";
+import type { DraftAttachment } from "../lib/browser/composer/attachment_tray.ts";
 
 export interface AttachmentsProps {
   items: DraftAttachment[];

@@ -4,12 +4,7 @@
 import { commandSignature, type SlashCommand } from "../lib/browser/slash_commands.ts";
 import { formatCost, formatTokens } from "../lib/browser/composer_state.ts";
 import { Icon } from "./Icon.tsx";
-
-export type PanelState =
-  | { kind: "help" }
-  | { kind: "usage"; session: Record<string, unknown> }
-  | { kind: "yolo" }
-  | { kind: "mcp"; servers: Array<Record<string, unknown>> };
+import type { CommandPanel as PanelState } from "../lib/browser/composer/composer_commands.ts";
 
 export interface ComposerPanelProps {
   state: PanelState;

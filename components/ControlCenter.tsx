@@ -1,7 +1,7 @@
 // The Control Center: ONE modal for the console's global settings, opened from the sidebar
 // footer (seed ARCHITECTURE §1). Tabs on the left (a strip on phones): the open conversation,
-// appearance, preferences, the agent's providers and extensions (MCP servers, skills,
-// memory), scheduled tasks and the system. Served as an HTML fragment by /partials/control-center (fresh
+// appearance, preferences, the agent's providers, profiles and extensions (MCP servers, skills,
+// memory, saved prompts), scheduled tasks and the system. Served as an HTML fragment by /partials/control-center (fresh
 // data at every opening, one panel at a time after a change) and driven by
 // lib/browser/pages/control_center.ts + lib/browser/pages/extensions_panel.ts.
 import { type ComponentChildren, Fragment } from "preact";
@@ -25,6 +25,8 @@ import { loadProviders, type ProvidersData, ProvidersPanel } from "./control/Pro
 import { loadSkills, type SkillsData, SkillsPanel } from "./control/SkillsPanel.tsx";
 import { loadSystem, type SystemData, SystemPanel } from "./control/SystemPanel.tsx";
 import { loadTasks, type TasksData, TasksPanel } from "./control/TasksPanel.tsx";
+import { loadProfiles, type ProfilesData, ProfilesPanel } from "./control/ProfilesPanel.tsx";
+import { loadPrompts, type PromptsData, PromptsPanel } from "./control/PromptsPanel.tsx";
 
 /** The tabs in order; `group` starts a labelled group in the tab list. */
 export const CONTROL_TABS = [
@@ -32,9 +34,11 @@ export const CONTROL_TABS = [
   { id: "appearance", label: "Appearance" },
   { id: "preferences", label: "Preferences" },
   { id: "providers", label: "Providers", group: "Agent" },
+  { id: "profiles", label: "Profiles" },
   { id: "mcp", label: "MCP servers" },
   { id: "skills", label: "Skills" },
   { id: "memory", label: "Memory" },
+  { id: "prompts", label: "Prompts" },
   { id: "tasks", label: "Tasks" },
   { id: "system", label: "System", group: "" },
 ] as const;
@@ -50,6 +54,8 @@ export interface ControlCenterData {
   appearance: AppearanceData;
   preferences: PreferencesData;
   providers: ProvidersData;
+  profiles: ProfilesData;
+  prompts: PromptsData;
   mcp: McpData;
   skills: SkillsData;
   memory: MemoryData;
@@ -69,6 +75,10 @@ export interface ControlCenterQuery {
   taskEdit?: string | null;
   /** Scheduled task whose history is open (`history`). */
   taskHistory?: string | null;
+  /** Profile whose form is open (`profile`): a name, "" for a new one, null for none. */
+  profileEdit?: string | null;
+  /** Saved prompt whose form is open (`prompt`): a name, "" for a new one, null for none. */
+  promptEdit?: string | null;
 }
 
 /** Load one panel's data (a panel refreshed after a change needs only its own). */
@@ -86,6 +96,8 @@ export async function loadControlPanel<T extends ControlTab>(
     },
     preferences: () => loadPreferences(app, settings()),
     providers: () => loadProviders(app, settings()),
+    profiles: () => loadProfiles(app, q.profileEdit ?? null),
+    prompts: () => loadPrompts(app, q.promptEdit ?? null),
     mcp: () => loadMcp(app, q.mcpEdit),
     skills: () => loadSkills(app, q.skillEdit),
     memory: () => loadMemory(app),
@@ -115,6 +127,8 @@ export function ControlPanel<T extends ControlTab>(
     appearance: (d) => <AppearancePanel data={d} />,
     preferences: (d) => <PreferencesPanel data={d} />,
     providers: (d) => <ProvidersPanel data={d} />,
+    profiles: (d) => <ProfilesPanel data={d} />,
+    prompts: (d) => <PromptsPanel data={d} />,
     mcp: (d) => <McpPanel data={d} />,
     skills: (d) => <SkillsPanel data={d} />,
     memory: (d) => <MemoryPanel data={d} />,

@@ -3,6 +3,7 @@
 // 'xyz'"). Providers that are unreachable or still being probed stay listed, quietly muted
 // with a short reason; a catalog still `refreshing` is asked again shortly after. Loaded on
 // demand by the Composer island (dynamic import), so it costs nothing before interaction.
+import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../lib/browser/api_client.ts";
 import type { ModelGroup, ModelsResponse } from "../lib/models/model_groups.ts";
@@ -38,6 +39,39 @@ function groupNote(g: ModelGroup): string | null {
 
 function matches(q: string, ...fields: string[]): boolean {
   return q === "" || fields.some((f) => f.toLowerCase().includes(q));
+}
+
+type Section = { group: ModelGroup; start: number; count: number };
+
+/**
+ * The picker's rows for `filter`: a "Use model 'id'" row for a typed id not in the catalog, then
+ * each group's matching models (a group matching by provider name keeps all of its models).
+ */
+function pickerRows(catalog: ModelsResponse | null, filter: string) {
+  const q = filter.trim().toLowerCase();
+  const typed = filter.trim();
+  const rows: Row[] = [];
+  const sections: Section[] = [];
+  const exact = catalog?.groups.some((g) => g.models.some((m) => m.id === typed)) ?? false;
+  if (typed && !exact && !/\s/.test(typed)) rows.push({ kind: "typed", model: typed });
+  for (const g of catalog?.groups ?? []) {
+    const start = rows.length;
+    const providerHit = q !== "" && g.provider.toLowerCase().includes(q);
+    for (const m of g.models) {
+      if (!providerHit && !matches(q, m.id, m.label)) continue;
+      rows.push({
+        kind: "model",
+        model: m.id,
+        label: m.label,
+        provider: g.provider_id,
+        muted: !!g.unreachable,
+      });
+    }
+    if (rows.length > start || q === "") {
+      sections.push({ group: g, start, count: rows.length - start });
+    }
+  }
+  return { rows, sections };
 }
 
 export function ModelPicker({ current, onPick, onClose }: ModelPickerProps) {
@@ -79,30 +113,7 @@ export function ModelPicker({ current, onPick, onClose }: ModelPickerProps) {
   const q = filter.trim().toLowerCase();
   const typed = filter.trim();
 
-  const { rows, sections } = useMemo(() => {
-    const rows: Row[] = [];
-    const sections: Array<{ group: ModelGroup; start: number; count: number }> = [];
-    const exact = catalog?.groups.some((g) => g.models.some((m) => m.id === typed)) ?? false;
-    if (typed && !exact && !/\s/.test(typed)) rows.push({ kind: "typed", model: typed });
-    for (const g of catalog?.groups ?? []) {
-      const start = rows.length;
-      const providerHit = q !== "" && g.provider.toLowerCase().includes(q);
-      for (const m of g.models) {
-        if (!providerHit && !matches(q, m.id, m.label)) continue;
-        rows.push({
-          kind: "model",
-          model: m.id,
-          label: m.label,
-          provider: g.provider_id,
-          muted: !!g.unreachable,
-        });
-      }
-      if (rows.length > start || q === "") {
-        sections.push({ group: g, start, count: rows.length - start });
-      }
-    }
-    return { rows, sections };
-  }, [catalog, q, typed]);
+  const { rows, sections } = useMemo(() => pickerRows(catalog, filter), [catalog, q, typed]);
 
   useEffect(() => setActive(0), [q]);
   useEffect(() => {
@@ -130,33 +141,15 @@ export function ModelPicker({ current, onPick, onClose }: ModelPickerProps) {
     (current.provider === null || current.provider === row.provider);
 
   const option = (row: Row, i: number) => (
-    <li
+    <ModelOption
       key={row.kind === "typed" ? "typed" : `${row.provider}/${row.model}`}
-      id={`model-opt-${i}`}
-      class="pop-option model-option"
-      role="option"
-      aria-selected={i === active}
-      data-model-id={row.model}
-      data-kind={row.kind}
-      data-muted={row.kind === "model" && row.muted ? "" : undefined}
-      data-current={isCurrent(row) ? "" : undefined}
-      onMouseEnter={() => setActive(i)}
-      onClick={() => pick(row)}
-    >
-      {row.kind === "typed"
-        ? (
-          <span class="model-label">
-            Use model <span class="mono">'{row.model}'</span>
-          </span>
-        )
-        : (
-          <>
-            <span class="model-label">{row.label}</span>
-            {row.label !== row.model ? <span class="model-id mono">{row.model}</span> : null}
-            {isCurrent(row) ? <Icon name="check" size={13} class="icon model-check" /> : null}
-          </>
-        )}
-    </li>
+      row={row}
+      index={i}
+      active={i === active}
+      current={isCurrent(row)}
+      onHover={setActive}
+      onPick={pick}
+    />
   );
 
   return (
@@ -199,47 +192,97 @@ export function ModelPicker({ current, onPick, onClose }: ModelPickerProps) {
       {!catalog && !error ? <p class="pop-empty">Loading models…</p> : null}
       <ul id="model-options" class="pop-list model-list" role="listbox" aria-label="Models">
         {rows[0]?.kind === "typed" ? option(rows[0], 0) : null}
-        {sections.map(({ group, start, count }) => {
-          const note = groupNote(group);
-          return (
-            <li
-              key={group.provider_id}
-              class="model-group"
-              role="presentation"
-              data-provider={group.provider_id}
-              data-state={group.unreachable
-                ? "unreachable"
-                : group.error
-                ? "error"
-                : group.pending
-                ? "pending"
-                : "ok"}
-            >
-              <div class="pop-heading model-group-head">
-                <span>{group.provider}</span>
-                {note ? <span class="model-group-note" title={note}>{note}</span> : null}
-                {group.unreachable || group.error
-                  ? (
-                    <button
-                      type="button"
-                      class="pop-link"
-                      onClick={() => retry(group.provider_id)}
-                    >
-                      Retry
-                    </button>
-                  )
-                  : null}
-              </div>
-              <ul role="group" aria-label={group.provider}>
-                {rows.slice(start, start + count).map((row, j) => option(row, start + j))}
-              </ul>
-            </li>
-          );
-        })}
+        {sections.map(({ group, start, count }) => (
+          <ModelGroupSection key={group.provider_id} group={group} onRetry={retry}>
+            {rows.slice(start, start + count).map((row, j) =>
+              option(row, start + j)
+            )}
+          </ModelGroupSection>
+        ))}
       </ul>
       {catalog && rows.length === 0
         ? <p class="pop-empty">No model matches. Type a full model id to use it anyway.</p>
         : null}
     </div>
+  );
+}
+
+interface ModelOptionProps {
+  row: Row;
+  index: number;
+  active: boolean;
+  current: boolean;
+  onHover(index: number): void;
+  onPick(row: Row): void;
+}
+
+function ModelOption({ row, index, active, current, onHover, onPick }: ModelOptionProps) {
+  return (
+    <li
+      id={`model-opt-${index}`}
+      class="pop-option model-option"
+      role="option"
+      aria-selected={active}
+      data-model-id={row.model}
+      data-kind={row.kind}
+      data-muted={row.kind === "model" && row.muted ? "" : undefined}
+      data-current={current ? "" : undefined}
+      onMouseEnter={() => onHover(index)}
+      onClick={() => onPick(row)}
+    >
+      {row.kind === "typed"
+        ? (
+          <span class="model-label">
+            Use model <span class="mono">'{row.model}'</span>
+          </span>
+        )
+        : (
+          <>
+            <span class="model-label">{row.label}</span>
+            {row.label !== row.model ? <span class="model-id mono">{row.model}</span> : null}
+            {current ? <Icon name="check" size={13} class="icon model-check" /> : null}
+          </>
+        )}
+    </li>
+  );
+}
+
+interface ModelGroupSectionProps {
+  group: ModelGroup;
+  onRetry(providerId: string): void;
+  children: ComponentChildren;
+}
+
+/** One provider's models under its name, with its state and a Retry when it failed. */
+function ModelGroupSection({ group, onRetry, children }: ModelGroupSectionProps) {
+  const note = groupNote(group);
+  return (
+    <li
+      class="model-group"
+      role="presentation"
+      data-provider={group.provider_id}
+      data-state={group.unreachable
+        ? "unreachable"
+        : group.error
+        ? "error"
+        : group.pending
+        ? "pending"
+        : "ok"}
+    >
+      <div class="pop-heading model-group-head">
+        <span>{group.provider}</span>
+        {note ? <span class="model-group-note" title={note}>{note}</span> : null}
+        {group.unreachable || group.error
+          ? (
+            <button type="button" class="pop-link" onClick={() => onRetry(group.provider_id)}>
+              Retry
+            </button>
+          )
+          : null}
+      </div>
+      <ul role="group" aria-label={group.provider}>
+        {children}
+      </ul>
+    </li>
   );
 }

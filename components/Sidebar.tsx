@@ -2,16 +2,29 @@
 // search results, or the archive) and the footer control button. Server-rendered; every
 // control also works as a plain link or GET form, so it is usable without JavaScript.
 // lib/browser/pages/sidebar.ts adds the menus and swaps `SidebarBody` (rendered again by
-// /partials/sidebar) after each action, so the list refreshes without a page reload.
+// /partials/sidebar) after each action, so the list refreshes without a page reload. The list
+// is paged (lib/sessions/session_page.ts): the first page is rendered here, the script fetches
+// the next ones (`SidebarPage`) as the user scrolls and keeps only the visible rows in the DOM.
 import type { AppContext } from "../lib/server/app_context.ts";
 import { listProjects, type Project } from "../lib/sessions/projects.ts";
 import { highlightSegments } from "../lib/shared/search_highlight.ts";
-import { type SearchHit, searchSessions } from "../lib/sessions/session_search.ts";
-import { listSessions, type SessionRow } from "../lib/sessions/sessions.ts";
+import {
+  SEARCH_MAX_LIMIT,
+  type SearchHit,
+  searchSessions,
+} from "../lib/sessions/session_search.ts";
+import { archivedCount, type SessionRow } from "../lib/sessions/sessions.ts";
+import {
+  cursorAfter,
+  listSessionPage,
+  type SessionFilter,
+  viewerUtcOffset,
+} from "../lib/sessions/session_page.ts";
 import {
   formatSessionTime,
-  groupSessionsByDay,
   localUtcOffsetMinutes,
+  type SessionGroupKey,
+  sessionGroupLabel,
 } from "../lib/shared/session_groups.ts";
 import { Icon } from "./Icon.tsx";
 
@@ -33,12 +46,24 @@ export interface SidebarBodyProps {
   /** Epoch seconds and the zone offset the groups and times are computed for. */
   now: number;
   utcOffsetMinutes: number;
+  /** The recency group of each row (paged list; empty for search results). */
+  rowGroups: SessionGroupKey[];
+  /** Cursor of the next page, null at the end; `count` = rows of every page together. */
+  nextCursor: string | null;
+  count: number;
+  /** The first row starts a new group (always on the first page; on later pages unless the
+   * page continues the previous page's last group). */
+  firstStartsGroup: boolean;
 }
 
 export type SidebarProps = SidebarBodyProps;
 
 /** Longest search query honoured (longer input is cut). */
 const MAX_QUERY = 200;
+/** Rows in the server-rendered first page and in each page the script fetches. */
+export const SIDEBAR_PAGE = 80;
+/** Search results the sidebar shows at most (the label gives the total). */
+export const SIDEBAR_RESULTS = 100;
 
 /** Build a `/` URL keeping only the given non-empty parameters. */
 export function homeHref(params: Record<string, string | null | undefined>): string {
@@ -57,6 +82,7 @@ export function loadSidebar(
   app: Pick<AppContext, "db" | "clock">,
   params: URLSearchParams,
   activeSessionId: string | null,
+  cookieHeader: string | null = null,
 ): SidebarBodyProps {
   const { db, clock } = app;
   const query = (params.get("q") ?? "").trim().slice(0, MAX_QUERY);
@@ -64,21 +90,51 @@ export function loadSidebar(
   const projects = listProjects(db);
   const projectParam = params.get("project");
   const activeProjectId = projects.some((p) => p.project_id === projectParam) ? projectParam : null;
-  const listed = listSessions(db, { includeArchived: archivedView });
-  const rows: SidebarRow[] = query
-    ? searchSessions(db, query, { content: true }).filter((s) => !archivedView || s.archived)
-    : listed.sessions.filter((s) => s.archived === archivedView);
   const now = clock();
-  return {
-    sessions: rows.filter((s) => !activeProjectId || s.project_id === activeProjectId),
-    projects,
-    activeSessionId,
-    activeProjectId,
-    query,
-    archivedView,
-    archivedCount: listed.archived_count,
+  const utcOffsetMinutes = viewerUtcOffset(params, cookieHeader, localUtcOffsetMinutes(now));
+  const base = { projects, activeSessionId, activeProjectId, query, archivedView, now };
+  if (query) {
+    // The sidebar shows the best SIDEBAR_RESULTS matches (its DOM stays small) and says how
+    // many there are in all; narrowing the search finds the rest.
+    const filtered = archivedView || activeProjectId;
+    const found = searchSessions(db, query, {
+      content: true,
+      limit: filtered ? SEARCH_MAX_LIMIT : SIDEBAR_RESULTS,
+    });
+    const rows: SidebarRow[] = found.sessions
+      .filter((s) => !archivedView || s.archived)
+      .filter((s) => !activeProjectId || s.project_id === activeProjectId);
+    return {
+      ...base,
+      sessions: rows.slice(0, SIDEBAR_RESULTS),
+      archivedCount: archivedCount(db),
+      utcOffsetMinutes,
+      rowGroups: [],
+      nextCursor: null,
+      count: filtered ? rows.length : found.count,
+      firstStartsGroup: true,
+    };
+  }
+  const filter: SessionFilter = {
+    archived: archivedView ? "only" : "exclude",
+    project: activeProjectId ?? undefined,
+  };
+  const cursor = params.get("cursor");
+  const page = listSessionPage(db, filter, {
+    limit: SIDEBAR_PAGE,
+    cursor,
     now,
-    utcOffsetMinutes: localUtcOffsetMinutes(now),
+    utcOffsetMinutes,
+  });
+  return {
+    ...base,
+    sessions: page.sessions,
+    archivedCount: archivedCount(db),
+    utcOffsetMinutes,
+    rowGroups: page.row_groups,
+    nextCursor: page.next_cursor,
+    count: page.count,
+    firstStartsGroup: page.groups[0]?.start === 0,
   };
 }
 
@@ -94,7 +150,12 @@ function Highlighted({ text, query }: { text: string; query: string }) {
 }
 
 function SessionItem(
-  { s, props, color }: { s: SidebarRow; props: SidebarBodyProps; color: string | null },
+  { s, props, color, group }: {
+    s: SidebarRow;
+    props: SidebarBodyProps;
+    color: string | null;
+    group?: SessionGroupKey;
+  },
 ) {
   const { query, now, activeProjectId, archivedView } = props;
   const href = homeHref({
@@ -112,6 +173,9 @@ function SessionItem(
       data-archived={s.archived ? "true" : "false"}
       data-project-id={s.project_id ?? ""}
       data-streaming={s.is_streaming ? "true" : undefined}
+      data-g={group}
+      data-updated={query ? undefined : String(s.updated_at)}
+      data-cursor={query ? undefined : cursorAfter(s)}
     >
       <a
         class="session-item"
@@ -206,6 +270,65 @@ function ProjectChips(props: SidebarBodyProps) {
 }
 
 /**
+ * Rows in runs of the same recency group, each run a section; a run gets its header unless it
+ * continues the previous page's last group (`firstHasHeader` false for later pages).
+ */
+function GroupSections(
+  props: SidebarBodyProps & {
+    row: (s: SidebarRow, i: number) => preact.JSX.Element;
+  },
+) {
+  const runs: Array<{ key: SessionGroupKey; start: number; end: number }> = [];
+  props.rowGroups.forEach((g, i) => {
+    const last = runs.at(-1);
+    if (last && last.key === g) last.end = i + 1;
+    else runs.push({ key: g, start: i, end: i + 1 });
+  });
+  return (
+    <>
+      {runs.map((r, n) => (
+        <section class="session-group" key={`${r.key}-${r.start}`} data-group={r.key}>
+          {n > 0 || props.firstStartsGroup
+            ? <h2 class="session-group-label">{sessionGroupLabel(r.key)}</h2>
+            : null}
+          <ul>
+            {props.sessions.slice(r.start, r.end).map((s, i) =>
+              props.row(s, r.start + i)
+            )}
+          </ul>
+        </section>
+      ))}
+    </>
+  );
+}
+
+/**
+ * A later page of the list (GET /partials/sidebar?cursor=…): its rows in group sections, the
+ * header of a group left out when the page continues it (the server decides, from the cursor).
+ */
+export function SidebarPage(props: SidebarBodyProps) {
+  const colorOf = new Map(props.projects.map((p) => [p.project_id, p.color]));
+  const row = (s: SidebarRow, i: number) => (
+    <SessionItem
+      key={s.session_id}
+      s={s}
+      props={props}
+      color={colorOf.get(s.project_id!) ?? null}
+      group={props.rowGroups[i]}
+    />
+  );
+  return (
+    <div
+      data-sidebar-page
+      data-next-cursor={props.nextCursor ?? ""}
+      data-count={String(props.count)}
+    >
+      <GroupSections {...props} row={row} />
+    </div>
+  );
+}
+
+/**
  * The part of the sidebar that changes with the data: chips, list, archive toggle. The
  * partial route renders exactly this, and lib/browser/pages/sidebar.ts swaps it in place.
  */
@@ -213,13 +336,13 @@ export function SidebarBody(props: SidebarBodyProps) {
   const { sessions, projects, query, archivedView, archivedCount, activeProjectId } = props;
   const colorOf = new Map(projects.map((p) => [p.project_id, p.color]));
   const activeProject = projects.find((p) => p.project_id === activeProjectId) ?? null;
-  const groups = query ? [] : groupSessionsByDay(sessions, props.now, props.utcOffsetMinutes);
-  const row = (s: SidebarRow) => (
+  const row = (s: SidebarRow, i?: number) => (
     <SessionItem
       key={s.session_id}
       s={s}
       props={props}
       color={colorOf.get(s.project_id!) ?? null}
+      group={i === undefined ? undefined : props.rowGroups[i]}
     />
   );
   const back = homeHref({ project: activeProjectId, q: query });
@@ -245,18 +368,27 @@ export function SidebarBody(props: SidebarBodyProps) {
     list = (
       <section class="session-group" data-group="results">
         <h2 class="session-group-label">
-          {sessions.length === 1 ? "1 result" : `${sessions.length} results`}
+          {props.count > sessions.length
+            ? `${sessions.length} of ${props.count} results`
+            : sessions.length === 1
+            ? "1 result"
+            : `${sessions.length} results`}
         </h2>
         <ul>{sessions.map(row)}</ul>
       </section>
     );
   } else {
-    list = groups.map((g) => (
-      <section class="session-group" key={g.key} data-group={g.key}>
-        <h2 class="session-group-label">{g.label}</h2>
-        <ul>{g.sessions.map(row)}</ul>
-      </section>
-    ));
+    list = (
+      <div
+        class="session-vlist"
+        data-vlist
+        data-next-cursor={props.nextCursor ?? ""}
+        data-count={String(props.count)}
+        data-tz={String(props.utcOffsetMinutes)}
+      >
+        <GroupSections {...props} row={row} />
+      </div>
+    );
   }
 
   return (

@@ -6,23 +6,7 @@ import { api } from "../lib/browser/api_client.ts";
 import type { ArgSource } from "../lib/browser/slash_commands.ts";
 import type { ModelsResponse } from "../lib/models/model_groups.ts";
 import { shortPath } from "../lib/browser/composer_state.ts";
-
-/** One row of the menu: a command (`/title <text>`) or an argument value (`light`). */
-export interface MenuItem {
-  key: string;
-  label: string;
-  detail?: string;
-  /** Shown muted (an unreachable provider's model, a disabled skill). */
-  muted?: boolean;
-}
-
-/** An argument suggestion; `provider_id` travels with model ids. */
-export interface ArgChoice {
-  value: string;
-  detail?: string;
-  provider_id?: string;
-  muted?: boolean;
-}
+import type { ArgChoice, MenuItem } from "../lib/browser/composer/slash_menu_model.ts";
 
 export interface SlashMenuProps {
   id: string;
@@ -101,6 +85,23 @@ export async function loadArgChoices(source: ArgSource, home: string | null): Pr
       "/api/workspaces",
     );
     return res.workspaces.map((w) => ({ value: shortPath(w.path, home), detail: w.name }));
+  }
+  if (source === "prompts") {
+    const res = await api<{ prompts: Array<{ name: string; variables: string[] }> }>(
+      "GET",
+      "/api/prompts",
+    );
+    return res.prompts.map((p) => ({
+      value: p.name,
+      detail: p.variables.length ? p.variables.map((v) => `{{${v}}}`).join(" ") : undefined,
+    }));
+  }
+  if (source === "personalities") {
+    const res = await api<{ personalities: Array<{ name: string; description: string }> }>(
+      "GET",
+      "/api/personalities",
+    );
+    return res.personalities.map((p) => ({ value: p.name, detail: p.description }));
   }
   const res = await api<{ skills: Array<{ name: string; description: string; enabled: boolean }> }>(
     "GET",

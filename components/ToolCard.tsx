@@ -6,6 +6,7 @@ import { useState } from "preact/hooks";
 import type { ToolView } from "../lib/shared/transcript_model.ts";
 import type { ToolCallStatus } from "../lib/shared/chat_events.ts";
 import { Icon, type IconName } from "./Icon.tsx";
+import { DelegateChildren } from "./DelegateChildren.tsx";
 
 /**
  * How a tool name reads on its card: MCP tools (`mcp__<server>__<tool>`) show the tool with
@@ -26,6 +27,7 @@ export function toolIcon(name: string): IconName {
   if (name === "todo") return "list";
   if (name === "clarify") return "question";
   if (name === "memory" || name === "skill") return "memory";
+  if (name === "delegate") return "gitBranch";
   if (/[.:]|__/.test(name)) return "plug";
   return "tool";
 }
@@ -127,6 +129,9 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
             : null}
         </span>
       </button>
+      {tool.name === "delegate"
+        ? <DelegateChildren tool={tool} sessionId={sessionId} open={open} Card={ToolCard} />
+        : null}
       {open
         ? (
           <div class="tool-detail">

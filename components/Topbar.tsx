@@ -1,8 +1,15 @@
 // The central column's top bar: on phones the drawer button, then the conversation title with
 // its context (project, workspace, model), then the theme toggle and the workspace panel
 // toggle. Conversation context only; global chrome lives in the sidebar footer (seed
-// ARCHITECTURE §1). lib/browser/pages/layout.ts keeps title/workspace/model in step with the page.
+// ARCHITECTURE §1). lib/browser/pages/layout.ts keeps title/workspace/model in step with the page,
+// and the standing goal's quiet chip (lib/browser/goal_chip.ts) with the runs.
 import { Icon } from "./Icon.tsx";
+import {
+  goalChipLabel,
+  goalChipTitle,
+  goalReasonLine,
+  type GoalView,
+} from "../lib/shared/goal_view.ts";
 
 export interface TopbarProps {
   title: string;
@@ -15,6 +22,8 @@ export interface TopbarProps {
   panelOpen?: boolean;
   /** The user's home folder, so the browser can fold a changed workspace to `~` too. */
   home?: string | null;
+  /** The open session's standing goal (GET /api/goal's shape), if any. */
+  goal?: GoalView | null;
 }
 
 /** `/home/ada/src/app` → `~/src/app` when under `home`. */
@@ -25,7 +34,8 @@ export function displayPath(path: string, home: string | null | undefined): stri
 }
 
 export function Topbar(
-  { title, workspace, model, projectName, projectColor, panelOpen = false, home }: TopbarProps,
+  { title, workspace, model, projectName, projectColor, panelOpen = false, home, goal = null }:
+    TopbarProps,
 ) {
   return (
     <header class="topbar" data-home={home ?? undefined}>
@@ -67,6 +77,7 @@ export function Topbar(
         </p>
       </div>
       <div class="topbar-actions">
+        <GoalChip goal={goal} />
         <button
           type="button"
           class="btn btn-icon theme-toggle"
@@ -90,5 +101,34 @@ export function Topbar(
         </button>
       </div>
     </header>
+  );
+}
+
+/**
+ * The standing goal as a quiet chip ("⊙ Goal · 2/20 active"); opening it shows the goal, its
+ * subgoals as a checklist and the evaluator's last reason. Hidden when the chat has no goal.
+ * lib/browser/goal_chip.ts fills the same hooks in the browser.
+ */
+export function GoalChip({ goal: g }: { goal: GoalView | null }) {
+  const reason = g ? goalReasonLine(g) : "";
+  return (
+    <details class="goal-chip" data-goal-chip data-status={g?.status} hidden={!g}>
+      <summary class="goal-chip-summary" title={g ? goalChipTitle(g) : undefined}>
+        <span class="goal-chip-mark" aria-hidden="true">⊙</span>
+        <span data-goal-label>{g ? goalChipLabel(g) : ""}</span>
+        <span class="goal-chip-status" data-goal-status>{g?.status}</span>
+      </summary>
+      <div class="goal-pop">
+        <p class="goal-pop-text" data-goal-text>{g?.goal}</p>
+        <ul class="goal-subgoals" data-goal-subgoals hidden={!g?.subgoals.length}>
+          {(g?.subgoals ?? []).map((s, i) => (
+            <li key={i} data-done={s.done ? "true" : "false"}>
+              <span aria-hidden="true">{s.done ? "☑" : "☐"}</span> {s.title}
+            </li>
+          ))}
+        </ul>
+        <p class="goal-pop-reason" data-goal-reason hidden={!reason}>{reason}</p>
+      </div>
+    </details>
   );
 }

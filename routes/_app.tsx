@@ -14,7 +14,7 @@ export default function App({ Component, state }: AppModuleProps) {
     ? `${state.title} · Hermes Console`
     : "Hermes Console";
   return (
-    <html lang="en" data-theme={theme}>
+    <html lang={typeof state.lang === "string" ? state.lang : "en"} data-theme={theme}>
       <head>
         <meta charset="utf-8" />
         <meta
@@ -25,6 +25,9 @@ export default function App({ Component, state }: AppModuleProps) {
         {csrf ? <meta name="hermes-csrf-token" content={csrf} /> : null}
         <title>{title}</title>
         <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
+        <link rel="manifest" href="/manifest.json" />
+        <link rel="apple-touch-icon" href="/static/icons/icon-192.png" />
+        <meta name="theme-color" content="#0a0908" />
         <link rel="stylesheet" href="/static/style.css" />
         <link rel="stylesheet" href="/static/sidebar.css" />
         <link rel="stylesheet" href="/static/panel.css" />

@@ -1,24 +1,25 @@
 // Outermost middleware, in order: security and caching headers on every response (errors
 // included), the Host check (DNS rebinding), the cross-site check (CSRF), authentication
-// (401 for the API, a redirect to /login for pages), the CSRF token for browser writes, and
-// the per-client rate limits of chat starts and uploads.
+// (401 for the API, a redirect to /login for pages), the page's proof token on every write
+// (auth on or off), and the per-client rate limits of chat starts and uploads.
 import type { Middleware, RouteContext } from "../lib/server/file_router.ts";
+import { authEnabled, type AuthState, readLoginSession } from "../lib/security/auth.ts";
+import { checkRequestProof, needsProof, pageToken } from "../lib/security/request_proof.ts";
+import { OIDC_CALLBACK_PATH } from "../lib/security/oidc.ts";
 import {
-  authEnabled,
-  type AuthState,
-  CSRF_HEADER,
-  csrfTokenMatches,
-  readLoginSession,
-} from "../lib/security/auth.ts";
-import { AuthError, errorToHttp, ForbiddenError, RateLimitError } from "../lib/errors.ts";
-import { json } from "../lib/server/http.ts";
+  AuthError,
+  errorToHttp,
+  ForbiddenError,
+  PayloadTooLargeError,
+  RateLimitError,
+} from "../lib/errors.ts";
+import { json, MAX_UNAUTHENTICATED_BODY_BYTES } from "../lib/server/http.ts";
 import { readStoredSettings } from "../lib/settings/settings.ts";
 import {
   checkHost,
   checkSameOrigin,
   decodedPath,
   GUARDED_GET_PATHS,
-  isBrowserRequest,
   isPublicPath,
   isUnsafeMethod,
 } from "../lib/security/request_guard.ts";
@@ -58,7 +59,8 @@ export const handler: Middleware = async (req, ctx) => {
   const headers = new Headers(res.headers);
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("X-Frame-Options", "DENY");
-  headers.set("Referrer-Policy", "same-origin");
+  // A route may ask for less (a share page sends no Referer at all: no-referrer).
+  if (!headers.has("referrer-policy")) headers.set("Referrer-Policy", "same-origin");
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
   headers.set("Cross-Origin-Resource-Policy", "same-origin");
   const type = headers.get("content-type") ?? "";
@@ -67,6 +69,12 @@ export const handler: Middleware = async (req, ctx) => {
   }
   if (/^\/(api|partials)\//.test(ctx.url.pathname) && !headers.has("cache-control")) {
     headers.set("Cache-Control", "no-store");
+  } else if (
+    /^\/(api|partials)\//.test(ctx.url.pathname) &&
+    !/\bno-store\b/i.test(headers.get("cache-control") ?? "")
+  ) {
+    // Streams say no-cache (API.md); the API's rule adds no-store to whatever a route set.
+    headers.set("Cache-Control", `${headers.get("cache-control")}, no-store`);
   }
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 };
@@ -82,8 +90,12 @@ async function guard(req: Request, ctx: RouteContext): Promise<Response> {
   checkHost(req, app.config);
   if (isUnsafeMethod(method) || GUARDED_GET_PATHS.has(path)) {
     checkSameOrigin(req, app.config);
-  } else if (isApi && req.headers.get("sec-fetch-site")?.toLowerCase() === "cross-site") {
-    // No other site has a reason to load the API (links, <img>, <script> included).
+  } else if (
+    isApi && path !== OIDC_CALLBACK_PATH &&
+    req.headers.get("sec-fetch-site")?.toLowerCase() === "cross-site"
+  ) {
+    // No other site has a reason to load the API (links, <img>, <script> included), except
+    // the sign-in provider sending the browser back (its state proves the request).
     throw new ForbiddenError("Cross-site request refused");
   }
 
@@ -96,8 +108,22 @@ async function guard(req: Request, ctx: RouteContext): Promise<Response> {
     auth.loggedIn = true;
   }
   ctx.state.auth = auth;
-  if (auth.csrfToken) ctx.state.csrfToken = auth.csrfToken;
+  if (!isApi && method === "GET" && !path.startsWith("/static/")) {
+    const token = await pageToken(sec, auth); // the page's <meta> for its scripts' writes
+    if (token) ctx.state.csrfToken = token;
+  }
 
+  if (!auth.loggedIn) {
+    // Before logging in, a body is a password at most: refuse a flood up front (the login
+    // route caps what it reads to the same size when no length is declared).
+    const declared = Number(req.headers.get("content-length") ?? "0");
+    if (declared > MAX_UNAUTHENTICATED_BODY_BYTES) {
+      throw new PayloadTooLargeError(
+        `Request body is ${declared} bytes; before logging in the limit is ` +
+          `${MAX_UNAUTHENTICATED_BODY_BYTES} bytes`,
+      );
+    }
+  }
   if (!auth.loggedIn && !isPublicPath(path)) {
     if (!isApi && (method === "GET" || method === "HEAD")) {
       const next = ctx.url.pathname + ctx.url.search;
@@ -112,15 +138,10 @@ async function guard(req: Request, ctx: RouteContext): Promise<Response> {
     throw new AuthError("Authentication required");
   }
 
-  // With auth on, a browser's writes must echo the CSRF token of its session. Login/logout
-  // are exempt (no session yet / nothing to protect) but still passed the Origin check above.
-  if (
-    auth.enabled && auth.csrfToken && isUnsafeMethod(method) && isBrowserRequest(req) &&
-    !path.startsWith("/api/auth/") &&
-    !csrfTokenMatches(auth.csrfToken, req.headers.get(CSRF_HEADER))
-  ) {
-    throw new ForbiddenError(`Missing or invalid ${CSRF_HEADER} header`);
-  }
+  // Every write (and state-changing GET) proves it comes from the console's page: its token
+  // in X-Hermes-CSRF-Token, auth on or off (lib/security/request_proof.ts). The Origin check
+  // alone lets through any local process that omits Origin, such as the agent's own shell.
+  if (needsProof(method, path)) await checkRequestProof(sec, req, auth);
 
   if (method === "POST" && (path === "/api/chat/start" || path === "/api/upload")) {
     const limiter = path === "/api/upload" ? sec.limits.upload : sec.limits.chatStart;

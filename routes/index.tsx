@@ -19,6 +19,9 @@ import { readStoredSettings } from "../lib/settings/settings.ts";
 import { onboardingNeeded } from "../lib/settings/onboarding.ts";
 import { resolveProviders } from "../lib/providers/provider_config.ts";
 import type { SendKey } from "../lib/browser/composer_state.ts";
+import { getGoal, goalPayload } from "../lib/goals/goal_store.ts";
+import type { GoalView } from "../lib/shared/goal_view.ts";
+import { activeProfileName, getProfileSettings, sessionProfile } from "../lib/agent/profiles.ts";
 
 /** How many of the latest messages the first paint of a conversation shows (whole turns). */
 const FIRST_PAINT_MESSAGES = 30;
@@ -36,9 +39,13 @@ interface HomeData {
   home: string;
   /** The composer's send key (settings) and whether the terminal runs sandboxed. */
   sendKey: SendKey;
-  sandbox: { bubblewrap: boolean; message: string };
+  sandbox: { bubblewrap: boolean; message: string; warning: string | null };
   /** No usable provider: the page says so and how to set one up. */
   noProvider: { configPath: string } | null;
+  /** The open session's standing goal (the top bar's chip). */
+  goal: GoalView | null;
+  /** The session's profile (a new chat: the active one, with its default model). */
+  profile: { name: string; model: string | null; several: boolean };
 }
 
 /** The value of cookie `name` in the request, or null. */
@@ -67,16 +74,25 @@ export const handler: Handlers<HomeData> = {
     const transcript = found
       ? await loadTranscriptPage(ctx.app, found, FIRST_PAINT_MESSAGES)
       : null;
-    const sidebar = loadSidebar(ctx.app, params, session?.session_id ?? null);
+    const sidebar = loadSidebar(
+      ctx.app,
+      params,
+      session?.session_id ?? null,
+      req.headers.get("cookie"),
+    );
 
     const panelOpen = cookie(req, PANEL_COOKIE) === "open";
     // An open panel is painted with its root folder; a failure leaves it to the browser,
     // which reports it in place.
     const rootListing = panelOpen && session
-      ? await listDirectory(session.workspace, ".", { hidden: [config.stateDir] }).catch(() => null)
+      ? await listDirectory(session.workspace, ".", { protect: config }).catch(() => null)
       : null;
 
     if (session) ctx.state.title = session.title;
+    const profileName = session
+      ? sessionProfile(db, session.session_id)
+      : activeProfileName(db, config);
+    const profiles = config.file.profiles;
     return ctx.render({
       sidebar,
       session,
@@ -88,12 +104,20 @@ export const handler: Handlers<HomeData> = {
       defaultModel: config.defaultModel ?? null,
       home: config.home,
       sendKey: readStoredSettings(db).send_key,
+      goal: session ? goalPayload(getGoal(db, session.session_id)) as GoalView | null : null,
+      profile: {
+        name: profileName,
+        model: session ? null : getProfileSettings(config, profileName).model ?? null,
+        several: !!profiles && typeof profiles === "object" &&
+          Object.keys(profiles).some((k) => k !== "default"),
+      },
       noProvider: resolveProviders(config).active === null
         ? { configPath: config.configPath }
         : null,
       sandbox: await ctx.app.tools.commands.status().then((s) => ({
         bubblewrap: s.bubblewrap,
         message: s.message,
+        warning: s.warning,
       })),
     }, sessionId && !found ? { status: 404 } : undefined);
   },
@@ -109,7 +133,7 @@ export default function Home({ data }: PageProps<HomeData>) {
       null;
   const defaults = project && !session ? projectSessionDefaults(project) : null;
   const workspace = session?.workspace ?? defaults?.workspace ?? data.defaultWorkspace;
-  const model = session?.model ?? defaults?.model ?? data.defaultModel;
+  const model = session?.model ?? defaults?.model ?? data.profile.model ?? data.defaultModel;
 
   return (
     <AppShell
@@ -123,8 +147,11 @@ export default function Home({ data }: PageProps<HomeData>) {
         projectName: project?.name ?? null,
         projectColor: project?.color ?? null,
         home: data.home,
+        goal: data.goal,
       }}
       composer={{
+        profile: data.profile.name,
+        showProfile: data.profile.several,
         model,
         modelProvider: session ? session.model_provider : defaults?.model_provider ?? null,
         workspace,

@@ -1,37 +1,61 @@
-// The login page (public). Already logged in, or auth off → straight on to `next`. The form
-// works without JavaScript (a form post answered with a redirect); static/login.js upgrades it
-// to fetch so a wrong password is reported in place.
+// The login page (public). Already logged in → straight on to `next`; auth off → 200 with a
+// note and a link on (as the original answers, not a redirect). The form works without
+// JavaScript (a form post answered with a redirect); static/login.js upgrades it to fetch so a
+// wrong password is reported in place. The page carries the bot name (settings `bot_name`) in
+// its title and heading and speaks the browser's language (lib/security/login_strings.ts).
 import type { Handlers, PageProps } from "../lib/server/file_router.ts";
 import type { AuthState } from "../lib/security/auth.ts";
 import { safeNextPath } from "../lib/security/request_guard.ts";
+import { type LoginStrings, loginStrings, pickLoginLang } from "../lib/security/login_strings.ts";
+import { readPreferences } from "../lib/settings/settings.ts";
 
 interface LoginData {
   next: string;
   error: string | null;
+  botName: string;
+  text: LoginStrings;
+  authOff: boolean;
 }
 
-const ERRORS: Record<string, string> = {
-  invalid: "That password is not right. Try again.",
-  rate: "Too many failed attempts. Wait a minute, then try again.",
-};
-
 export const handler: Handlers<LoginData> = {
-  GET(_req, ctx) {
+  GET(req, ctx) {
     const next = safeNextPath(ctx.url.searchParams.get("next"));
     const auth = ctx.state.auth as AuthState | undefined;
-    if (!auth?.enabled || auth.loggedIn) {
+    const authOff = !auth?.enabled;
+    if (!authOff && auth?.loggedIn) {
       return new Response(null, {
         status: 302,
         headers: { location: next, "cache-control": "no-store" },
       });
     }
-    ctx.state.title = "Sign in";
-    const error = ERRORS[ctx.url.searchParams.get("error") ?? ""] ?? null;
-    return ctx.render({ next, error }, { headers: { "cache-control": "no-store" } });
+    const lang = pickLoginLang(req.headers.get("accept-language"));
+    const text = loginStrings(lang);
+    const botName = readPreferences(ctx.app.db).bot_name as string;
+    ctx.state.title = `${text.signIn} · ${botName}`;
+    ctx.state.lang = lang;
+    const code = ctx.url.searchParams.get("error");
+    const error = code === "invalid" ? text.invalid : code === "rate" ? text.rate : null;
+    return ctx.render({ next, error, botName, text, authOff }, {
+      headers: { "cache-control": "no-store", "content-language": lang },
+    });
   },
 };
 
 export default function Login({ data }: PageProps<LoginData>) {
+  const { text } = data;
+  if (data.authOff) {
+    return (
+      <main class="login-shell">
+        <link rel="stylesheet" href="/static/login.css" />
+        <div class="login-card">
+          <div class="login-brand" aria-hidden="true">☤</div>
+          <h1 class="login-title">{data.botName}</h1>
+          <p class="login-hint" id="login-auth-off">{text.authOff}</p>
+          <a class="login-submit" href={data.next}>{text.openConsole}</a>
+        </div>
+      </main>
+    );
+  }
   return (
     <main class="login-shell">
       <link rel="stylesheet" href="/static/login.css" />
@@ -43,9 +67,9 @@ export default function Login({ data }: PageProps<LoginData>) {
         data-next={data.next}
       >
         <div class="login-brand" aria-hidden="true">☤</div>
-        <h1 class="login-title">Hermes Console</h1>
-        <p class="login-hint">This console is protected. Enter its password to continue.</p>
-        <label class="login-label" for="login-password">Password</label>
+        <h1 class="login-title">{data.botName}</h1>
+        <p class="login-hint">{text.hint}</p>
+        <label class="login-label" for="login-password">{text.password}</label>
         <input
           class="login-input"
           id="login-password"
@@ -59,7 +83,7 @@ export default function Login({ data }: PageProps<LoginData>) {
         <p class="login-error" id="login-error" role="alert" aria-live="polite">
           {data.error ?? ""}
         </p>
-        <button class="login-submit" id="login-submit" type="submit">Sign in</button>
+        <button class="login-submit" id="login-submit" type="submit">{text.signIn}</button>
       </form>
       <script type="module" src="/static/login.js"></script>
     </main>

@@ -152,6 +152,7 @@ Deno.test("choice always writes the allowlist to config.yaml, keeping comments a
       choice: "always",
       approval_id: (res.body as { approval_id: string }).approval_id,
       pending_count: 0,
+      resolved: true,
     });
     strictEqual((await decided).approved, true);
     const text = await Deno.readTextFile(app.ctx.config.configPath);
@@ -233,7 +234,9 @@ Deno.test("an unanswered approval expires after the timeout and blocks", async (
       session_id: ctx.sessionId,
       choice: "once",
     });
-    strictEqual(late.status, 409);
+    // Nothing is pending any more: the original's answer, not an error.
+    strictEqual(late.status, 200);
+    strictEqual((late.body as { resolved: boolean }).resolved, false);
   }, { tools: { timers } });
 });
 
@@ -256,7 +259,12 @@ Deno.test("skip approvals runs dangerous commands unasked but never lifts the ha
       session_id: ctx.sessionId,
       enabled: true,
     });
-    deepStrictEqual(yolo.body, { ok: true, skip_approvals: true });
+    deepStrictEqual(yolo.body, {
+      ok: true,
+      session_id: ctx.sessionId,
+      yolo_enabled: true,
+      skip_approvals: true,
+    });
     await Deno.mkdir(join(app.workspace, "build"));
     const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
     const ran = await runToolCall(tools, "terminal", { command: "rm -rf build" }, ctx);
@@ -271,7 +279,12 @@ Deno.test("skip approvals runs dangerous commands unasked but never lifts the ha
       session_id: ctx.sessionId,
       enabled: false,
     });
-    deepStrictEqual(off.body, { ok: true, skip_approvals: false });
+    deepStrictEqual(off.body, {
+      ok: true,
+      session_id: ctx.sessionId,
+      yolo_enabled: false,
+      skip_approvals: false,
+    });
     const unknown = await app.call("POST", "/api/session/yolo", {
       session_id: "0123456789ab",
       enabled: true,
@@ -295,12 +308,15 @@ Deno.test("POST /api/approval/respond validates its body and refuses stale answe
       session_id: ctx.sessionId,
       choice: "once",
     });
-    strictEqual(nothing.status, 409);
+    // The original's shape: nothing to answer is not an error, it is `resolved: false`.
+    strictEqual(nothing.status, 200);
+    strictEqual((nothing.body as { resolved: boolean }).resolved, false);
     const unknown = await app.call("POST", "/api/approval/respond", {
       session_id: "0123456789ab",
       choice: "once",
     });
-    strictEqual(unknown.status, 404);
+    strictEqual(unknown.status, 200);
+    strictEqual((unknown.body as { resolved: boolean }).resolved, false);
 
     const decided = ask(app, ctx);
     const id = pendingApprovals(app.ctx.db, ctx.sessionId).pending!.approval_id;
@@ -335,7 +351,12 @@ Deno.test("POST /api/approval/respond validates its body and refuses stale answe
     const missing = await app.call("GET", "/api/approval/pending");
     strictEqual(missing.status, 400);
     const unknownPending = await app.call("GET", "/api/approval/pending?session_id=0123456789ab");
-    strictEqual(unknownPending.status, 404);
+    strictEqual(
+      unknownPending.status,
+      200,
+      "the original answers an unknown id with nothing pending",
+    );
+    strictEqual((unknownPending.body as { pending: unknown }).pending, null);
   });
 });
 

@@ -112,10 +112,17 @@ Deno.test("the bundled console runs from a foreign directory with start's permis
         { toolCalls: [{ id: "call_1", name: "read_file", args: { path: "notes.txt" } }] },
         { text: "done" },
       );
-      const created = await (await fetch(`${base}/api/session/new`, { method: "POST", body: "{}" }))
-        .json();
+      // A script's proof: the console token from the state dir (SECURITY.md "HTTP surface").
+      const token = (await Deno.readTextFile(join(root, "state", "csrf_token"))).trim();
+      const headers = { "x-hermes-csrf-token": token };
+      const created = await (await fetch(`${base}/api/session/new`, {
+        method: "POST",
+        body: "{}",
+        headers,
+      })).json();
       const started = await (await fetch(`${base}/api/chat/start`, {
         method: "POST",
+        headers,
         body: JSON.stringify({ session_id: created.session.session_id, message: "read it" }),
       })).json();
       const { events } = await readSse(base, started.stream_id);

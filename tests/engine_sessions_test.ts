@@ -3,6 +3,7 @@
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { startHarness } from "./fixtures/engine_harness.ts";
+import { consoleToken } from "../lib/security/request_proof.ts";
 import { type RecordedRequest, startFakeProvider } from "./fixtures/fake_provider.ts";
 import { tokenText } from "./fixtures/sse_client.ts";
 
@@ -211,7 +212,11 @@ Deno.test("attachments: uploaded text is inlined, images are sent as images, oth
       const form = new FormData();
       form.set("session_id", h.sessionId);
       form.set("file", new File([bytes], name));
-      const res = await fetch(`${h.url}/api/upload`, { method: "POST", body: form });
+      const res = await fetch(`${h.url}/api/upload`, {
+        method: "POST",
+        body: form,
+        headers: { "x-hermes-csrf-token": await consoleToken(h.app.ctx.security) },
+      });
       strictEqual(res.status, 200);
       return await res.json() as { path: string; filename: string };
     };

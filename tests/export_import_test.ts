@@ -179,7 +179,6 @@ Deno.test("POST /api/session/import accepts a bare messages array and fills defa
       "/api/session/import",
       {
         title: "From elsewhere",
-        workspace: "/definitely/not/here",
         project_id: "000000000000",
         messages: [{ role: "user", content: "hi" }, { role: "assistant", content: null }],
       },

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { createSession } from "../lib/sessions/sessions.ts";
 import { countLines, MAX_LIST_ENTRIES, MAX_VIEW_BYTES } from "../lib/workspace/files.ts";
-import { gitInfo, parseGitStatus } from "../lib/workspace/git_info.ts";
+import { gitStatus, parseGitStatus } from "../lib/workspace/git_info.ts";
 
 type Entry = {
   name: string;
@@ -211,9 +211,9 @@ Deno.test("GET /api/file/raw serves bytes; scriptable types only as sandboxed at
     const html = await get("page.html");
     strictEqual(html.headers.get("content-type"), "text/html; charset=utf-8");
     await html.body?.cancel();
-    // Source code is shown as plain text, which browsers never execute.
+    // Scripts are bytes (the original's application/octet-stream), which browsers never execute.
     const js = await get("app.js");
-    strictEqual(js.headers.get("content-type"), "text/plain; charset=utf-8");
+    strictEqual(js.headers.get("content-type"), "application/octet-stream");
     strictEqual(await js.text(), "alert(1)");
     // download=1 forces an attachment for anything.
     const dl = await get("pic.png", true);
@@ -281,9 +281,11 @@ async function git(cwd: string, ...args: string[]): Promise<void> {
   if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
 }
 
-Deno.test("GET /api/git-info reports null outside a repo and the branch state inside one", () =>
+Deno.test("GET /api/git-info reports no repo outside one and the branch state inside one", () =>
   withSession(async (app, sid, ws) => {
-    deepStrictEqual((await app.call("GET", `/api/git-info?session_id=${sid}`)).body, { git: null });
+    deepStrictEqual((await app.call("GET", `/api/git-info?session_id=${sid}`)).body, {
+      git: { is_git: false },
+    });
     const remote = join(app.stateDir, "..", "remote.git");
     await git(ws, "init", "-q");
     await Deno.writeTextFile(join(ws, "a.txt"), "a");
@@ -301,37 +303,97 @@ Deno.test("GET /api/git-info reports null outside a repo and the branch state in
     await Deno.writeTextFile(join(ws, "new2.txt"), "n");
     const { status, body } = await app.call("GET", `/api/git-info?session_id=${sid}`);
     strictEqual(status, 200);
+    const file = (path: string, status: string, staged: boolean, unstaged: boolean) => ({
+      path,
+      old_path: null,
+      status,
+      staged,
+      unstaged,
+      untracked: status === "??",
+      conflict: false,
+    });
     deepStrictEqual(body, {
-      git: { branch: "main", dirty: true, modified: 1, untracked: 2, ahead: 1, behind: 0 },
+      git: {
+        is_git: true,
+        branch: "main",
+        upstream: "origin/main",
+        ahead: 1,
+        behind: 0,
+        totals: { changed: 3, staged: 0, unstaged: 1, untracked: 2, conflicts: 0 },
+        files: [
+          file("a.txt", "M", false, true),
+          file("new1.txt", "??", false, false),
+          file("new2.txt", "??", false, false),
+        ],
+        truncated: false,
+      },
     });
     // The panel never takes git's index lock (a user's own git command must not collide).
     ok(!(await Deno.stat(join(ws, ".git", "index.lock")).catch(() => null)));
   }));
 
-Deno.test("parseGitStatus() reads porcelain v2, including a detached HEAD and conflicts", () => {
+Deno.test("parseGitStatus() reads porcelain v2, including a detached HEAD, renames and conflicts", () => {
+  const detached = parseGitStatus(
+    [
+      "# branch.oid 0123456789abcdef",
+      "# branch.head (detached)",
+      "1 .M N... 100644 100644 100644 a a sub/f g.txt",
+      "2 R. N... 100644 100644 100644 a a R100 sub/new name.txt",
+      "sub/old.txt",
+      "u UU N... 1 2 3 4 a b c sub/c.txt",
+      "? sub/new",
+      "? other/x",
+      "! sub/ignored",
+      "",
+    ].join("\0"),
+    "sub/",
+  );
+  deepStrictEqual(detached.is_git && detached.branch, "0123456");
+  deepStrictEqual(detached.is_git && detached.files.map((f) => [f.path, f.status, f.old_path]), [
+    ["c.txt", "UU", null],
+    ["f g.txt", "M", null],
+    ["new", "??", null],
+    ["new name.txt", "R", "old.txt"],
+  ]);
+  deepStrictEqual(detached.is_git && detached.totals, {
+    changed: 4,
+    staged: 1,
+    unstaged: 1,
+    untracked: 1,
+    conflicts: 1,
+  });
   deepStrictEqual(
     parseGitStatus(
-      "# branch.oid 0123456789abcdef\n# branch.head (detached)\n1 .M N... 100644 100644 100644 a a f\n" +
-        "u UU N... 1 2 3 4 a b c d x\n? new\n! ignored\n",
+      "# branch.oid (initial)\0# branch.head main\0# branch.upstream origin/main\0# branch.ab +0 -3\0",
     ),
-    { branch: "(detached 0123456)", dirty: true, modified: 2, untracked: 1, ahead: 0, behind: 0 },
+    {
+      is_git: true,
+      branch: "main",
+      upstream: "origin/main",
+      ahead: 0,
+      behind: 3,
+      totals: { changed: 0, staged: 0, unstaged: 0, untracked: 0, conflicts: 0 },
+      files: [],
+      truncated: false,
+    },
   );
-  deepStrictEqual(
-    parseGitStatus(
-      "# branch.oid (initial)\n# branch.head main\n# branch.upstream origin/main\n# branch.ab +0 -3\n",
-    ),
-    { branch: "main", dirty: false, modified: 0, untracked: 0, ahead: 0, behind: 3 },
-  );
+  const many = Array.from({ length: 7 }, (_, i) => `? f${i}`).join("\0");
+  const capped = parseGitStatus(many, "", 5);
+  deepStrictEqual(capped.is_git && [capped.files.length, capped.truncated, capped.totals.changed], [
+    5,
+    true,
+    7,
+  ]);
 });
 
-Deno.test("gitInfo() is null when git is missing or too slow", async () => {
+Deno.test("gitStatus() is no repo when git is missing or too slow", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    strictEqual(await gitInfo(dir, { git: "/nonexistent/git" }), null);
+    deepStrictEqual(await gitStatus(dir, { git: "/nonexistent/git" }), { is_git: false });
     const slow = join(dir, "slow-git");
     await Deno.writeTextFile(slow, "#!/bin/sh\nexec sleep 5\n");
     await Deno.chmod(slow, 0o755);
-    strictEqual(await gitInfo(dir, { git: slow, timeoutMs: 100 }), null);
+    deepStrictEqual(await gitStatus(dir, { git: slow, timeoutMs: 100 }), { is_git: false });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

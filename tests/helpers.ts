@@ -4,18 +4,24 @@ import { join } from "node:path";
 import { buildApp, type BuiltApp } from "../main.ts";
 import { loadConfig } from "../lib/settings/config.ts";
 import { createLogger } from "../lib/log.ts";
+import { consoleToken } from "../lib/security/request_proof.ts";
 
 export interface TestApp extends BuiltApp {
   stateDir: string;
   workspace: string;
   /** Log lines written by the server (errors and warnings; info is kept too). */
   logs: string[];
-  /** Call the app with a path and an optional JSON body (or a raw BodyInit). */
+  /**
+   * Call the app with a path and an optional JSON body (or a raw BodyInit). Like the console's
+   * page, it sends the install's proof token (X-Hermes-CSRF-Token) unless `headers` names one
+   * or `opts.proof` is false.
+   */
   request(
     method: string,
     path: string,
     body?: unknown,
     headers?: Record<string, string>,
+    opts?: RequestOptions,
   ): Promise<Response>;
   /** Same as request() but returns the parsed JSON and status. */
   call<T = Record<string, unknown>>(
@@ -23,7 +29,13 @@ export interface TestApp extends BuiltApp {
     path: string,
     body?: unknown,
     headers?: Record<string, string>,
+    opts?: RequestOptions,
   ): Promise<{ status: number; body: T }>;
+}
+
+export interface RequestOptions {
+  /** Send the console token as the page would (default true); false to test refusals. */
+  proof?: boolean;
 }
 
 export interface TestAppOptions {
@@ -59,13 +71,20 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     tools: opts.tools,
     log: createLogger({ write: (l) => logs.push(l) }),
   });
-  const request = (
+  const request = async (
     method: string,
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
+    opts: RequestOptions = {},
   ) => {
     const init: RequestInit = { method, headers: { ...headers } };
+    const named = Object.keys(headers).some((k) => k.toLowerCase() === "x-hermes-csrf-token");
+    if (opts.proof !== false && !named) {
+      (init.headers as Record<string, string>)["x-hermes-csrf-token"] = await consoleToken(
+        app.ctx.security,
+      );
+    }
     if (body !== undefined) {
       if (
         typeof body === "string" || body instanceof Uint8Array || body instanceof FormData ||
@@ -77,7 +96,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
         (init.headers as Record<string, string>)["content-type"] = "application/json";
       }
     }
-    return Promise.resolve(app.fetch(new Request(`http://127.0.0.1:8787${path}`, init)));
+    return await app.fetch(new Request(`http://127.0.0.1:8787${path}`, init));
   };
   return {
     ...app,
@@ -85,8 +104,14 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     workspace,
     logs,
     request,
-    async call<T>(method: string, path: string, body?: unknown, headers?: Record<string, string>) {
-      const res = await request(method, path, body, headers);
+    async call<T>(
+      method: string,
+      path: string,
+      body?: unknown,
+      headers?: Record<string, string>,
+      opts?: RequestOptions,
+    ) {
+      const res = await request(method, path, body, headers, opts);
       const text = await res.text();
       let parsed: unknown = text;
       try {

@@ -239,6 +239,12 @@ Deno.test("GET /api/insights counts an unpriced model as unpriced, never as $0",
       avg_ttft_ms: 300,
       avg_tokens_per_s: 40,
       tool_calls: 3,
+      // The original's names and shares (tests/compat_api_test.ts covers them).
+      cache_read_tokens: 300,
+      total_tokens: 3000,
+      token_share: 73.2,
+      turn_share: 50,
+      cost_share: 100,
     });
     deepStrictEqual(llama, {
       model: "llama3.1:8b",
@@ -253,6 +259,11 @@ Deno.test("GET /api/insights counts an unpriced model as unpriced, never as $0",
       avg_ttft_ms: 50,
       avg_tokens_per_s: 90,
       tool_calls: 4,
+      cache_read_tokens: 0,
+      total_tokens: 1100,
+      token_share: 26.8,
+      turn_share: 50,
+      cost_share: 0,
     });
     const byDate = Object.fromEntries(report.daily_tokens.map((d) => [d.date, d]));
     strictEqual(byDate["2026-03-08"].cost, 0.015);

@@ -656,7 +656,11 @@ Deno.test("GET /api/models and POST /api/models/refresh", async () => {
 
     strictEqual((await app.call("POST", "/api/models/refresh", { provider: "nope" })).status, 404);
     strictEqual((await app.call("POST", "/api/models/refresh", { provider: 5 })).status, 400);
-    strictEqual((await app.call("POST", "/api/models/refresh", {})).status, 200);
+    // No provider is a 400 (API.md, the original); "all" refreshes every provider.
+    const missing = await app.call("POST", "/api/models/refresh", {});
+    strictEqual(missing.status, 400);
+    ok(/provider/.test(String(missing.body.error)), JSON.stringify(missing.body));
+    strictEqual((await app.call("POST", "/api/models/refresh", { provider: "all" })).status, 200);
   } finally {
     await app.close();
     await live.close();

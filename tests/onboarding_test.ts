@@ -147,7 +147,13 @@ Deno.test("POST /api/onboarding/probe lists the models of a /v1/models endpoint"
         api_key: key,
       });
       strictEqual(good.status, 200);
-      deepStrictEqual(good.body, { ok: true, models: ["my-model", "other"] });
+      deepStrictEqual(good.body, {
+        ok: true,
+        code: "ok",
+        provider: "custom",
+        base_url: `${server.url}/v1`,
+        models: ["my-model", "other"],
+      });
       strictEqual(server.requests.at(-1)?.auth, `Bearer ${key}`);
 
       const wrong = await app.call<{ ok: boolean; error: string }>(
@@ -182,17 +188,21 @@ Deno.test("POST /api/onboarding/probe lists the models of a /v1/models endpoint"
       strictEqual(metadata.body.ok, false);
       match(metadata.body.error, /Refusing/);
 
-      const noUrl = await app.call<{ error: string }>("POST", "/api/onboarding/probe", {
-        provider: "custom",
-      });
-      strictEqual(noUrl.status, 400);
-      match(noUrl.body.error, /base_url/);
-      const badScheme = await app.call<{ error: string }>("POST", "/api/onboarding/probe", {
-        provider: "custom",
-        base_url: "file:///etc/passwd",
-      });
-      strictEqual(badScheme.status, 400);
-      match(badScheme.body.error, /"base_url"/);
+      // The original's contract: a structured answer, not an HTTP error.
+      const noUrl = await app.call<{ ok: boolean; code: string }>(
+        "POST",
+        "/api/onboarding/probe",
+        { provider: "custom" },
+      );
+      strictEqual(noUrl.status, 200);
+      strictEqual(noUrl.body.code, "invalid_url");
+      const badScheme = await app.call<{ ok: boolean; code: string }>(
+        "POST",
+        "/api/onboarding/probe",
+        { provider: "custom", base_url: "file:///etc/passwd" },
+      );
+      strictEqual(badScheme.status, 200);
+      strictEqual(badScheme.body.code, "invalid_url");
       // A configured key goes only to its own endpoint, never to a URL typed into the wizard.
       const elsewhere = await app.call<{ ok: boolean; error: string }>(
         "POST",
@@ -410,7 +420,8 @@ Deno.test("POST /api/onboarding/probe with a masked key uses the configured key 
         base_url: `${server.url}/v1/`,
         api_key: "sk-…nmlk",
       });
-      deepStrictEqual(res.body, { ok: true, models: ["m1"] });
+      const { ok: probed, models } = res.body as { ok: boolean; models: string[] };
+      deepStrictEqual({ ok: probed, models }, { ok: true, models: ["m1"] });
       strictEqual(server.requests.at(-1)?.auth, `Bearer ${key}`);
     }, {
       configYaml: `model:\n  provider: custom\n  base_url: ${server.url}/v1\n  api_key: ${key}\n`,

@@ -346,9 +346,10 @@ Deno.test("POST /api/session/delete cascades to every dependent row and the atta
     strictEqual(getSession(db, other.session_id).message_count, 2);
     // Idempotent: deleting again (or an id that never existed) is still ok.
     strictEqual((await app.call("POST", "/api/session/delete", { session_id: sid })).status, 200);
+    // A path is never a session id: refused (400) as in the original, not silently ignored.
     strictEqual(
       (await app.call("POST", "/api/session/delete", { session_id: "../../etc" })).status,
-      200,
+      400,
     );
     strictEqual((await app.call("POST", "/api/session/delete", {})).status, 400);
   }));
@@ -555,7 +556,7 @@ Deno.test("POST /api/session/branch forks at keep_count and records parent_sessi
     strictEqual(getSession(app.ctx.db, s.session_id).message_count, 4, "source untouched");
   }));
 
-Deno.test("POST /api/session/clear empties the transcript; refused while streaming", () =>
+Deno.test("POST /api/session/clear empties the transcript and resets the title; refused while streaming", () =>
   withApp(async (app) => {
     const s = await newSession(app);
     await app.call("POST", "/api/session/rename", { session_id: s.session_id, title: "Keep" });
@@ -570,7 +571,7 @@ Deno.test("POST /api/session/clear empties the transcript; refused while streami
     });
     strictEqual(res.status, 200);
     strictEqual(res.body.session.message_count, 0);
-    strictEqual(res.body.session.title, "Keep");
+    strictEqual(res.body.session.title, "Untitled", "the original resets the title");
     strictEqual(res.body.session.last_message_at, null);
     assertEquals(listMessages(app.ctx.db, s.session_id), []);
   }));

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Make sure the system packages the test suite drives are present: Debian's Chromium (browser
-# tests, via playwright-core) and bubblewrap (the terminal tool's OS sandbox). Installs them
-# with apt when running as root on a machine that lacks them; never downloads a browser build.
+# tests, via playwright-core), bubblewrap and slirp4netns (the terminal tool's OS sandbox and its
+# network). Installs them with apt when running as root on a machine that lacks them; never
+# downloads a browser build.
 set -u
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+# slirp4netns: the terminal's network switch (a private network without the host's loopback).
+[ -x /usr/bin/slirp4netns ] || need+=(slirp4netns)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing ${need[*]} with apt-get (needed by the test suite)..." >&2

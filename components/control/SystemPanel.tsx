@@ -6,6 +6,8 @@ import type { SandboxStatus } from "../../lib/sandbox/command_runner.ts";
 import type { PublicSettings } from "../../lib/settings/settings.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
 import { Badge, ConfirmAction, Field, NewPasswordInput, Section, StatusLine } from "./parts.tsx";
+import { listPasskeys, type PasskeyInfo } from "../../lib/security/passkeys.ts";
+import { PasskeysSection } from "./PasskeysSection.tsx";
 
 export interface SystemData {
   /** The release (deno.json "version"), or null for a development checkout. */
@@ -19,6 +21,8 @@ export interface SystemData {
   configPath: string;
   stateDir: string;
   password: Pick<PublicSettings, "password_set" | "password_from_env" | "auth_enabled">;
+  /** Registered passkeys (components/control/PasskeysSection.tsx). */
+  passkeys: PasskeyInfo[];
 }
 
 export async function loadSystem(
@@ -45,6 +49,7 @@ export async function loadSystem(
       password_from_env: settings.password_from_env,
       auth_enabled: settings.auth_enabled,
     },
+    passkeys: listPasskeys(app),
   };
 }
 
@@ -154,6 +159,14 @@ export function SystemPanel({ data }: { data: SystemData }) {
           </Badge>
           <span class="cc-block-desc">{data.sandbox.message}</span>
         </p>
+        {data.sandbox.warning
+          ? (
+            <p class="cc-sandbox" data-sandbox="root">
+              <Badge tone="warning">Runs as root</Badge>
+              <span class="cc-block-desc">{data.sandbox.warning}</span>
+            </p>
+          )
+          : null}
       </Section>
 
       <Section
@@ -165,6 +178,8 @@ export function SystemPanel({ data }: { data: SystemData }) {
       >
         <PasswordForm p={data.password} />
       </Section>
+
+      <PasskeysSection passkeys={data.passkeys} authEnabled={data.password.auth_enabled} />
 
       <Section
         hook="insights"

@@ -81,15 +81,38 @@ function insideWorkspace(p: string, scope: Scope): boolean {
   return !!ws && (p === ws || p.startsWith(ws + "/"));
 }
 
+/**
+ * Whether a destination lies outside the workspace: absolute or `~` paths not inside it, or a
+ * relative path climbing out with `..`. Computed paths are judged elsewhere (false here).
+ */
+export function outsideWorkspace(word: string, scope: Scope): boolean {
+  let p = normPath(word, scope);
+  if (p === null) return false;
+  const home = scope.opts.home?.replace(/\/+$/, "");
+  if (home && (p === HOME || p.startsWith(HOME + "/"))) p = home + p.slice(HOME.length);
+  if (p.startsWith(HOME)) return true;
+  if (!p.startsWith("/")) return p === ".." || p.startsWith("../");
+  return !insideWorkspace(p, scope);
+}
+
 export function isSystemPath(p: string | null, scope: Scope): boolean {
   if (!p || !p.startsWith("/") || p === "/" || insideWorkspace(p, scope)) return false;
   return SYSTEM_PREFIXES.some((s) => p === s || p.startsWith(s + "/"));
+}
+
+const writtenKey = (p: string) => p.replace(/^(\.\/)+/, "");
+
+/** Whether this command line wrote `word` earlier (redirect, tee, cp, curl -o, …). */
+export function wasWritten(word: string, scope: Scope): boolean {
+  const p = normPath(word, scope);
+  return p !== null && scope.written.has(writtenKey(p));
 }
 
 /** Judge one path the command writes to. */
 export function checkWriteTarget(word: string, scope: Scope): void {
   const p = normPath(word, scope);
   if (!p) return;
+  scope.written.add(writtenKey(p));
   if (p.startsWith("/dev/")) {
     if (BLOCK_DEVICE.test(p)) add(scope, "write_block_device");
     return;
@@ -116,4 +139,5 @@ export function checkWriteTarget(word: string, scope: Scope): void {
   if (CREDENTIAL_NAMES.has(name) || CREDENTIAL_PATHS.some((re) => re.test(p))) {
     add(scope, "write_credentials");
   }
+  if (/(^|\/)\.git\/(hooks\/|config$)/.test(p)) add(scope, "write_git_hooks");
 }

@@ -2,6 +2,8 @@
 // tier and human description (allowlists in config.yaml store these keys, so they never change
 // meaning), plus the shared command-name sets and the scope a judgement accumulates into.
 
+import { SUBST_MARK } from "./shell_syntax.ts";
+
 export type Tier = "hardline" | "dangerous" | "safe";
 
 export interface PatternMatch {
@@ -117,6 +119,51 @@ export const PATTERNS = {
     description: "Reaching the cloud metadata service (169.254.169.254)",
   },
   crontab_remove: { tier: "dangerous", description: "Removing the crontab (crontab -r)" },
+  // Dangerous because the policy cannot tell what would run: unresolvable means ask.
+  computed_command: {
+    tier: "dangerous",
+    description: "Running a command whose name is computed at run time (substitution, " +
+      "variable, glob), so what runs cannot be checked",
+  },
+  computed_code: {
+    tier: "dangerous",
+    description: "Handing a shell or interpreter code that is computed at run time " +
+      '(eval "$(…)", sh <(…), bash -c "$X", a script piped in)',
+  },
+  computed_argument: {
+    tier: "dangerous",
+    description: "A command that deletes, overwrites or kills, with arguments computed at " +
+      "run time (substitution, variable, xargs, loop)",
+  },
+  inline_code: {
+    tier: "dangerous",
+    description: "Inline interpreter code that may touch files, processes or the network " +
+      "(python -c, node -e, perl -e, awk system(), sed e, …)",
+  },
+  git_config_override: {
+    tier: "dangerous",
+    description: "git -c or git config of keys that run commands (hooks, aliases, pagers)",
+  },
+  git_discard: {
+    tier: "dangerous",
+    description: "git checkout -- / restore / stash drop (discards uncommitted work)",
+  },
+  write_git_hooks: {
+    tier: "dangerous",
+    description: "Writing git hooks or .git/config (runs code on the next git command)",
+  },
+  namespace_tool: {
+    tier: "dangerous",
+    description: "Mounting or entering namespaces (mount, umount, nsenter, unshare, chroot, …)",
+  },
+  archive_outside: {
+    tier: "dangerous",
+    description: "Extracting an archive outside the workspace (tar -C /, tar -P, unzip -d /)",
+  },
+  rsync_delete: {
+    tier: "dangerous",
+    description: "rsync --delete / --remove-source-files (deletes files)",
+  },
 } as const satisfies Record<string, P>;
 
 export type PatternKey = keyof typeof PATTERNS;
@@ -140,6 +187,16 @@ export const SQL_CLIENTS = words(
   "psql mysql mariadb sqlite3 sqlite sqlcmd duckdb clickhouse-client clickhouse cockroach " +
     "mongo mongosh pgcli mycli litecli usql docker kubectl podman",
 );
+/** Commands that delete, overwrite, move or kill: computed arguments to them ask. */
+export const DESTRUCTIVE = words(
+  "rm unlink rmdir shred wipefs blkdiscard mkswap mke2fs dd truncate mv cp ln install tee " +
+    "rsync scp chmod chown chgrp kill pkill killall tar unzip crontab systemctl",
+);
+/** Tools that mount filesystems or enter/create namespaces. */
+export const NAMESPACE_TOOLS = words(
+  "mount umount nsenter unshare chroot pivot_root switch_root capsh setns firejail bwrap " +
+    "systemd-nspawn losetup fusermount fusermount3 newns",
+);
 export const KEYWORDS = words(
   "if then else elif fi do done while until { } ! time function [[ ]]",
 );
@@ -152,6 +209,8 @@ export interface Scope {
   cwd: string | null;
   depth: number;
   commandNames: Set<string>;
+  /** Files this line writes (workspace-relative keys): running one later in it asks. */
+  written: Set<string>;
 }
 
 /** Record a pattern match once. */
@@ -162,7 +221,14 @@ export const add = (scope: Scope, key: PatternKey) => {
 };
 
 export const basename = (p: string) => p.slice(p.lastIndexOf("/") + 1);
+/** A word whose value the reader could not resolve (substitution or unknown expansion). */
+export const isComputed = (w: string) => w.includes(SUBST_MARK);
 export const isFlag = (a: string) => a.startsWith("-") && a !== "-" && a !== "--";
+/** The letters of every short option (`-rf -v` → "rfv"). */
+export function shortFlags(args: string[]): string {
+  return args.filter((a) => /^-[A-Za-z]/.test(a) && !a.startsWith("--")).map((a) => a.slice(1))
+    .join("");
+}
 
 /** Extract quoted string literals from interpreter code (python -c, perl -e, …). */
 export function stringLiterals(code: string): string[] {

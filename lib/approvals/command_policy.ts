@@ -6,13 +6,17 @@
 // execute it (`echo "rm -rf /" > notes.txt`) is data, not a command, and is safe; strings
 // handed to something that executes them (sh -c, eval, ssh, su -c, watch, xargs, find -exec,
 // $(…), heredocs fed to a shell, string literals of python -c / perl -e) are judged as commands.
-import { parseShell, type SimpleCommand } from "./shell_syntax.ts";
+// What cannot be resolved exactly asks: a computed command name, computed code for a shell or
+// interpreter, computed arguments of a command that deletes or overwrites, and inline
+// interpreter code that is not plainly harmless (lib/approvals/command_code.ts).
+import { parseShell, type SimpleCommand, SUBST_MARK } from "./shell_syntax.ts";
 import {
   add,
   basename,
   DOWNLOADERS,
   HOME,
   INTERPRETERS,
+  isComputed,
   KEYWORDS,
   type PatternKey,
   type PatternMatch,
@@ -21,11 +25,12 @@ import {
   type Scope,
   SHELLS,
   SQL_CLIENTS,
-  stringLiterals,
   type Tier,
 } from "./command_patterns.ts";
-import { checkWriteTarget } from "./command_paths.ts";
-import { judgeArgv, unwrap } from "./command_rules.ts";
+import { checkWriteTarget, wasWritten } from "./command_paths.ts";
+import { judgeArgv, STDIN_CODE, unwrap } from "./command_rules.ts";
+import { judgeInlineCode } from "./command_code.ts";
+import { resolveWord, resolveWords, setVar, trackAssignments } from "./command_words.ts";
 
 export { PATTERNS };
 export type { PatternKey, PatternMatch, PolicyOptions, Tier };
@@ -40,8 +45,9 @@ export interface Classification {
 /**
  * Normalize a command before matching: strip ANSI escapes, NUL and other control bytes,
  * apply Unicode NFKC (fullwidth `ｒｍ` → `rm`), join backslash-newline continuations, fold
- * `$IFS`/`${IFS}` to a space, `$HOME`/`${HOME}` to `~`, and drop empty positional
- * expansions (`$9`, `$@`) that are used to split words invisibly.
+ * `$IFS`/`${IFS}` to a space and `$HOME`/`${HOME}` to `~`. Other expansions are resolved per
+ * word (lib/approvals/command_words.ts): positionals are empty at the top level (`r$@m` → `rm`)
+ * and computed inside `sh -c`, because quoting decides which shell expands them.
  */
 export function normalizeCommand(command: string): string {
   // deno-lint-ignore no-control-regex
@@ -61,13 +67,7 @@ export function normalizeCommand(command: string): string {
     .replace(/\r\n?/g, "\n")
     .replace(/\\\n/g, "")
     .replace(/\$\{IFS\}|\$IFS(?![A-Za-z0-9_])/g, " ")
-    .replace(/\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g, HOME)
-    .replace(/\$\{?[0-9@*]\}?/g, "");
-}
-
-function expandVars(word: string, vars: Map<string, string>): string {
-  if (!word.includes("$")) return word;
-  return word.replace(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g, (m, a, b) => vars.get(a ?? b) ?? m);
+    .replace(/\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g, HOME);
 }
 
 /** Judge a whole command line (or an executed string nested in one). */
@@ -75,6 +75,11 @@ function judgeLine(text: string, scope: Scope): void {
   if (scope.depth > 5) return;
   const parsed = parseShell(text);
   const nested = (inner: string) => {
+    // Code built at run time cannot be read: ask, whatever its literal parts say.
+    if (isComputed(inner)) {
+      add(scope, "computed_code");
+      if (inner.trim() === SUBST_MARK) return;
+    }
     const child: Scope = {
       ...scope,
       cwd: scope.cwd,
@@ -88,7 +93,9 @@ function judgeLine(text: string, scope: Scope): void {
     const stages: string[] = [];
     for (const cmd of pipeline) stages.push(judgeCommand(cmd, scope, nested));
     for (let i = 0; i < stages.length; i++) {
-      const later = stages.slice(i + 1);
+      // A shell or interpreter reading its code from the pipe runs what earlier stages print.
+      if (i > 0 && stages[i].endsWith(STDIN_CODE)) add(scope, "computed_code");
+      const later = stages.slice(i + 1).map((n) => n.replace(STDIN_CODE, ""));
       if (!later.some((n) => SHELLS.has(n) || INTERPRETERS.has(n) || n === "source")) continue;
       if (stages[i] === "@download") add(scope, "pipe_download_to_shell");
       if (stages[i] === "@decode") add(scope, "pipe_decoded_to_shell");
@@ -111,19 +118,25 @@ function judgeLine(text: string, scope: Scope): void {
  * (`@download`, `@decode`, or the command name).
  */
 function judgeCommand(cmd: SimpleCommand, scope: Scope, nested: (s: string) => void): string {
-  let argv = cmd.argv.map((w) => expandVars(w, scope.vars));
+  let argv = cmd.argv.flatMap((w) => resolveWords(w, scope));
   // Leading assignments: alone they define variables for later commands.
   let k = 0;
   while (k < argv.length && /^[A-Za-z_]\w*=/.test(argv[k])) k++;
   if (k === argv.length) {
     for (const a of argv) {
       const eq = a.indexOf("=");
-      scope.vars.set(a.slice(0, eq), a.slice(eq + 1));
+      const value = a.slice(eq + 1);
+      setVar(scope, a.slice(0, eq), value);
+      // Arithmetic evaluates a variable's text, running $(…) in it: x='a[$(cmd)]'; $((x)).
+      if (/\$\(|`/.test(value)) parseShell(value).substitutions.forEach(nested);
     }
   }
   argv = argv.slice(k);
   for (const r of cmd.redirects) {
-    if (r.op !== "<") checkWriteTarget(expandVars(r.target, scope.vars), scope);
+    if (r.op === "<") continue;
+    const target = resolveWord(r.target, scope);
+    if (isComputed(target)) add(scope, "computed_argument");
+    else checkWriteTarget(target, scope);
   }
   while (argv.length && KEYWORDS.has(argv[0])) argv = argv.slice(1);
   if (argv.length === 0) return "";
@@ -132,14 +145,32 @@ function judgeCommand(cmd: SimpleCommand, scope: Scope, nested: (s: string) => v
   }
   argv = unwrap(argv, scope, nested);
   if (argv.length === 0) return "";
+  // A program this same line wrote (echo … > run; ./run) is code the policy never saw.
+  if (argv[0].includes("/") && wasWritten(argv[0], scope)) add(scope, "computed_command");
+  // A glob in command position (/bin/r?, /???/rm) picks its program at run time.
+  if (/[*?]/.test(argv[0]) || /\[.*\]/.test(argv[0])) {
+    add(scope, "computed_command");
+    return "@computed";
+  }
   const name = basename(argv[0]);
   scope.commandNames.add(name);
   const args = argv.slice(1);
-  for (const body of cmd.heredocs) {
-    if (SHELLS.has(name)) nested(body);
-    else if (INTERPRETERS.has(name)) stringLiterals(body).forEach(nested);
+  trackAssignments(name, args, scope);
+  const hereStrings = cmd.hereStrings.map((w) => resolveWord(w, scope));
+  for (const body of [...cmd.heredocs, ...hereStrings]) {
+    if (SHELLS.has(name) || STDIN_SHELLS.has(name)) nested(body);
+    else if (INTERPRETERS.has(name)) judgeInlineCode(name, body, scope, nested);
   }
-  return judgeArgv(name, args, scope, nested);
+  const label = judgeArgv(name, args, scope, nested);
+  // Code runners reading a computed input (sh < <(…), bash /dev/fd/3 3< <(…)) run unknown code.
+  const runsCode = SHELLS.has(name) || INTERPRETERS.has(name) || name === "source" || name === ".";
+  if (
+    runsCode && cmd.redirects.some((r) => r.op === "<" && isComputed(resolveWord(r.target, scope)))
+  ) {
+    add(scope, "computed_code");
+  }
+  if (label.endsWith(STDIN_CODE) && (cmd.heredocs.length || hereStrings.length)) return name;
+  return label;
 }
 
 /** Patterns read from the raw text: they do not depend on how the line is split. */
@@ -180,6 +211,7 @@ export function classifyCommand(command: string, opts: PolicyOptions = {}): Clas
     cwd: null,
     depth: 0,
     commandNames: new Set(),
+    written: new Set(),
   };
   judgeLine(normalized, scope);
   judgeText(normalized, scope);
@@ -193,6 +225,9 @@ export function classifyCommand(command: string, opts: PolicyOptions = {}): Clas
     : "dangerous";
   return { tier, matches, normalized };
 }
+
+/** Not shells, but they run the shell commands given on stdin (or sourced from it). */
+const STDIN_SHELLS = new Set(["source", ".", "at", "batch"]);
 
 const rank = (key: string) => PATTERNS[key as PatternKey]?.tier === "hardline" ? 0 : 1;
 

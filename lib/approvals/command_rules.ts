@@ -1,19 +1,59 @@
 // Per-command rules of the command policy: peel wrappers (sudo, env, timeout, …) off a simple
 // command, then judge its argv by command name (rm, find, xargs, dd, kill, chmod, git, package
-// managers, …). Strings the command would execute are handed back through `nested`.
+// managers, …). Strings the command would execute are handed back through `nested`; words the
+// reader could not resolve arrive as SUBST_MARK and ask wherever they could change the outcome.
 import {
   add,
   basename,
+  DESTRUCTIVE,
   DOWNLOADERS,
   HOME,
   INTERPRETERS,
+  isComputed,
   isFlag,
+  NAMESPACE_TOOLS,
   type Scope,
   SHELLS,
-  stringLiterals,
+  shortFlags,
 } from "./command_patterns.ts";
-import { checkWriteTarget, deleteRootKind, isSystemPath, normPath } from "./command_paths.ts";
+import {
+  checkWriteTarget,
+  deleteRootKind,
+  isSystemPath,
+  normPath,
+  outsideWorkspace,
+  wasWritten,
+} from "./command_paths.ts";
 import { SUBST_MARK } from "./shell_syntax.ts";
+import { judgeGit } from "./command_git.ts";
+import { judgeCommandOptions } from "./command_options.ts";
+import { isPackageRemoval } from "./command_packages.ts";
+import {
+  interpreterArgs,
+  isAwk,
+  judgeAwk,
+  judgeInlineCode,
+  judgeSedScript,
+} from "./command_code.ts";
+
+/** Programs that run other programs: a copy under another name hides what runs. */
+const RUNNERS = new Set(["busybox", "find", "xargs", "env", "eval", "sudo", "git", "awk", "sed"]);
+
+/** Suffix of a stage label whose command reads the code it runs from stdin. */
+export const STDIN_CODE = ":stdin";
+
+/**
+ * Where a script operand's code comes from: `stdin` (-, /dev/stdin, fd 0), or a file. A computed
+ * path or another file descriptor (/dev/fd/3, /proc/self/fd/9) holds code the policy cannot
+ * see: that asks here.
+ */
+function codeSource(path: string, scope: Scope): "stdin" | "file" {
+  if (path === "-" || /^\/(dev\/stdin|dev\/fd\/0|proc\/[^/]+\/fd\/0)$/.test(path)) return "stdin";
+  if (
+    isComputed(path) || /^\/(dev\/fd|proc\/[^/]+\/fd)\//.test(path) || wasWritten(path, scope)
+  ) add(scope, "computed_code");
+  return "file";
+}
 
 /** Peel wrappers (sudo, env, nice, timeout, …) off argv, judging what they imply. */
 export function unwrap(argv: string[], scope: Scope, nested: (s: string) => void): string[] {
@@ -35,7 +75,7 @@ export function unwrap(argv: string[], scope: Scope, nested: (s: string) => void
       skipOpts(new Set(["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R"]));
     } else if (name === "su" || name === "runuser") {
       add(scope, "sudo");
-      const c = argv.findIndex((a) => a === "-c" || a === "--command");
+      const c = argv.findIndex((a) => /^-[a-zA-Z]*c$/.test(a) || a === "--command");
       if (c !== -1 && argv[c + 1]) nested(argv[c + 1]);
       return [];
     } else if (name === "env") {
@@ -61,10 +101,23 @@ export function unwrap(argv: string[], scope: Scope, nested: (s: string) => void
       if (argv.includes("-v") || argv.includes("-V")) return [];
       skipOpts(new Set(["-a"]));
     } else if (name === "chroot") {
+      add(scope, "namespace_tool");
       skipOpts(new Set(["--userspec", "--groups"]));
       i++;
     } else if (name === "busybox" || name === "strace" || name === "ltrace" || name === "time") {
       skipOpts(new Set(["-o", "-e", "-p", "-s"]));
+    } else if (name === "script" || name === "flock" || name === "sg") {
+      // script -c CODE, flock [-c CODE | FILE CMD…], sg GROUP -c CODE run a command line.
+      const c = argv.findIndex((a) => /^-[a-zA-Z]*c$/.test(a) || a === "--command");
+      if (c !== -1 && argv[c + 1] !== undefined) nested(argv[c + 1]);
+      if (name !== "flock" || c !== -1) return [];
+      skipOpts(new Set(["-w", "--timeout", "-E", "--conflict-exit-code"]));
+      i++;
+    } else if (name === "parallel") {
+      // parallel CMD ::: ARGS — like xargs, the arguments arrive at run time.
+      skipOpts(new Set(["-j", "--jobs", "-S", "--sshlogin", "--delay", "--timeout"]));
+      const end = argv.indexOf(":::");
+      return [...argv.slice(i, end === -1 ? argv.length : end), SUBST_MARK];
     } else if (name === "watch") {
       skipOpts(new Set(["-n", "--interval", "-d", "-q"]));
       if (i < argv.length) nested(argv.slice(i).join(" "));
@@ -73,11 +126,6 @@ export function unwrap(argv: string[], scope: Scope, nested: (s: string) => void
     argv = argv.slice(i);
   }
   return argv;
-}
-
-function shortFlags(args: string[]): string {
-  return args.filter((a) => /^-[A-Za-z]/.test(a) && !a.startsWith("--")).map((a) => a.slice(1))
-    .join("");
 }
 
 export function judgeArgv(
@@ -96,6 +144,17 @@ export function judgeArgv(
     }
     return out;
   };
+  if (isComputed(name)) {
+    add(scope, "computed_command");
+    return "@computed";
+  }
+  if (
+    NAMESPACE_TOOLS.has(name) || (name === "ip" && args.some((a) => /^(netns|-n|-netns)$/.test(a)))
+  ) {
+    add(scope, "namespace_tool");
+  }
+  if (DESTRUCTIVE.has(name) && args.some(isComputed)) add(scope, "computed_argument");
+  judgeCommandOptions(name, args, scope, nested);
   if (name === "cd") {
     scope.cwd = args[0] === undefined ? HOME : args[0] === "-" ? null : normPath(args[0], scope);
     return name;
@@ -110,28 +169,74 @@ export function judgeArgv(
     } else {
       const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a));
       if (c !== -1 && args[c + 1] !== undefined) nested(args[c + 1]);
+      else {
+        // bash SCRIPT: a computed script path runs unknown code; no script reads stdin.
+        const withValue = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]);
+        let i = 0;
+        while (i < args.length && /^[-+]/.test(args[i]) && args[i] !== "-") {
+          if (args[i] === "-s") break;
+          i += withValue.has(args[i]) ? 2 : 1;
+        }
+        const script = args[i];
+        if (script === undefined || script === "-s" || codeSource(script, scope) === "stdin") {
+          return name + STDIN_CODE;
+        }
+      }
     }
     return name;
   }
+  if (name === "source" || name === ".") {
+    if (args[0] !== undefined && codeSource(args[0], scope) === "stdin") return name + STDIN_CODE;
+    return name;
+  }
+  if (name === "at" || name === "batch") {
+    // at/batch queue the shell commands read from stdin (or -f FILE).
+    const f = args.indexOf("-f");
+    if (f !== -1) codeSource(args[f + 1] ?? "", scope);
+    return f === -1 ? name + STDIN_CODE : name;
+  }
+  if (name === "alias") {
+    // An alias body runs whenever its name is typed: judge it as a command now.
+    for (const a of args) {
+      const eq = a.indexOf("=");
+      if (eq > 0) nested(a.slice(eq + 1));
+    }
+    return name;
+  }
+  if (name === "trap") {
+    if (args[0] !== undefined && !args[0].startsWith("-")) nested(args[0]);
+    return name;
+  }
+  if (isAwk(name)) {
+    judgeAwk(args, scope);
+    return name;
+  }
   if (INTERPRETERS.has(name)) {
-    const c = args.findIndex((a) =>
-      ["-c", "-e", "-E", "--eval", "-r", "-p"].includes(a) || /^-[a-z]*e$/.test(a)
-    );
-    if (c !== -1 && args[c + 1] !== undefined) stringLiterals(args[c + 1]).forEach(nested);
+    const { code, script, readsStdin } = interpreterArgs(name, args);
+    for (const c of code) judgeInlineCode(name, c, scope, nested);
+    if (script !== undefined) codeSource(script, scope);
+    // deno run https://…, python3 <(…) aside: a script fetched from a URL is downloaded code.
+    if (script !== undefined && /^(https?|data|blob|jsr|npm):/i.test(script)) {
+      add(scope, "pipe_download_to_shell");
+    }
     if (name === "perl" && args.some((a) => /^-[a-zA-Z]*i/.test(a))) {
       // perl -pi -e 's/…/' FILE…: every operand after the script is edited in place.
-      const files = args.filter((a, x) => !a.startsWith("-") && x !== c + 1);
+      const files = args.filter((a) => !a.startsWith("-") && !code.includes(a));
       for (const f of files) checkWriteTarget(f, scope);
     }
     const m = args.indexOf("-m");
     if (m !== -1 && args[m + 1] === "pip") {
       return judgeArgv("pip", args.slice(m + 2), scope, nested);
     }
-    return name;
+    return readsStdin || (script !== undefined && codeSource(script, scope) === "stdin")
+      ? name + STDIN_CODE
+      : name;
   }
   if (DOWNLOADERS.has(name)) {
     for (let i = 0; i < args.length; i++) {
-      if (["-o", "-O", "--output", "--output-document"].includes(args[i]) && args[i + 1]) {
+      const output = ["--output", "--output-document"].includes(args[i]) ||
+        /^-[A-Za-z]*[oO]$/.test(args[i]);
+      if (output && args[i + 1]) {
         if (args[i + 1] !== "-") checkWriteTarget(args[i + 1], scope);
       }
     }
@@ -200,9 +305,20 @@ export function judgeArgv(
         "--eof",
       ]);
       let i = 0;
-      while (i < args.length && args[i].startsWith("-")) i += withValue.has(args[i]) ? 2 : 1;
-      const sub = args.slice(i);
-      if (sub.length) {
+      let replace: string | null = null;
+      while (i < args.length && args[i].startsWith("-")) {
+        const a = args[i];
+        if (a === "-I" || a === "--replace") replace = args[i + 1] ?? null;
+        else if (a === "-i") replace = "{}";
+        else if (/^-I./.test(a)) replace = a.slice(2);
+        else if (a.startsWith("--replace=")) replace = a.slice(10);
+        else if (a.startsWith("-i")) replace = a.slice(2);
+        i += withValue.has(a) ? 2 : 1;
+      }
+      // The command's arguments come from stdin: they are computed.
+      let sub = args.slice(i);
+      sub = replace ? sub.map((a) => a.replaceAll(replace!, SUBST_MARK)) : [...sub, SUBST_MARK];
+      if (sub.length > 1) {
         const subName = basename(sub[0]);
         if (["rm", "shred", "unlink"].includes(subName)) add(scope, "xargs_rm");
         judgeArgv(subName, sub.slice(1), scope, nested);
@@ -316,6 +432,22 @@ export function judgeArgv(
     case "ln":
     case "rsync":
     case "scp": {
+      if (
+        name === "rsync" &&
+        args.some((a) => /^--(del|delete(-\w+)?|remove-source-files)(=|$)/.test(a))
+      ) add(scope, "rsync_delete");
+      // A shell, interpreter or deleting tool copied under another name hides what runs later.
+      if (name !== "rsync" && name !== "scp") {
+        for (const src of operands().slice(0, -1)) {
+          const m = src.match(/^\/(?:usr\/)?(?:local\/)?s?bin\/([^/]+)$/);
+          const bin = m?.[1] ?? "";
+          if (
+            DESTRUCTIVE.has(bin) || SHELLS.has(bin) || INTERPRETERS.has(bin) || RUNNERS.has(bin)
+          ) {
+            add(scope, "computed_command");
+          }
+        }
+      }
       const t = args.findIndex((a) => a === "-t" || a === "--target-directory");
       const dest = t !== -1
         ? args[t + 1]
@@ -331,10 +463,27 @@ export function judgeArgv(
       return name;
     }
     case "sed": {
+      const ops = operands();
+      const scripts = args.filter((_a, x) => ["-e", "--expression"].includes(args[x - 1] ?? ""));
+      const hasScript = args.some((a) => a === "-e" || a === "-f" || a === "--expression");
+      const f = args.findIndex((a) => a === "-f" || a === "--file");
+      if (f !== -1 && isComputed(args[f + 1] ?? "")) add(scope, "computed_code");
+      if (!hasScript && ops[0] !== undefined) scripts.push(ops[0]);
+      for (const sc of scripts) judgeSedScript(sc, scope, (f) => checkWriteTarget(f, scope));
       if (args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"))) {
-        const ops = operands();
-        const hasScript = args.some((a) => a === "-e" || a === "-f" || a === "--expression");
-        for (const f of hasScript ? ops : ops.slice(1)) checkWriteTarget(f, scope);
+        const files = hasScript ? ops.filter((o) => !scripts.includes(o)) : ops.slice(1);
+        if (files.some(isComputed)) add(scope, "computed_argument");
+        for (const f of files) checkWriteTarget(f, scope);
+      }
+      return name;
+    }
+    case "tar":
+      judgeTar(args, scope);
+      return name;
+    case "unzip": {
+      const d = args.indexOf("-d");
+      if (d !== -1 && args[d + 1] !== undefined && outsideWorkspace(args[d + 1], scope)) {
+        add(scope, "archive_outside");
       }
       return name;
     }
@@ -372,76 +521,21 @@ export function judgeArgv(
   return name;
 }
 
-function judgeGit(args: string[], scope: Scope): void {
-  let i = 0;
-  while (i < args.length && args[i].startsWith("-")) {
-    i += ["-C", "-c", "--git-dir", "--work-tree", "--namespace"].includes(args[i]) ? 2 : 1;
+/** tar extracting to an absolute path or outside the workspace (-C /, -P). */
+function judgeTar(args: string[], scope: Scope): void {
+  const first = args[0] ?? "";
+  const oldStyle = first !== "" && !first.startsWith("-") ? first : "";
+  const extract = /x/.test(oldStyle) || /x/.test(shortFlags(args)) ||
+    args.some((a) => a === "--extract" || a === "--get");
+  if (!extract) return;
+  if (/P/.test(oldStyle) || /P/.test(shortFlags(args)) || args.includes("--absolute-names")) {
+    add(scope, "archive_outside");
   }
-  const sub = args[i];
-  const rest = args.slice(i + 1);
-  const flags = shortFlags(rest);
-  if (sub === "reset" && rest.includes("--hard")) add(scope, "git_reset_hard");
-  if (sub === "push") {
-    if (
-      /f/.test(flags) || rest.some((a) =>
-        /^--(force|force-with-lease|force-if-includes|mirror)(=|$)/.test(a)
-      ) ||
-      rest.some((a) => /^\+/.test(a))
-    ) add(scope, "git_force_push");
-  }
-  if (sub === "clean" && (/f/.test(flags) || rest.includes("--force"))) add(scope, "git_clean");
-  if (sub === "branch") {
-    const del = /d/.test(flags) || rest.includes("--delete");
-    if (/D/.test(flags) || (del && (/f/.test(flags) || rest.includes("--force")))) {
-      add(scope, "git_branch_delete");
-    }
-  }
-}
-
-function isPackageRemoval(name: string, args: string[]): boolean {
-  const sub = args.find((a) => !a.startsWith("-"));
-  const has = (...xs: string[]) => xs.includes(sub ?? "");
-  const global = args.includes("-g") || args.includes("--global") || args.includes("global");
-  switch (name) {
-    case "apt":
-    case "apt-get":
-    case "aptitude":
-      return has("remove", "purge", "autoremove", "autopurge");
-    case "dpkg":
-      return args.some((a) => ["-r", "-P", "--remove", "--purge"].includes(a));
-    case "yum":
-    case "dnf":
-    case "microdnf":
-      return has("remove", "erase", "autoremove");
-    case "pacman":
-      return args.some((a) => /^-R/.test(a) || a === "--remove");
-    case "apk":
-      return has("del");
-    case "zypper":
-      return has("remove", "rm");
-    case "snap":
-    case "flatpak":
-      return has("remove", "uninstall");
-    case "brew":
-    case "port":
-      return has("uninstall", "remove", "rm");
-    case "gem":
-    case "cargo":
-      return has("uninstall");
-    case "conda":
-    case "mamba":
-    case "micromamba":
-      return has("remove", "uninstall");
-    case "pipx":
-      return has("uninstall", "uninstall-all");
-    case "nix-env":
-      return args.some((a) => a === "-e" || a === "--uninstall");
-    case "npm":
-    case "pnpm":
-    case "bun":
-      return has("uninstall", "remove", "rm", "r", "un", "unlink") && global;
-    case "yarn":
-      return args[0] === "global" && ["remove", "rm"].includes(args[1]);
-  }
-  return /^pip(\d(\.\d+)?)?$/.test(name) && has("uninstall");
+  const dirs: string[] = [];
+  args.forEach((a, x) => {
+    if (a === "-C" || a === "--directory") dirs.push(args[x + 1] ?? "");
+    else if (/^-C./.test(a)) dirs.push(a.slice(2));
+    else if (a.startsWith("--directory=")) dirs.push(a.slice(12));
+  });
+  if (dirs.some((d) => outsideWorkspace(d, scope))) add(scope, "archive_outside");
 }

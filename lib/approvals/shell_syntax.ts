@@ -1,7 +1,8 @@
 // A small, forgiving reader of POSIX/bash command lines, for the command policy only: it
 // splits a line into pipelines of simple commands (argv with quotes removed, redirect
 // targets, heredoc bodies) and lifts out the text of $(…), `…`, <(…) and >(…) so they can
-// be judged as commands too. It never executes anything and never throws on bad syntax.
+// be judged as commands too. A `$` the shell would not expand (single quotes, `\$`) becomes
+// LIT_DOLLAR, so a remaining `$name` is always a real expansion. Never executes, never throws.
 
 /** One redirect: the operator (`>`, `>>`, `<`, `&>`, `>|`…) and its target word. */
 export interface Redirect {
@@ -13,7 +14,10 @@ export interface Redirect {
 export interface SimpleCommand {
   argv: string[];
   redirects: Redirect[];
+  /** Bodies of `<<` heredocs, raw text. */
   heredocs: string[];
+  /** Words of `<<<` here-strings, read like argv words. */
+  hereStrings: string[];
 }
 
 export interface ParsedLine {
@@ -25,6 +29,9 @@ export interface ParsedLine {
 
 /** What a substitution leaves in a word: opaque, never a path the policy would match. */
 export const SUBST_MARK = "\u2063SUBST\u2063";
+/** A `$` that the shell keeps literally (quoted or escaped); normalization strips U+2064. */
+export const LIT_DOLLAR = "\u2064";
+const lit = (text: string) => text.replaceAll("$", LIT_DOLLAR);
 
 function readBalanced(s: string, start: number, open: string, close: string): number {
   // s[start] is just after the opening char; returns the index of the matching close.
@@ -70,7 +77,7 @@ export function parseShell(s: string): ParsedLine {
   const pipelines: SimpleCommand[][] = [];
   const substitutions: string[] = [];
   let pipeline: SimpleCommand[] = [];
-  let cmd: SimpleCommand = { argv: [], redirects: [], heredocs: [] };
+  let cmd: SimpleCommand = { argv: [], redirects: [], heredocs: [], hereStrings: [] };
   let word = "";
   let inWord = false;
   let pendingRedirect: string | null = null;
@@ -83,7 +90,7 @@ export function parseShell(s: string): ParsedLine {
       pendingHeredocs.push({ cmd, delim: word, strip: heredocDelimNext.strip });
       heredocDelimNext = null;
     } else if (pendingRedirect === "<<<") {
-      cmd.heredocs.push(word);
+      cmd.hereStrings.push(word);
       pendingRedirect = null;
     } else if (pendingRedirect) {
       cmd.redirects.push({ op: pendingRedirect, target: word });
@@ -94,8 +101,10 @@ export function parseShell(s: string): ParsedLine {
   };
   const endCommand = () => {
     endWord();
-    if (cmd.argv.length || cmd.redirects.length || cmd.heredocs.length) pipeline.push(cmd);
-    cmd = { argv: [], redirects: [], heredocs: [] };
+    if (cmd.argv.length || cmd.redirects.length || cmd.heredocs.length || cmd.hereStrings.length) {
+      pipeline.push(cmd);
+    }
+    cmd = { argv: [], redirects: [], heredocs: [], hereStrings: [] };
     pendingRedirect = null;
   };
   const endPipeline = () => {
@@ -136,18 +145,18 @@ export function parseShell(s: string): ParsedLine {
     } else if (c === "#" && !inWord) {
       while (i < s.length && s[i] !== "\n") i++;
     } else if (c === "\\") {
-      if (i + 1 < s.length) word += s[i + 1];
+      if (i + 1 < s.length) word += lit(s[i + 1]);
       inWord = true;
       i += 2;
     } else if (c === "'") {
       const j = s.indexOf("'", i + 1);
-      word += s.slice(i + 1, j === -1 ? s.length : j);
+      word += lit(s.slice(i + 1, j === -1 ? s.length : j));
       inWord = true;
       i = j === -1 ? s.length : j + 1;
     } else if (c === "$" && next === "'") {
       let j = i + 2;
       while (j < s.length && s[j] !== "'") j += s[j] === "\\" ? 2 : 1;
-      word += decodeAnsiC(s.slice(i + 2, Math.min(j, s.length)));
+      word += lit(decodeAnsiC(s.slice(i + 2, Math.min(j, s.length))));
       inWord = true;
       i = j + 1;
     } else if (c === '"') {
@@ -155,7 +164,7 @@ export function parseShell(s: string): ParsedLine {
       i++;
       while (i < s.length && s[i] !== '"') {
         if (s[i] === "\\" && i + 1 < s.length && '"\\$`\n'.includes(s[i + 1])) {
-          word += s[i + 1];
+          word += lit(s[i + 1]);
           i += 2;
         } else if (s[i] === "$" && s[i + 1] === "(" && s[i + 2] !== "(") {
           const end = readBalanced(s, i + 2, "(", ")");
@@ -174,6 +183,9 @@ export function parseShell(s: string): ParsedLine {
     } else if (c === "$" && next === "(") {
       if (s[i + 2] === "(") {
         const end = readBalanced(s, i + 3, "(", ")");
+        // Arithmetic runs the command substitutions inside it: judge them too.
+        const inner = s.slice(i + 3, end);
+        if (/\$\(|`/.test(inner)) substitutions.push(inner);
         word += "0";
         inWord = true;
         i = end + 2;

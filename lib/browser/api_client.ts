@@ -1,6 +1,6 @@
 // Browser-safe: imports nothing from Deno or the database.
-// How islands call the JSON API: same-origin fetch, JSON in and out, the CSRF token (when
-// the server rendered one into <meta name="hermes-csrf-token">) on unsafe methods, and an
+// How islands call the JSON API: same-origin fetch, JSON in and out, the page's proof token
+// (<meta name="hermes-csrf-token">, rendered with auth on or off) on every call, and an
 // Error carrying the server's `{"error": "..."}` sentence and status on any non-2xx answer.
 
 /** An API call that did not succeed; `message` is the server's sentence for the user. */
@@ -11,7 +11,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The CSRF token the page carries (auth on), or undefined. */
+/** The proof token the page carries (the server refuses writes without it), or undefined. */
 export function csrfToken(doc: Document | undefined = globalThis.document): string | undefined {
   return doc?.querySelector<HTMLMetaElement>('meta[name="hermes-csrf-token"]')?.content ||
     undefined;
@@ -34,9 +34,9 @@ export function api<T = Record<string, unknown>>(
 }
 
 /**
- * One API request with any body (JSON text, FormData): the CSRF token on non-GET methods,
- * the JSON answer parsed, and an ApiError carrying the server's sentence on failure
- * (`failure` is the sentence when the server gave none).
+ * One API request with any body (JSON text, FormData): the proof token on every method
+ * (some GETs change state, e.g. cancel), the JSON answer parsed, and an ApiError carrying
+ * the server's sentence on failure (`failure` is the sentence when the server gave none).
  */
 export async function apiRequest<T>(
   method: Method,
@@ -45,7 +45,7 @@ export async function apiRequest<T>(
 ): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (init.contentType) headers["content-type"] = init.contentType;
-  const token = method === "GET" ? undefined : csrfToken();
+  const token = csrfToken();
   if (token) headers["x-hermes-csrf-token"] = token;
   let res: Response;
   try {

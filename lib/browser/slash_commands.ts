@@ -5,7 +5,7 @@
 // goes to the agent as written); matching is case-insensitive and never reorders ties.
 
 /** Where a command's argument suggestions come from (loaded lazily by the menu). */
-export type ArgSource = "models" | "workspaces" | "skills";
+export type ArgSource = "models" | "workspaces" | "skills" | "prompts" | "personalities";
 
 export interface SlashCommand {
   /** The name typed after `/` (lowercase, `[a-z][a-z0-9-]*`). */
@@ -57,6 +57,23 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     argSource: "skills",
     agent: true,
     summary: "Ask the agent to follow a skill",
+  },
+  {
+    name: "goal",
+    usage: "[text|status|pause|resume|clear]",
+    summary: "Set a goal the agent keeps working toward",
+  },
+  {
+    name: "prompt",
+    usage: "[name]",
+    argSource: "prompts",
+    summary: "Put a saved prompt in the draft",
+  },
+  {
+    name: "personality",
+    usage: "[name]",
+    argSource: "personalities",
+    summary: "Set this chat's personality, or list them",
   },
   { name: "usage", aliases: ["cost"], summary: "Tokens and cost of this chat" },
   {

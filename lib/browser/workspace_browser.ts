@@ -22,14 +22,22 @@ interface Listing {
   truncated?: boolean;
 }
 
-interface GitInfo {
+/** GET /api/git-info's `git` (the original's shape; the badge reads the summary fields). */
+type GitInfo = { is_git: false } | {
+  is_git: true;
   branch: string;
-  dirty: boolean;
-  modified: number;
-  untracked: number;
+  upstream: string;
   ahead: number;
   behind: number;
-}
+  totals: {
+    changed: number;
+    staged: number;
+    unstaged: number;
+    untracked: number;
+    conflicts: number;
+  };
+  truncated: boolean;
+};
 
 const panel = () => document.getElementById("workspace-panel");
 const tree = () => document.querySelector<HTMLElement>("[data-file-tree]");
@@ -230,11 +238,12 @@ async function refreshGit(): Promise<void> {
       "GET",
       `/api/git-info?session_id=${q(sid)}`,
     );
-    if (!git) {
+    if (!git || !git.is_git) {
       badge.hidden = true;
       return;
     }
-    const changed = git.modified + git.untracked;
+    const changed = git.totals.changed;
+    const modified = changed - git.totals.untracked;
     const parts = [el("span", { class: "git-branch" }, git.branch)];
     if (changed > 0) {
       parts.push(
@@ -244,8 +253,8 @@ async function refreshGit(): Promise<void> {
     if (git.ahead) parts.push(el("span", { class: "git-sync" }, `↑${git.ahead}`));
     if (git.behind) parts.push(el("span", { class: "git-sync" }, `↓${git.behind}`));
     badge.replaceChildren(...parts);
-    badge.dataset.dirty = String(git.dirty);
-    badge.title = `Branch ${git.branch}: ${git.modified} modified, ${git.untracked} untracked` +
+    badge.dataset.dirty = String(changed > 0);
+    badge.title = `Branch ${git.branch}: ${modified} modified, ${git.totals.untracked} untracked` +
       (git.ahead || git.behind ? `, ${git.ahead} ahead, ${git.behind} behind` : "");
     badge.hidden = false;
   } catch {

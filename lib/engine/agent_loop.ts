@@ -18,6 +18,7 @@ import { messagesChars, parseToolArgs, toModelMessages } from "./model_messages.
 import type { Run } from "./run.ts";
 import { compress, compressOnly } from "./summarize.ts";
 import { buildSystemPrompt } from "./system_prompt.ts";
+import { runChildTask } from "./child_run.ts";
 import {
   clipResult,
   completeEventData,
@@ -153,7 +154,7 @@ async function chatLoop(c: Turn): Promise<void> {
   const toolsChars = JSON.stringify(specs).length;
   const window = contextWindowFor(model, opts.contextWindows);
   const root = { stateDir: app.config.stateDir, sessionId: run.sessionId };
-  const toolCtx = makeToolContext(c);
+  const toolCtx = makeToolContext(c, tools);
 
   let stored = listMessages(app.db, run.sessionId);
   let compression = getCompression(app.db, run.sessionId, stored);
@@ -335,10 +336,10 @@ async function runOneTool(
   run.emit({ event: "tool_complete", data });
 }
 
-function makeToolContext(c: Turn): ToolContext {
+function makeToolContext(c: Turn, tools: ToolDefinition[]): ToolContext {
   const { run, plan, session } = c;
   const { app, opts } = plan;
-  return {
+  const ctx: ToolContext = {
     sessionId: run.sessionId,
     streamId: run.streamId,
     workspace: session.workspace,
@@ -356,4 +357,7 @@ function makeToolContext(c: Turn): ToolContext {
     askClarify: (question, choices) => opts.hooks.askClarify(app, run, question, choices),
     allowNetwork: opts.hooks.allowNetwork(app, session),
   };
+  // Delegation hook (child_run.ts): top-level runs only, so a child can never delegate.
+  if (!plan.delegated) ctx.runChild = (req) => runChildTask(c, tools, ctx, req, runAgent);
+  return ctx;
 }

@@ -9,6 +9,7 @@
 //   context_windows: {my-model: 65536} # per-model context window overrides
 //   pricing: {my-model: {input: 1.0, output: 2.0, cached: 0.1}}  # USD per 1M tokens
 //   agent: {max_steps: 60}             # model steps per turn
+//   agent: {delegate_max_steps: 20}    # model steps of one delegated sub-task (child run)
 import type { Telemetry } from "../telemetry/run_tracer.ts";
 import type { AppConfig } from "../settings/config.ts";
 import { contextWindowOverrides } from "../models/known_models.ts";
@@ -32,6 +33,8 @@ export interface EngineOptions {
   contextWindows: Record<string, number>;
   pricing: Record<string, ModelPrice>;
   maxSteps: number;
+  /** Step cap of a `delegate` child run (`agent.delegate_max_steps`). */
+  delegateMaxSteps: number;
   /** `reasoning_effort` from config (`agent.` or `model.`); undefined = the provider's default. */
   reasoning?: ReasoningEffort;
   /** How often a streaming assistant message is saved to the transcript. */
@@ -88,6 +91,7 @@ export function engineOptionsFromConfig(
     contextWindows: contextWindowOverrides(f),
     pricing: pricingOverrides(f),
     maxSteps: Math.max(1, Math.floor(num(obj(f.agent).max_steps, 60, 1))),
+    delegateMaxSteps: Math.max(1, Math.floor(num(obj(f.agent).delegate_max_steps, 20, 1))),
     reasoning: reasoningEffort(obj(f.agent).reasoning_effort ?? obj(f.model).reasoning_effort),
     persistIntervalMs: 250,
     heartbeatMs: 5000,

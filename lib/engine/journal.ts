@@ -7,6 +7,7 @@ import { type Db, parseJsonColumn, transaction } from "../storage/db.ts";
 import type { ChatEvent, SequencedEvent } from "../shared/chat_events.ts";
 import type { Clock } from "../ids.ts";
 import { claimActiveStream } from "../sessions/sessions.ts";
+import { recoverRunMessages } from "./journal_recovery.ts";
 
 export type StreamStatus = "running" | "done" | "cancelled" | "error" | "interrupted";
 
@@ -116,7 +117,8 @@ export function finishStream(
 }
 
 /**
- * Close every run left `running` by a previous process: append `apperror` (interrupted) and
+ * Close every run left `running` by a previous process: rebuild its transcript rows from the
+ * journal (journal_recovery.ts), append `apperror` (interrupted) and
  * `stream_end` to its journal, mark it interrupted and free its session. Also clears
  * `active_stream_id` values that point at no running stream. Returns the runs recovered.
  */
@@ -126,6 +128,10 @@ export function recoverInterruptedStreams(db: Db, clock: Clock): StreamRow[] {
       .all() as unknown as StreamRow[];
     const append = createEventAppender(db, clock);
     for (const s of running) {
+      try {
+        // What the client saw may be ahead of the last periodic save of the answer.
+        recoverRunMessages(db, clock, s);
+      } catch { /* the rebuild is best effort; closing the run is not */ }
       let seq = lastSeq(db, s.stream_id);
       append(s.stream_id, ++seq, {
         event: "apperror",

@@ -6,6 +6,15 @@ import type { ModelMessage } from "ai";
 import type { StoredMessage } from "../sessions/messages.ts";
 import { resolveAttachment } from "../workspace/uploads.ts";
 import { sniffImage } from "../workspace/mime.ts";
+import {
+  BlockedUrlError,
+  checkUrl,
+  classifyAddress,
+  describeUrl,
+  type HostResolver,
+  isMetadataHostname,
+  parseIpv4,
+} from "../security/url_guard.ts";
 
 type AssistantPart =
   | { type: "text"; text: string }
@@ -65,6 +74,68 @@ export function parseToolArgs(raw: unknown): Record<string, unknown> {
   }
 }
 
+/**
+ * An `image_url` part (stored, or imported from another machine) as the provider will see it.
+ * `data:` images are decoded here, so nothing is fetched for them. A remote URL is passed on
+ * only when its host — as written AND as it resolves now — is not this machine, its network
+ * or a metadata service: the provider would fetch it (a local one from here), and the SDK's
+ * own download goes through the SSRF guard again (lib/providers/model_stream.ts, pinned to
+ * the checked address). Anything else becomes a note for the model, never a request.
+ */
+export async function imageUrlPart(
+  raw: string,
+  resolve?: HostResolver,
+): Promise<UserPart | null> {
+  const part = staticImageUrlPart(raw);
+  if (part?.type !== "image" || !(part.image instanceof URL)) return part;
+  const url = part.image;
+  try {
+    await checkUrl(url, { allowPrivate: false, resolve, signal: AbortSignal.timeout(3000) });
+  } catch (err) {
+    const why = err instanceof BlockedUrlError
+      ? err.message.replace(/^Refusing [^:]*: /, "")
+      : "its host could not be resolved";
+    return { type: "text", text: `[Image ${describeUrl(url)} not sent: ${why}]` };
+  }
+  return part;
+}
+
+function staticImageUrlPart(raw: string): UserPart | null {
+  const data = raw.match(/^data:(image\/[\w.+-]+);base64,([A-Za-z0-9+/=\s]*)$/i);
+  if (data) {
+    if (data[2].length > (MAX_INLINE_IMAGE_BYTES * 4) / 3 + 4) return null;
+    try {
+      const bytes = Uint8Array.from(atob(data[2].replace(/\s+/g, "")), (c) => c.charCodeAt(0));
+      return { type: "image", image: bytes, mediaType: data[1].toLowerCase() };
+    } catch {
+      return null;
+    }
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  const refused = (why: string): UserPart => ({
+    type: "text",
+    text: `[Image ${describeUrl(url)} not sent: ${why}]`,
+  });
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return url.protocol === "data:" ? null : refused("only http(s) and data: images are sent");
+  }
+  if (url.username || url.password) return refused("credentials in URLs are not allowed");
+  const host = url.hostname.replace(/\.$/, "").toLowerCase().replace(/^\[|\]$/g, "");
+  if (host === "localhost" || host.endsWith(".localhost") || isMetadataHostname(host)) {
+    return refused("its host is this machine or a metadata service");
+  }
+  if (parseIpv4(host) || host.includes(":")) {
+    const { cls, why } = classifyAddress(host);
+    if (cls !== "public") return refused(`its host is ${why}`);
+  }
+  return { type: "image", image: url };
+}
+
 async function userContent(m: StoredMessage, root?: AttachmentRoot): Promise<string | UserPart[]> {
   const parts: UserPart[] = [];
   if (Array.isArray(m.content)) {
@@ -73,11 +144,8 @@ async function userContent(m: StoredMessage, root?: AttachmentRoot): Promise<str
         parts.push({ type: "text", text: p.text });
       } else if (p?.type === "image_url") {
         const url = (p.image_url as { url?: string } | undefined)?.url;
-        if (url) {
-          try {
-            parts.push({ type: "image", image: new URL(url) });
-          } catch { /* not a URL */ }
-        }
+        const part = typeof url === "string" ? await imageUrlPart(url) : null;
+        if (part) parts.push(part);
       }
     }
   } else if (m.content) {

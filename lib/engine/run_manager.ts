@@ -11,6 +11,7 @@ import { type Clock, newStreamId, randomHex } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { appendMessages, listMessages, truncateMessages } from "../sessions/messages.ts";
 import { getSession, normalizeTitle, UNTITLED, updateSession } from "../sessions/sessions.ts";
+import { publishSessionsChanged } from "../sessions/session_events.ts";
 import { resolveTrustedWorkspace } from "../workspace/workspaces.ts";
 import {
   claimSession,
@@ -20,7 +21,7 @@ import {
   recoverInterruptedStreams,
   releaseSession,
 } from "./journal.ts";
-import { runAgent, type RunMode } from "./agent_loop.ts";
+import type { RunMode } from "./agent_loop.ts";
 import { type EngineOptions, engineOptionsFromConfig } from "./engine_options.ts";
 import { Run } from "./run.ts";
 import { setToolCallStatus } from "./tool_runner.ts";
@@ -65,6 +66,17 @@ export function deriveTitle(message: string): string {
   const space = cut.lastIndexOf(" ");
   return normalizeTitle((space > 40 ? cut.slice(0, space) : cut) + "…");
 }
+
+/**
+ * The agent loop (tools, prompts, compression, the provider stack) is imported by the first
+ * run, not at start-up: an idle console does not pay for it in memory.
+ */
+let agentLoop: Promise<typeof import("./agent_loop.ts")> | undefined;
+const loadAgentLoop = () =>
+  agentLoop ??= import("./agent_loop.ts").catch((err) => {
+    agentLoop = undefined;
+    throw err;
+  });
 
 export class RunManager {
   private overrides: Partial<EngineOptions>;
@@ -344,7 +356,8 @@ export class RunManager {
     this.runs.set(ids.streamId, run);
     // Start on the next macrotask so the HTTP response leaves first.
     run.done = new Promise<void>((resolve) => setTimeout(resolve, 0))
-      .then(() => runAgent(run, { app, opts, mode, title }))
+      .then(loadAgentLoop)
+      .then(({ runAgent }) => runAgent(run, { app, opts, mode, title }))
       .catch((err) => this.deps.log.error("run crashed", { error: String(err) }))
       .finally(() => {
         if (!run.finished && !this.closed) {
@@ -358,6 +371,8 @@ export class RunManager {
           }
         }
         if (this.runs.get(ids.streamId) === run) this.runs.delete(ids.streamId);
+        // The sessions-list feed (GET /api/sessions/events): the run ended, the row changed.
+        publishSessionsChanged(this.deps.db, "run_end", ids.sessionId);
       });
   }
 }

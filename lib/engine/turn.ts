@@ -1,6 +1,10 @@
 // What one turn of the agent works with (the run, its plan, session, endpoint, model and
 // meter), the token/timing meter behind `metering` events and `usage` rows, and the warning a
 // retried provider call leaves in the stream. Shared by the agent loop and the summarizer.
+// Delegated sub-tasks (child_run.ts) roll up: each token is stored once in the `usage` table,
+// under the session that spent it (the child's own row; the parent's row holds only its own
+// steps, so Insights never double counts), while the parent turn's `metering`/`done` usage and
+// the parent session's running totals include the children (what the user's turn cost).
 import type { RunTrace } from "../telemetry/run_tracer.ts";
 import type { EngineHost } from "./engine_host.ts";
 import type { Usage } from "../shared/chat_events.ts";
@@ -19,6 +23,8 @@ export interface RunPlan {
   mode: RunMode;
   /** A title set by this turn, announced first. */
   title?: string;
+  /** This run is a delegated sub-task (child_run.ts): it may not delegate again. */
+  delegated?: boolean;
 }
 
 export interface Turn {
@@ -42,6 +48,13 @@ export class Meter {
   tools = 0;
   ttftMs: number | null = null;
   genMs = 0;
+  /** Usage of delegated child runs, already stored against their own sessions. */
+  readonly children: Required<Usage> = {
+    input_tokens: 0,
+    output_tokens: 0,
+    cached_tokens: 0,
+    estimated_cost: 0,
+  };
   private stepStart = 0;
   private firstAt: number | null = null;
   private lastAt = 0;
@@ -71,12 +84,37 @@ export class Meter {
     const c = estimateCost(model, usage, pricing);
     this.cost = c === null || this.cost === null ? null : this.cost + c;
   }
-  usage(): Usage {
+  /** Add a finished child run's usage to this turn's totals. */
+  addChild(u: Usage): void {
+    const c = this.children;
+    c.input_tokens += u.input_tokens;
+    c.output_tokens += u.output_tokens;
+    c.cached_tokens += u.cached_tokens ?? 0;
+    c.estimated_cost = u.estimated_cost == null || c.estimated_cost === null
+      ? null
+      : c.estimated_cost + u.estimated_cost;
+  }
+  /** This run's own steps only (the `usage` row). */
+  ownUsage(): Usage {
     return {
       input_tokens: this.input,
       output_tokens: this.output,
       cached_tokens: this.cached,
       estimated_cost: this.steps ? this.cost : null,
+    };
+  }
+  /** The turn's total: its own steps plus its delegated children. */
+  usage(): Usage {
+    const own = this.ownUsage();
+    const c = this.children;
+    if (!c.input_tokens && !c.output_tokens && !c.cached_tokens) return own;
+    return {
+      input_tokens: own.input_tokens + c.input_tokens,
+      output_tokens: own.output_tokens + c.output_tokens,
+      cached_tokens: (own.cached_tokens ?? 0) + c.cached_tokens,
+      estimated_cost: own.estimated_cost == null || c.estimated_cost === null
+        ? null
+        : own.estimated_cost + c.estimated_cost,
     };
   }
   tokensPerSecond(): number | null {
@@ -95,6 +133,7 @@ export function recordUsage(
 ): void {
   if (meter.steps === 0) return;
   const usage = meter.usage();
+  const own = meter.ownUsage();
   const tokensPerS = meter.tokensPerSecond();
   run.emit({
     event: "metering",
@@ -110,10 +149,10 @@ export function recordUsage(
     run.streamId,
     model,
     provider,
-    usage.input_tokens,
-    usage.output_tokens,
-    usage.cached_tokens ?? 0,
-    usage.estimated_cost ?? null,
+    own.input_tokens,
+    own.output_tokens,
+    own.cached_tokens ?? 0,
+    own.estimated_cost ?? null,
     meter.ttftMs,
     tokensPerS,
     meter.tools,

@@ -25,6 +25,13 @@ export interface ModelInsight {
   avg_ttft_ms: number | null;
   avg_tokens_per_s: number | null;
   tool_calls: number;
+  /** The original's names: cached input tokens and input + output. */
+  cache_read_tokens: number;
+  total_tokens: number;
+  /** This model's part of the window, in percent (one decimal): tokens, turns, cost. */
+  token_share: number;
+  turn_share: number;
+  cost_share: number;
 }
 
 /** One local calendar day. `cost` is null when the day had turns and none was priced; a day without turns costs 0. */
@@ -53,6 +60,10 @@ export interface InsightsReport extends InsightsWindow {
   /** Turns whose model had no known price: `total_cost` leaves them out. */
   unpriced_turns: number;
   total_tool_calls: number;
+  /** The original's fields: cached input tokens, input + output, and the cached share of input (%). */
+  cache_read_tokens: number;
+  total_tokens: number;
+  cache_hit_percent: number;
   models: ModelInsight[];
   daily_tokens: DailyTokens[];
   /** Messages per weekday, index 0 = Monday … 6 = Sunday (server's local time). */
@@ -125,10 +136,11 @@ export function computeInsights(
     cost: null,
     turns: 0,
   }));
-  const byModel = new Map<
-    string,
-    ModelInsight & { ttft: [number, number]; tps: [number, number] }
-  >();
+  type ModelSums = Omit<
+    ModelInsight,
+    "cache_read_tokens" | "total_tokens" | "token_share" | "turn_share" | "cost_share"
+  >;
+  const byModel = new Map<string, ModelSums & { ttft: [number, number]; tps: [number, number] }>();
   const activityByDay = Array(7).fill(0);
   const activityByHour = Array(24).fill(0);
 
@@ -222,6 +234,11 @@ export function computeInsights(
     unpriced: m.unpriced_turns > 0,
     avg_ttft_ms: ttft[1] > 0 ? round(ttft[0] / ttft[1], 1) : null,
     avg_tokens_per_s: tps[1] > 0 ? round(tps[0] / tps[1], 2) : null,
+    cache_read_tokens: m.cached_tokens,
+    total_tokens: m.input_tokens + m.output_tokens,
+    token_share: 0,
+    turn_share: 0,
+    cost_share: 0,
   })).sort((a, b) =>
     (b.input_tokens + b.output_tokens) - (a.input_tokens + a.output_tokens) ||
     b.turns - a.turns || a.model.localeCompare(b.model)
@@ -229,6 +246,15 @@ export function computeInsights(
 
   const totalTurns = daily.reduce((s, d) => s + d.turns, 0);
   const unpricedTurns = models.reduce((s, m) => s + m.unpriced_turns, 0);
+  const totalInput = daily.reduce((s, d) => s + d.input_tokens, 0);
+  const totalTokens = totalInput + daily.reduce((s, d) => s + d.output_tokens, 0);
+  const totalCached = models.reduce((s, m) => s + m.cached_tokens, 0);
+  const share = (part: number, whole: number) => whole > 0 ? round((part / whole) * 100, 1) : 0;
+  for (const m of models) {
+    m.token_share = share(m.total_tokens, totalTokens);
+    m.turn_share = share(m.turns, totalTurns);
+    m.cost_share = share(m.cost ?? 0, pricedCost);
+  }
   return {
     ...window,
     timezone: cal.timeZone,
@@ -241,6 +267,9 @@ export function computeInsights(
     total_cost: totalTurns > 0 && unpricedTurns === totalTurns ? null : money(pricedCost),
     unpriced_turns: unpricedTurns,
     total_tool_calls: models.reduce((s, m) => s + m.tool_calls, 0),
+    cache_read_tokens: totalCached,
+    total_tokens: totalTokens,
+    cache_hit_percent: share(totalCached, totalInput),
     models,
     daily_tokens: daily,
     activity_by_day: activityByDay,

@@ -2,9 +2,7 @@
 // SDK client (stdio or Streamable HTTP), with states configured | connecting | connected |
 // error, a connect backoff, and per-call timeouts. Invariants: status/inventory are passive
 // (never spawn or probe); a dead or slow server yields an error, never a hung call.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { type AppConfig, expandEnvRefs } from "../settings/config.ts";
@@ -12,6 +10,28 @@ import type { Clock } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { checkUrl, guardedFetch } from "../security/url_guard.ts";
 import { maskMap, type McpServerConfig, readServerConfigs, stdioEnvironment } from "./config.ts";
+
+/**
+ * The MCP SDK (with its JSON-schema validator, ~25 MB resident) is imported when the first
+ * server connects, not at start-up: most consoles configure no MCP server at all.
+ */
+let sdk: ReturnType<typeof importSdk> | undefined;
+function importSdk() {
+  return Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+  ]).then(([client, stdio, http]) => ({
+    Client: client.Client,
+    StdioClientTransport: stdio.StdioClientTransport,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+  }));
+}
+const mcpSdk = () =>
+  sdk ??= importSdk().catch((err) => {
+    sdk = undefined;
+    throw err;
+  });
 
 export type McpState = "configured" | "connecting" | "connected" | "error";
 
@@ -290,6 +310,7 @@ export class McpManager {
     const generation = ++conn.generation;
     conn.state = "connecting";
     conn.stderrTail = [];
+    const { Client } = await mcpSdk();
     const client = new Client({ name: "hermes-console", version: "1.0.0" }, {
       capabilities: {},
       listChanged: {
@@ -356,6 +377,7 @@ export class McpManager {
   async #transport(conn: Connection, generation: number): Promise<Transport> {
     const cfg = conn.cfg;
     const env = this.deps.config.env;
+    const { StdioClientTransport, StreamableHTTPClientTransport } = await mcpSdk();
     if (cfg.transport === "http") {
       const url = expandEnvRefs(cfg.url!, env);
       // User-configured, so private addresses are fine; metadata/link-local never are.

@@ -66,7 +66,8 @@ function endpointUrl(base: string, path: string, query: Record<string, string> =
 
 function targetFor(e: ProviderEndpoint, serial: boolean): ProbeTarget {
   const known = KNOWN_PROVIDERS[e.id];
-  const headers: Record<string, string> = { accept: "application/json" };
+  // The endpoint's own headers first: the credential set below always wins over them.
+  const headers: Record<string, string> = { ...e.headers, accept: "application/json" };
   let kind: ProbeKind = "openai";
   let url: string;
   if (e.protocol === "anthropic") {

@@ -7,11 +7,12 @@
 // `idleTimeoutMs` is `no_response`; rate limits are retried (honouring Retry-After) only
 // while nothing has been streamed in that attempt.
 import type { ModelMessage } from "ai";
-import { convertToLanguageModelPrompt, standardizePrompt } from "ai/internal";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { ProviderEndpoint } from "./provider_config.ts";
+import { describeUrl, guardedFetch, guardedFetchFunction } from "../security/url_guard.ts";
+
+/** Providers whose servers run on the user's own machine by design (default base_url local). */
+const LOCAL_BY_DESIGN = new Set(["ollama", "lmstudio", "custom"]);
 import {
   type FailureContext,
   noResponseFailure,
@@ -90,13 +91,89 @@ type ProviderModel = ReturnType<ReturnType<typeof createOpenAICompatible>["chatM
 type StreamPartOf<M extends ProviderModel> = Awaited<ReturnType<M["doStream"]>>["stream"] extends
   ReadableStream<infer P> ? P : never;
 
+/**
+ * The AI SDK, imported on the first model call: with its provider packages it is ~20 MB of an
+ * idle server's memory, and a console that never chats needs none of it.
+ */
+let sdk: ReturnType<typeof importSdk> | undefined;
+function importSdk() {
+  return Promise.all([
+    import("ai/internal"),
+    import("@ai-sdk/openai"),
+    import("@ai-sdk/anthropic"),
+    import("@ai-sdk/openai-compatible"),
+  ]).then(([internal, openai, anthropic, compatible]) => ({
+    convertToLanguageModelPrompt: internal.convertToLanguageModelPrompt,
+    standardizePrompt: internal.standardizePrompt,
+    createOpenAI: openai.createOpenAI,
+    createAnthropic: anthropic.createAnthropic,
+    createOpenAICompatible: compatible.createOpenAICompatible,
+  }));
+}
+const loadSdk = () =>
+  sdk ??= importSdk().catch((err) => {
+    sdk = undefined; // a failed import (e.g. a missing cache entry) is retried next call
+    throw err;
+  });
+
+const MAX_DOWNLOAD_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The SDK downloads a URL part the model cannot take as a URL. Ours goes through the SSRF
+ * guard with no private addresses (an image URL comes from a transcript, never from the
+ * user's configuration) and is capped; URLs the model takes itself are left to the provider.
+ */
+function guardedDownload(
+  requests: Array<{ url: URL; isUrlSupportedByModel: boolean; abortSignal?: AbortSignal }>,
+): Promise<Array<{ data: Uint8Array; mediaType: string | undefined } | null>> {
+  return Promise.all(requests.map(async ({ url, isUrlSupportedByModel, abortSignal }) => {
+    if (isUrlSupportedByModel) return null;
+    const res = await guardedFetch(url, { signal: abortSignal }, { allowPrivate: false });
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      throw new Error(`Downloading ${describeUrl(url)} failed: HTTP ${res.status}`);
+    }
+    const bytes = await readBodyCapped(res, MAX_DOWNLOAD_BYTES, describeUrl(url));
+    return { data: bytes, mediaType: res.headers.get("content-type")?.split(";")[0] };
+  }));
+}
+
+async function readBodyCapped(res: Response, max: number, what: string): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of res.body ?? new ReadableStream<Uint8Array>()) {
+    total += chunk.byteLength;
+    if (total > max) throw new Error(`Downloading ${what} failed: over ${max} bytes`);
+    chunks.push(chunk);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) (out.set(c, at), at += c.byteLength);
+  return out;
+}
+
 /** Build the SDK model for an endpoint. Non-Anthropic endpoints use chat-completions. */
-export function createLanguageModel(
+export async function createLanguageModel(
   endpoint: ProviderEndpoint,
   model: string,
   fetchImpl?: typeof fetch,
-): ProviderModel {
-  const common = fetchImpl ? { fetch: fetchImpl } : {};
+): Promise<ProviderModel> {
+  const { createAnthropic, createOpenAI, createOpenAICompatible } = await loadSdk();
+  // Every provider request goes through the SSRF guard at request time (a base_url that was
+  // written around the settings checks, or a name that now resolves elsewhere, is refused
+  // before the API key leaves): loopback and private addresses only for endpoints the user
+  // configured, metadata and unspecified addresses never. `fetchImpl` (a test seam) only
+  // replaces the transport under the guard; it stands in for DNS too, so names are not
+  // resolved then (IP literals and metadata names are still judged).
+  const common = {
+    fetch: guardedFetchFunction({
+      allowPrivate: endpoint.userConfigured || LOCAL_BY_DESIGN.has(endpoint.id),
+      fetch: fetchImpl,
+      ...(fetchImpl ? { resolveNames: false } : {}),
+    }),
+    // Headers the user configured for this endpoint (config.yaml `headers:`).
+    ...(endpoint.headers ? { headers: endpoint.headers } : {}),
+  };
   if (endpoint.protocol === "anthropic") {
     return createAnthropic({
       apiKey: endpoint.apiKey ?? "",
@@ -165,11 +242,12 @@ export async function* streamModelStep(req: StepRequest): AsyncGenerator<StepPar
   let streamError: unknown;
   let reader: ReadableStreamDefaultReader<StreamPartOf<ProviderModel>> | undefined;
   try {
-    const model = createLanguageModel(req.endpoint, req.model, req.fetch);
+    const model = await createLanguageModel(req.endpoint, req.model, req.fetch);
+    const { convertToLanguageModelPrompt, standardizePrompt } = await loadSdk();
     const prompt = await convertToLanguageModelPrompt({
       prompt: await standardizePrompt({ system: req.system, messages: req.messages }),
       supportedUrls: await model.supportedUrls,
-      download: undefined,
+      download: guardedDownload,
       abortSignal: local.signal,
       provider: model.provider,
     });

@@ -16,6 +16,8 @@ export interface ProviderEndpoint {
   apiKey?: string;
   /** Models named in the config for this endpoint (the catalog may probe for more). */
   models: string[];
+  /** Extra HTTP headers sent with every request to this endpoint (`headers:`, `${ENV}` expanded). */
+  headers?: Record<string, string>;
   /** True when the config file names this endpoint; false when only detected (env key). */
   userConfigured: boolean;
 }
@@ -89,6 +91,15 @@ const asObj = (
 ): Obj => (v && typeof v === "object" && !Array.isArray(v) ? v as Obj : {});
 const asStr = (v: unknown): string | undefined =>
   typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
+/** A `headers:` mapping: string-valued entries with `${ENV}` expanded; absent when empty. */
+const asHeaders = (v: unknown, env: Readonly<Record<string, string>>) => {
+  const entries = Object.entries(asObj(v)).filter(([k, h]) =>
+    /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/.test(k) &&
+    (typeof h === "string" || typeof h === "number")
+  ).map(([k, h]) => [k, expandEnvRefs(String(h), env)] as const)
+    .filter(([, h]) => h !== "" && !/[\r\n\0]/.test(h));
+  return entries.length ? { headers: Object.fromEntries(entries) } : {};
+};
 const asStrList = (v: unknown): string[] =>
   Array.isArray(v)
     ? v.map((m) => typeof m === "string" ? m : asStr(asObj(m).id) ?? asStr(asObj(m).name))
@@ -151,6 +162,7 @@ export function resolveProviders(
       ...(baseUrl ? { baseUrl } : {}),
       ...(apiKey ? { apiKey: secret(apiKey) } : {}),
       models: asStrList(section.models),
+      ...asHeaders(section.headers, env),
       userConfigured: inFile,
     });
   }
@@ -170,6 +182,7 @@ export function resolveProviders(
       baseUrl,
       ...(apiKey ? { apiKey: secret(apiKey) } : {}),
       models: asStrList(c.models),
+      ...asHeaders(c.headers, env),
       userConfigured: true,
     });
   }

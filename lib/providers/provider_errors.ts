@@ -1,7 +1,7 @@
 // Vendor failures normalized at the adapter into one ProviderError vocabulary (API.md
 // `apperror.type`), each with a hint a person can act on. Invariants: an api key never appears
 // in a message or `details`; only rate limits and transient server errors are retryable.
-import { APICallError } from "ai";
+import type { APICallError } from "ai";
 import { ProviderError, type ProviderErrorKind } from "../errors.ts";
 import type { ProviderEndpoint } from "./provider_config.ts";
 
@@ -87,7 +87,7 @@ export function toProviderFailure(err: unknown, ctx: FailureContext): ProviderFa
       },
     );
   }
-  if (APICallError.isInstance(err)) {
+  if (isApiCallError(err)) {
     const status = err.statusCode ?? 0;
     const vendor = redact(vendorMessage(err.responseBody) || err.message, ctx.endpoint.apiKey);
     const details = `HTTP ${status || "?"}: ${vendor}`.slice(0, 500);
@@ -236,4 +236,14 @@ export function truncatedFailure(ctx: FailureContext): ProviderFailure {
     `The partial answer was kept. Retry the turn; if it keeps happening, check the network or ` +
       `proxy between Hermes and ${ctx.endpoint.baseUrl ?? ctx.endpoint.label}.`,
   );
+}
+
+/**
+ * `APICallError.isInstance` without importing the SDK at start-up (model_stream.ts loads it on
+ * the first model call): the SDK marks its errors with this global symbol across versions.
+ */
+const API_CALL_ERROR = Symbol.for("vercel.ai.error.AI_APICallError");
+function isApiCallError(err: unknown): err is APICallError {
+  return typeof err === "object" && err !== null &&
+    (err as Record<symbol, unknown>)[API_CALL_ERROR] === true;
 }

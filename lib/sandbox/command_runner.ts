@@ -1,96 +1,29 @@
-// Runs the `terminal` tool's shell commands: bash in the workspace with a scrubbed
-// environment, under bubblewrap when it works on this host (workspace read-write, the rest
-// of / read-only, private /tmp, no network unless allowed). Invariants: a command never
-// outlives its timeout, its cancellation or the app; output is capped as head + tail.
-import { existsSync, statSync } from "node:fs";
-import { sep } from "node:path";
+// Runs the `terminal` tool's shell commands: bash in the workspace with a scrubbed environment,
+// inside the sandbox of bwrap_sandbox.ts when this host can build it (with the network switch on,
+// slirp4netns gives it a network without the host's loopback: sandbox_network.ts), else directly.
+// Invariants: a command never outlives its timeout, its cancellation or the app; output is capped
+// as head + tail; no server secret is ever in a child's environment.
+import { join } from "node:path";
+import {
+  DEFAULT_BWRAP_PATH,
+  DEFAULT_SLIRP_PATH,
+  isRoot,
+  sandboxedCommand,
+  type SandboxHandle,
+  type SandboxStatus,
+  sandboxStatus,
+} from "./bwrap_sandbox.ts";
+import { attachNetwork, netnsPid, stopSlirp, WAIT_FOR_NETWORK } from "./sandbox_network.ts";
 
-export const DEFAULT_BWRAP_PATH = "/usr/bin/bwrap";
-
-/** Whether commands run inside bubblewrap; when not, approvals are the only gate. */
-export interface SandboxStatus {
-  bubblewrap: boolean;
-  bwrap_path: string | null;
-  /** A sentence for the UI: what protects the host. */
-  message: string;
-}
-
-const probes = new Map<string, Promise<SandboxStatus>>();
-
-/**
- * Probe (once per bwrap path, cached: it is a fact about the host) whether bubblewrap can
- * build the sandbox `terminal` uses. A missing binary or a failed self-check (no user
- * namespaces, seccomp, nested containers) means commands run unsandboxed.
- */
-export function sandboxStatus(
-  bwrapPath: string | null = DEFAULT_BWRAP_PATH,
-): Promise<SandboxStatus> {
-  const key = bwrapPath ?? "";
-  let probe = probes.get(key);
-  if (!probe) {
-    probe = probeBwrap(bwrapPath);
-    probes.set(key, probe);
-  }
-  return probe;
-}
-
-async function probeBwrap(bwrapPath: string | null): Promise<SandboxStatus> {
-  const off = (why: string): SandboxStatus => ({
-    bubblewrap: false,
-    bwrap_path: null,
-    message: `Terminal commands run without a sandbox (${why}); approvals are the only gate.`,
-  });
-  if (!bwrapPath || !existsSync(bwrapPath)) return off(`bubblewrap not found at ${bwrapPath}`);
-  try {
-    const out = await new Deno.Command(bwrapPath, {
-      args: [
-        ...baseBwrapArgs(false),
-        "--",
-        "bash",
-        "-c",
-        "touch /tmp/.probe && test ! -w /usr && echo ok",
-      ],
-      clearEnv: true,
-      env: { PATH: "/usr/local/bin:/usr/bin:/bin" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder().decode(out.stdout).trim();
-    if (out.success && text === "ok") {
-      return {
-        bubblewrap: true,
-        bwrap_path: bwrapPath,
-        message: "Terminal commands run in a bubblewrap sandbox: the workspace is writable, " +
-          "the rest of the filesystem is read-only, and the network is off unless allowed.",
-      };
-    }
-    const err = new TextDecoder().decode(out.stderr).trim().split("\n")[0];
-    return off(`bubblewrap self-check failed: ${err || `exit ${out.code}`}`);
-  } catch (err) {
-    return off(`bubblewrap could not start: ${(err as Error).message}`);
-  }
-}
-
-function baseBwrapArgs(allowNetwork: boolean): string[] {
-  return [
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-    "--tmpfs",
-    "/tmp",
-    "--dir",
-    "/tmp/home",
-    ...(allowNetwork ? [] : ["--unshare-net"]),
-    "--unshare-pid",
-    "--unshare-ipc",
-    "--die-with-parent",
-    "--new-session",
-  ];
-}
+export {
+  DEFAULT_BWRAP_PATH,
+  DEFAULT_SLIRP_PATH,
+  SANDBOX_UID,
+  sandboxedCommand,
+  type SandboxHandle,
+  type SandboxStatus,
+  sandboxStatus,
+} from "./bwrap_sandbox.ts";
 
 export interface CommandRequest {
   command: string;
@@ -111,10 +44,12 @@ export interface CommandResult {
   timedOut: boolean;
   cancelled: boolean;
   sandboxed: boolean;
+  /** The network was asked for but this host cannot give it safely (no slirp4netns). */
+  networkUnavailable: boolean;
   omittedBytes: number;
 }
 
-export interface CommandRunner {
+export interface CommandRunner extends SandboxHandle {
   run(req: CommandRequest): Promise<CommandResult>;
   status(): Promise<SandboxStatus>;
   /** Kill every running command and remove the fallback home. */
@@ -124,6 +59,8 @@ export interface CommandRunner {
 export interface CommandRunnerOptions {
   /** null disables bubblewrap (tests of the unsandboxed path). */
   bwrapPath?: string | null;
+  /** slirp4netns for the network switch; null keeps sandboxed commands offline. */
+  slirpPath?: string | null;
   /** Bytes kept from the start and from the end of the output (default 20,000 each). */
   headBytes?: number;
   tailBytes?: number;
@@ -135,21 +72,8 @@ export interface CommandRunnerOptions {
 
 const encoder = new TextEncoder();
 
-/**
- * Host control sockets stay connectable on a read-only bind (connect() ignores the read-only
- * flag), and talking to them is root on the host: they are masked inside the sandbox.
- */
-const CONTROL_SOCKETS = [
-  "/run/docker.sock",
-  "/var/run/docker.sock",
-  "/run/containerd/containerd.sock",
-  "/run/podman/podman.sock",
-  "/run/dbus/system_bus_socket",
-  "/run/systemd/private",
-];
-
 /** Keeps the first `head` bytes and the last `tail` bytes of a stream, counting the rest. */
-class OutputCapture {
+export class OutputCapture {
   private headParts: Uint8Array[] = [];
   private headLen = 0;
   private tailParts: Uint8Array[] = [];
@@ -197,11 +121,22 @@ class OutputCapture {
 /** Create the runner; the owner registers `close()` with app.onClose. */
 export function createCommandRunner(opts: CommandRunnerOptions = {}): CommandRunner {
   const bwrapPath = opts.bwrapPath === undefined ? DEFAULT_BWRAP_PATH : opts.bwrapPath;
+  const slirpPath = opts.slirpPath === undefined ? DEFAULT_SLIRP_PATH : opts.slirpPath;
   const headBytes = opts.headBytes ?? 20_000;
   const tailBytes = opts.tailBytes ?? 20_000;
+  const hiddenPaths = [...(opts.hiddenPaths ?? [])];
   const running = new Set<Deno.ChildProcess>();
-  let fallbackHome: string | null = null;
+  let scratch: string | null = null;
   let closed = false;
+  const scratchDir = async () => {
+    if (!scratch) {
+      scratch = await Deno.makeTempDir({ prefix: "hermes-terminal-" });
+      await Deno.mkdir(join(scratch, "home"));
+      // The slirp4netns resolver: the host's may sit on a loopback address the sandbox lacks.
+      await Deno.writeTextFile(join(scratch, "resolv.conf"), "nameserver 10.0.2.3\n");
+    }
+    return scratch;
+  };
 
   const killGroup = (child: Deno.ChildProcess, sig: Deno.Signal) => {
     try {
@@ -213,69 +148,50 @@ export function createCommandRunner(opts: CommandRunnerOptions = {}): CommandRun
     }
   };
 
-  const hiddenArgs = (workspace: string): string[] => {
-    const args: string[] = [];
-    for (const p of [...CONTROL_SOCKETS, ...(opts.hiddenPaths ?? [])]) {
-      if (!p || workspace === p || workspace.startsWith(p + sep) || p.startsWith(workspace + sep)) {
-        continue;
-      }
-      try {
-        const st = statSync(p);
-        if (st.isDirectory()) args.push("--tmpfs", p);
-        else args.push("--ro-bind", "/dev/null", p);
-      } catch { /* not there: nothing to hide */ }
-    }
-    return args;
-  };
-
-  return {
-    status: () => sandboxStatus(bwrapPath),
+  const runner: CommandRunner = {
+    hiddenPaths,
+    status: () => sandboxStatus(bwrapPath, slirpPath),
     async run(req) {
       if (closed) throw new Error("The command runner is shut down");
-      const status = await sandboxStatus(bwrapPath);
+      const status = await sandboxStatus(bwrapPath, slirpPath);
       const envBase = {
         PATH: opts.env?.PATH ?? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
         LANG: opts.env?.LANG ?? "C.UTF-8",
         TERM: opts.env?.TERM ?? "dumb",
       };
-      let cmd: Deno.Command;
-      if (status.bubblewrap && status.bwrap_path) {
-        cmd = new Deno.Command(status.bwrap_path, {
-          args: [
-            ...baseBwrapArgs(req.allowNetwork),
-            ...hiddenArgs(req.workspace),
-            "--bind",
-            req.workspace,
-            req.workspace,
-            "--chdir",
-            req.cwd,
-            "--",
-            "bash",
-            "-c",
-            req.command,
-          ],
-          clearEnv: true,
-          env: { ...envBase, HOME: "/tmp/home" },
-          stdin: "null",
-          stdout: "piped",
-          stderr: "piped",
-          detached: true,
-        });
-      } else {
-        fallbackHome ??= await Deno.makeTempDir({ prefix: "hermes-terminal-home-" });
-        cmd = new Deno.Command("bash", {
-          args: ["-c", req.command],
-          cwd: req.cwd,
-          clearEnv: true,
-          env: { ...envBase, HOME: fallbackHome },
-          stdin: "null",
-          stdout: "piped",
-          stderr: "piped",
-          detached: true,
-        });
-      }
-      const child = cmd.spawn();
+      const dir = await scratchDir();
+      const network = req.allowNetwork && status.network_isolation && status.slirp_path;
+      const outerNet = !!network && !isRoot();
+      const sandboxed = sandboxedCommand(status, {
+        argv: network
+          ? ["bash", "-c", WAIT_FOR_NETWORK, "hermes-net", req.command]
+          : ["bash", "-c", req.command],
+        workspace: req.workspace,
+        cwd: req.cwd,
+        writable: true,
+        hiddenPaths,
+        env: envBase,
+        resolvConf: network ? join(dir, "resolv.conf") : undefined,
+        outerNet,
+      });
+      const child = sandboxed ? sandboxed.spawn() : new Deno.Command("bash", {
+        args: ["-c", req.command],
+        cwd: req.cwd,
+        clearEnv: true,
+        env: { ...envBase, HOME: join(dir, "home") },
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        detached: true,
+      }).spawn();
       running.add(child);
+      let slirp: Deno.ChildProcess | null = null;
+      const netDone = new AbortController();
+      const attaching = network
+        ? netnsPid(child.pid, outerNet, netDone.signal).then((pid) => {
+          if (pid && !netDone.signal.aborted) slirp = attachNetwork(network, pid, outerNet);
+        })
+        : Promise.resolve();
       const capture = new OutputCapture(headBytes, tailBytes);
       let timedOut = false;
       let cancelled = false;
@@ -319,6 +235,9 @@ export function createCommandRunner(opts: CommandRunnerOptions = {}): CommandRun
       const status2 = await child.status;
       clearTimeout(timer);
       req.signal?.removeEventListener("abort", onAbort);
+      netDone.abort();
+      await attaching;
+      if (slirp) await stopSlirp(slirp);
       // Background processes that escaped the group may hold the pipes: stop waiting soon.
       const drained = Promise.all(readers);
       let grace: ReturnType<typeof setTimeout> | undefined;
@@ -343,7 +262,8 @@ export function createCommandRunner(opts: CommandRunnerOptions = {}): CommandRun
         signal: status2.signal ?? null,
         timedOut,
         cancelled,
-        sandboxed: status.bubblewrap,
+        sandboxed: sandboxed !== null,
+        networkUnavailable: req.allowNetwork && sandboxed !== null && !network,
         omittedBytes: omitted,
       };
     },
@@ -351,9 +271,10 @@ export function createCommandRunner(opts: CommandRunnerOptions = {}): CommandRun
       closed = true;
       for (const child of running) killGroup(child, "SIGKILL");
       await Promise.all([...running].map((c) => c.status.catch(() => {})));
-      if (fallbackHome) await Deno.remove(fallbackHome, { recursive: true }).catch(() => {});
+      if (scratch) await Deno.remove(scratch, { recursive: true }).catch(() => {});
     },
   };
+  return runner;
 }
 
 /** Exposed for tests of the head+tail cap. */

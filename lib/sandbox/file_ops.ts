@@ -1,9 +1,36 @@
-// The file operations behind the agent's file tools, run inside the sandbox Worker (whose
-// Deno permissions are read/write of one workspace, nothing else). Invariant: every path is
-// resolved with resolveInWorkspace (real path) before it is touched, so neither `..` nor a
-// symlink inside the workspace reaches outside it; failures return `{isError}` text, never throw.
-import { resolveInWorkspace, toWorkspaceRelative } from "../workspace/workspace_paths.ts";
-import { dirname, join, relative, sep } from "node:path";
+// The file operations behind the agent's file tools, run inside the sandbox Worker. Invariants:
+// every file is reached through safe_fs.ts — opened beneath the workspace's directory fd, the
+// kernel refusing any step out of it (so a neighbour swapping a directory for a symlink cannot
+// redirect a read or a write), then read or written through that fd only; the opened fd's real
+// path is checked again (inside the root, not a protected path: protected_paths.ts) before one
+// byte is read or written; new files are created only in an already-verified parent directory
+// fd with O_EXCL. Failures return `{isError}` text, never throw.
+import { checkRelativePath } from "../workspace/workspace_paths.ts";
+import { isProtectedPath, isWithinPath } from "../workspace/protected_paths.ts";
+import {
+  closeFd,
+  fdPath,
+  lstatAt,
+  mkdirAt,
+  O,
+  openBeneath,
+  openRootDir,
+  readDirFd,
+  readFd,
+  SafeFsError,
+  type SafeStat,
+  statFd,
+  writeFdAll,
+} from "./safe_fs.ts";
+import { join, relative, sep } from "node:path";
+
+/** What every operation is told besides its arguments. */
+export interface FileOpGuard {
+  /** Absolute real paths inside the workspace that are never shown or touched. */
+  protected: readonly string[];
+  /** `dev:ino` of protected files: refused under any name (a hard link into the workspace). */
+  fileIds?: ReadonlySet<string>;
+}
 
 export interface FileOpResult {
   output: string;
@@ -21,6 +48,8 @@ export const FILE_LIMITS = {
   maxLineChars: 2000,
   maxWriteBytes: 10 * 1024 * 1024,
   maxListEntries: 500,
+  /** Directory entries examined at most by list_directory (a folder of millions). */
+  maxListScan: 100_000,
   maxSearchResults: 500,
   defaultSearchResults: 50,
   maxSearchFileBytes: 2 * 1024 * 1024,
@@ -39,22 +68,142 @@ export const SKIPPED_DIRS = new Set([
 
 const fail = (output: string): FileOpResult => ({ output, isError: true });
 
-/** Resolve or explain: a refused path becomes the same message whatever lies outside. */
-async function resolvePath(
+const notFound = (path: string) =>
+  fail(
+    `Path "${path}" was not found in the workspace (paths are relative to the workspace root; ` +
+      `absolute paths, ".." and links leading outside are refused).`,
+  );
+const notWritable = (path: string) =>
+  fail(
+    `Path "${path}" is outside the workspace or not writable (paths are relative to the ` +
+      `workspace root; absolute paths, ".." and links leading outside are refused).`,
+  );
+
+/** Thrown inside an operation to end it with this result. */
+class Refusal extends Error {
+  constructor(readonly result: FileOpResult) {
+    super(result.output);
+  }
+}
+
+/**
+ * One operation's view of the workspace: the root directory fd and every fd opened beneath it
+ * (all closed by `close()`). `open` is the only way in, and it re-checks the opened fd's path.
+ */
+class Tree {
+  private fds: number[] = [];
+  private constructor(
+    readonly root: string,
+    readonly guard: FileOpGuard,
+    readonly rootFd: number,
+  ) {}
+
+  static open(root: string, guard: FileOpGuard): Tree {
+    const fd = openRootDir(root);
+    const tree = new Tree(root, guard, fd);
+    tree.fds.push(fd);
+    // The pool hands out the root's real path; anything else means it moved under us.
+    if (fdPath(fd) !== root || isProtectedPath(root, guard.protected)) {
+      tree.close();
+      throw new SafeFsError("EXDEV", "open root");
+    }
+    return tree;
+  }
+
+  /** True when the real path `abs` may be shown or touched. */
+  allowed(abs: string): boolean {
+    return isWithinPath(abs, this.root) && !isProtectedPath(abs, this.guard.protected);
+  }
+
+  /** Open `rel` beneath the root; returns the fd and its real path (both checked). */
+  open(rel: string, flags: number, opts: { noSymlinks?: boolean } = {}): {
+    fd: number;
+    real: string;
+  } {
+    // O_PATH takes no other access flags (openat2 refuses them).
+    const fd = openBeneath(this.rootFd, rel, flags & O.PATH ? flags : flags | O.NOCTTY, opts);
+    this.fds.push(fd);
+    const real = fdPath(fd);
+    if (!this.allowed(real) || this.isProtectedFile(fd)) {
+      this.release(fd);
+      throw new SafeFsError("EXDEV", "open");
+    }
+    return { fd, real };
+  }
+
+  /** A hard link to a protected file (same inode, innocent name). */
+  private isProtectedFile(fd: number): boolean {
+    if (!this.guard.fileIds?.size) return false;
+    const st = statFd(fd);
+    return st.type === "file" && st.nlink > 1 &&
+      this.guard.fileIds.has(`${st.devNumber}:${st.ino}`);
+  }
+
+  /** Create the new file `name` in the verified directory `dirFd` (never through a link). */
+  create(dirFd: number, dirReal: string, name: string): { fd: number; real: string } {
+    if (!this.allowed(join(dirReal, name))) throw new SafeFsError("EXDEV", "create");
+    const fd = openBeneath(dirFd, name, O.WRONLY | O.CREAT | O.EXCL | O.NONBLOCK | O.NOCTTY, {
+      mode: 0o666,
+    });
+    this.fds.push(fd);
+    const real = fdPath(fd);
+    if (!this.allowed(real)) {
+      this.release(fd);
+      throw new SafeFsError("EXDEV", "create");
+    }
+    return { fd, real };
+  }
+
+  /** `abs` (a real path inside the root) relative to the root, `/`-separated. */
+  rel(abs: string): string {
+    const r = relative(this.root, abs).split(sep).join("/");
+    return r === "" ? "." : r;
+  }
+
+  release(fd: number): void {
+    const i = this.fds.indexOf(fd);
+    if (i !== -1) this.fds.splice(i, 1);
+    closeFd(fd);
+  }
+
+  close(): void {
+    for (const fd of this.fds.splice(0)) closeFd(fd);
+  }
+}
+
+/** Run `fn` with the workspace open; refusals and unexpected errors become results. */
+function withTree(
   root: string,
-  path: string,
-  mustExist: boolean,
-): Promise<string | FileOpResult> {
+  guard: FileOpGuard,
+  onRefused: FileOpResult,
+  fn: (tree: Tree) => FileOpResult,
+): FileOpResult {
+  let tree: Tree;
   try {
-    return await resolveInWorkspace(root, normalizeToolPath(path), { mustExist });
+    tree = Tree.open(root, guard);
+  } catch (err) {
+    if (err instanceof SafeFsError && err.code === "ENOLIBC") {
+      return fail("The file sandbox is unavailable (it needs Linux with glibc).");
+    }
+    return fail(`The workspace ${root} cannot be opened.`);
+  }
+  try {
+    return fn(tree);
+  } catch (err) {
+    if (err instanceof Refusal) return err.result;
+    if (err instanceof SafeFsError) return onRefused;
+    throw err;
+  } finally {
+    tree.close();
+  }
+}
+
+/** The lexical guard (no absolute paths, `..`, NUL, URL or look-alike tricks) or a refusal. */
+function lexical(path: string, onRefused: FileOpResult): string {
+  try {
+    return checkRelativePath(normalizeToolPath(path));
   } catch {
-    return fail(
-      mustExist
-        ? `Path "${path}" was not found in the workspace (paths are relative to the workspace ` +
-          `root; absolute paths, ".." and links leading outside are refused).`
-        : `Path "${path}" is outside the workspace or not writable (paths are relative to the ` +
-          `workspace root; absolute paths, ".." and links leading outside are refused).`,
-    );
+    throw new Refusal(onRefused);
   }
 }
 
@@ -79,22 +228,34 @@ export function formatBytes(n: number): string {
 }
 
 /** read_file: numbered lines `offset`..`offset+limit-1` (1-based) of a UTF-8 text file. */
-export async function readFileOp(
+export function readFileOp(
   root: string,
   args: { path: string; offset?: number; limit?: number },
-): Promise<FileOpResult> {
-  const abs = await resolvePath(root, args.path, true);
-  if (typeof abs !== "string") return abs;
-  const info = await Deno.stat(abs);
-  if (info.isDirectory) return fail(`"${args.path}" is a directory; use list_directory.`);
-  if (info.size > FILE_LIMITS.maxReadFileBytes) {
-    return fail(
-      `"${args.path}" is ${formatBytes(info.size)}; read_file reads files up to ` +
-        `${formatBytes(FILE_LIMITS.maxReadFileBytes)}. Use search_files to find the part you ` +
-        `need, or terminal (head, sed -n 'A,Bp') to read a slice.`,
-    );
-  }
-  const bytes = await Deno.readFile(abs);
+  guard: FileOpGuard = { protected: [] },
+): FileOpResult {
+  const refused = notFound(args.path);
+  return withTree(root, guard, refused, (tree) => {
+    const { fd } = tree.open(lexical(args.path, refused), O.RDONLY | O.NONBLOCK);
+    const info = statFd(fd);
+    if (info.type === "dir") return fail(`"${args.path}" is a directory; use list_directory.`);
+    if (info.type !== "file") return fail(`"${args.path}" is not a regular file; not read.`);
+    const tooBig = (size: number) =>
+      fail(
+        `"${args.path}" is ${formatBytes(size)}; read_file reads files up to ` +
+          `${formatBytes(FILE_LIMITS.maxReadFileBytes)}. Use search_files to find the part you ` +
+          `need, or terminal (head, sed -n 'A,Bp') to read a slice.`,
+      );
+    if (info.size > FILE_LIMITS.maxReadFileBytes) return tooBig(info.size);
+    const bytes = readFd(fd, FILE_LIMITS.maxReadFileBytes);
+    if (bytes.length > FILE_LIMITS.maxReadFileBytes) return tooBig(bytes.length);
+    return numberedLines(args, bytes);
+  });
+}
+
+function numberedLines(
+  args: { path: string; offset?: number; limit?: number },
+  bytes: Uint8Array,
+): FileOpResult {
   if (looksBinary(bytes)) {
     return fail(
       `"${args.path}" looks like a binary file (${formatBytes(bytes.length)}); not shown.`,
@@ -136,11 +297,33 @@ export async function readFileOp(
   return { output: out.join("\n") };
 }
 
+/** The directory `parts` beneath the root, created as needed; each step checked. */
+function ensureDir(tree: Tree, parts: string[]): { fd: number; real: string } {
+  let cur = tree.open(".", O.RDONLY | O.DIRECTORY);
+  for (let i = 0; i < parts.length; i++) {
+    const prefix = parts.slice(0, i + 1).join("/");
+    let next: { fd: number; real: string };
+    try {
+      next = tree.open(prefix, O.RDONLY | O.DIRECTORY);
+    } catch (err) {
+      if (!(err instanceof SafeFsError) || err.code !== "ENOENT") throw err;
+      // Created inside the directory fd just verified, never through a path string.
+      if (!tree.allowed(join(cur.real, parts[i]))) throw new SafeFsError("EXDEV", "mkdir");
+      mkdirAt(cur.fd, parts[i]);
+      next = tree.open(prefix, O.RDONLY | O.DIRECTORY);
+    }
+    tree.release(cur.fd);
+    cur = next;
+  }
+  return cur;
+}
+
 /** write_file: create or overwrite a file with `content`, creating parent directories. */
-export async function writeFileOp(
+export function writeFileOp(
   root: string,
   args: { path: string; content: string },
-): Promise<FileOpResult> {
+  guard: FileOpGuard = { protected: [] },
+): FileOpResult {
   const bytes = new TextEncoder().encode(args.content);
   if (bytes.length > FILE_LIMITS.maxWriteBytes) {
     return fail(
@@ -148,26 +331,42 @@ export async function writeFileOp(
         `${formatBytes(FILE_LIMITS.maxWriteBytes)}.`,
     );
   }
-  const abs = await resolvePath(root, args.path, false);
-  if (typeof abs !== "string") return abs;
-  if (abs === root) return fail(`"${args.path}" is the workspace root, not a file.`);
-  let existed = false;
-  try {
-    const info = await Deno.stat(abs);
-    if (info.isDirectory) return fail(`"${args.path}" is a directory; cannot write it as a file.`);
-    existed = true;
-  } catch { /* new file */ }
-  try {
-    await Deno.mkdir(dirname(abs), { recursive: true });
-    await Deno.writeFile(abs, bytes);
-  } catch (err) {
-    return fail(`Cannot write "${args.path}": ${(err as Error).message}`);
-  }
-  const lines = args.content === "" ? 0 : args.content.split("\n").length;
-  const rel = await toWorkspaceRelative(root, abs);
-  return {
-    output: `${existed ? "Overwrote" : "Created"} ${rel} (${bytes.length} bytes, ${lines} lines).`,
-  };
+  const refused = notWritable(args.path);
+  return withTree(root, guard, refused, (tree) => {
+    const rel = lexical(args.path, refused);
+    const parts = rel.split("/").filter((p) => p !== "" && p !== ".");
+    if (parts.length === 0) return fail(`"${args.path}" is the workspace root, not a file.`);
+    const name = parts.pop()!;
+    const parent = ensureDir(tree, parts);
+    let target: { fd: number; real: string };
+    let existed = true;
+    try {
+      // An existing file (or a link to one that stays inside) is written in place.
+      target = tree.open(rel, O.WRONLY | O.NONBLOCK);
+    } catch (err) {
+      if (!(err instanceof SafeFsError)) throw err;
+      if (err.code === "EISDIR") {
+        return fail(`"${args.path}" is a directory; cannot write it as a file.`);
+      }
+      if (err.code === "ENXIO") return fail(`"${args.path}" is not a regular file.`);
+      if (err.code !== "ENOENT") throw err;
+      // Not there: create it in the verified parent; O_EXCL never follows a (dangling) link.
+      target = tree.create(parent.fd, parent.real, name);
+      existed = false;
+    }
+    const info = statFd(target.fd);
+    if (info.type !== "file") return fail(`"${args.path}" is not a regular file.`);
+    try {
+      writeFdAll(target.fd, bytes);
+    } catch (err) {
+      return fail(`Cannot write "${args.path}": ${(err as Error).message}`);
+    }
+    const lines = args.content === "" ? 0 : args.content.split("\n").length;
+    return {
+      output: `${existed ? "Overwrote" : "Created"} ${tree.rel(target.real)} (${bytes.length} ` +
+        `bytes, ${lines} lines).`,
+    };
+  });
 }
 
 function countOccurrences(haystack: string, needle: string): number[] {
@@ -183,27 +382,44 @@ function countOccurrences(haystack: string, needle: string): number[] {
 const lineOf = (text: string, index: number) => text.slice(0, index).split("\n").length;
 
 /** patch: replace the exact text `old_string` with `new_string` (once, or everywhere). */
-export async function patchOp(
+export function patchOp(
   root: string,
   args: { path: string; old_string: string; new_string: string; replace_all?: boolean },
-): Promise<FileOpResult> {
+  guard: FileOpGuard = { protected: [] },
+): FileOpResult {
   if (args.old_string === "") {
     return fail("old_string is empty; give the exact text to replace (use write_file to create).");
   }
   if (args.old_string === args.new_string) {
     return fail("old_string and new_string are identical; nothing to change.");
   }
-  const abs = await resolvePath(root, args.path, true);
-  if (typeof abs !== "string") return abs;
-  const info = await Deno.stat(abs);
-  if (info.isDirectory) return fail(`"${args.path}" is a directory.`);
-  if (info.size > FILE_LIMITS.maxReadFileBytes) {
-    return fail(
-      `"${args.path}" is ${formatBytes(info.size)}; patch edits files up to ` +
-        `${formatBytes(FILE_LIMITS.maxReadFileBytes)}.`,
-    );
-  }
-  const text = await Deno.readTextFile(abs);
+  const refused = notFound(args.path);
+  return withTree(root, guard, refused, (tree) => {
+    // Read and written through one fd: the bytes replaced are the bytes that were read.
+    const { fd, real } = tree.open(lexical(args.path, refused), O.RDWR | O.NONBLOCK);
+    const info = statFd(fd);
+    if (info.type === "dir") return fail(`"${args.path}" is a directory.`);
+    if (info.type !== "file") return fail(`"${args.path}" is not a regular file.`);
+    const tooBig = (size: number) =>
+      fail(
+        `"${args.path}" is ${formatBytes(size)}; patch edits files up to ` +
+          `${formatBytes(FILE_LIMITS.maxReadFileBytes)}.`,
+      );
+    if (info.size > FILE_LIMITS.maxReadFileBytes) return tooBig(info.size);
+    const bytes = readFd(fd, FILE_LIMITS.maxReadFileBytes);
+    if (bytes.length > FILE_LIMITS.maxReadFileBytes) return tooBig(bytes.length);
+    return patchText(args, new TextDecoder().decode(bytes), (updated) => {
+      writeFdAll(fd, new TextEncoder().encode(updated));
+      return tree.rel(real);
+    });
+  });
+}
+
+function patchText(
+  args: { path: string; old_string: string; new_string: string; replace_all?: boolean },
+  text: string,
+  write: (updated: string) => string,
+): FileOpResult {
   const hits = countOccurrences(text, args.old_string);
   if (hits.length === 0) {
     const hint = fuzzyHint(text, args.old_string);
@@ -223,8 +439,7 @@ export async function patchOp(
   const updated = args.replace_all
     ? text.split(args.old_string).join(args.new_string)
     : text.slice(0, hits[0]) + args.new_string + text.slice(hits[0] + args.old_string.length);
-  await Deno.writeTextFile(abs, updated);
-  const rel = await toWorkspaceRelative(root, abs);
+  const rel = write(updated);
   const first = lineOf(text, hits[0]);
   return {
     output: `Patched ${rel}: replaced ${hits.length} occurrence${hits.length > 1 ? "s" : ""}` +
@@ -269,55 +484,80 @@ interface ListedEntry {
   size: number;
 }
 
+/** What an entry of the directory `dir` is, following a link only when it stays inside. */
+function describeEntry(
+  tree: Tree,
+  dir: { fd: number; real: string },
+  name: string,
+  hint: string,
+): { type: ListedEntry["type"]; size: number; linkedType?: "dir" | "file" } {
+  let st: SafeStat;
+  try {
+    st = lstatAt(dir.fd, name);
+  } catch {
+    return { type: hint === "dir" ? "dir" : "file", size: 0 }; // vanished while listing
+  }
+  if (st.type !== "symlink") return { type: st.type === "dir" ? "dir" : "file", size: st.size };
+  // Say what the link is only when it stays inside (and is not protected); never describe
+  // outside targets.
+  try {
+    const target = tree.open(tree.rel(join(dir.real, name)), O.PATH);
+    const t = statFd(target.fd);
+    tree.release(target.fd);
+    // (Without openat2, O_PATH opens the link itself: still just a link.)
+    if (t.type === "symlink") return { type: "symlink", size: st.size };
+    return { type: t.type === "dir" ? "dir" : "file", size: t.size };
+  } catch {
+    return { type: "symlink", size: st.size };
+  }
+}
+
 /** list_directory: the entries of a workspace directory, directories first. */
-export async function listDirectoryOp(
+export function listDirectoryOp(
   root: string,
   args: { path?: string },
-): Promise<FileOpResult> {
+  guard: FileOpGuard = { protected: [] },
+): FileOpResult {
   const path = args.path ?? ".";
-  const abs = await resolvePath(root, path, true);
-  if (typeof abs !== "string") return abs;
-  const info = await Deno.stat(abs);
-  if (!info.isDirectory) return fail(`"${path}" is a file, not a directory; use read_file.`);
-  const entries: ListedEntry[] = [];
-  for await (const e of Deno.readDir(abs)) {
-    let size = 0;
-    let type: ListedEntry["type"] = e.isDirectory ? "dir" : e.isSymlink ? "symlink" : "file";
+  const refused = notFound(path);
+  return withTree(root, guard, refused, (tree) => {
+    let dir: { fd: number; real: string };
     try {
-      const st = await Deno.lstat(join(abs, e.name));
-      size = st.size;
-      if (e.isSymlink) {
-        // Say what the link is only when it stays inside; never describe outside targets.
-        const real = await Deno.realPath(join(abs, e.name)).catch(() => "");
-        if (real && (real === root || real.startsWith(root + sep))) {
-          const target = await Deno.stat(real);
-          type = target.isDirectory ? "dir" : "file";
-          size = target.size;
-        }
+      dir = tree.open(lexical(path, refused), O.RDONLY | O.DIRECTORY);
+    } catch (err) {
+      if (err instanceof SafeFsError && err.code === "ENOTDIR") {
+        return fail(`"${path}" is a file, not a directory; use read_file.`);
       }
-    } catch { /* vanished or unreadable: list with size 0 */ }
-    entries.push({ name: e.name, type, size });
-  }
-  const rank = (t: ListedEntry["type"]) => (t === "dir" ? 0 : 1);
-  entries.sort((a, b) =>
-    rank(a.type) - rank(b.type) ||
-    a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.name.localeCompare(b.name)
-  );
-  const rel = await toWorkspaceRelative(root, abs);
-  if (entries.length === 0) return { output: `${rel}/ is empty.` };
-  const shown = entries.slice(0, FILE_LIMITS.maxListEntries);
-  const lines = shown.map((e) =>
-    e.type === "dir"
-      ? `${e.name}/`
-      : `${e.name}${e.type === "symlink" ? " -> (link)" : ""}  (${formatBytes(e.size)})`
-  );
-  const header = `${rel === "." ? "./" : rel + "/"} — ${entries.length} entr${
-    entries.length === 1 ? "y" : "ies"
-  }`;
-  if (entries.length > shown.length) {
-    lines.push(`… ${entries.length - shown.length} more entries not shown`);
-  }
-  return { output: [header, ...lines].join("\n") };
+      throw err;
+    }
+    const entries: ListedEntry[] = [];
+    for (const e of readDirFd(dir.fd, FILE_LIMITS.maxListScan)) {
+      // Protected entries (state dir, config, credentials) are not even named.
+      if (!tree.allowed(join(dir.real, e.name))) continue;
+      const d = describeEntry(tree, dir, e.name, e.type);
+      entries.push({ name: e.name, type: d.type, size: d.size });
+    }
+    const rank = (t: ListedEntry["type"]) => (t === "dir" ? 0 : 1);
+    entries.sort((a, b) =>
+      rank(a.type) - rank(b.type) ||
+      a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.name.localeCompare(b.name)
+    );
+    const rel = tree.rel(dir.real);
+    if (entries.length === 0) return { output: `${rel}/ is empty.` };
+    const shown = entries.slice(0, FILE_LIMITS.maxListEntries);
+    const lines = shown.map((e) =>
+      e.type === "dir"
+        ? `${e.name}/`
+        : `${e.name}${e.type === "symlink" ? " -> (link)" : ""}  (${formatBytes(e.size)})`
+    );
+    const header = `${rel === "." ? "./" : rel + "/"} — ${entries.length} entr${
+      entries.length === 1 ? "y" : "ies"
+    }`;
+    if (entries.length > shown.length) {
+      lines.push(`… ${entries.length - shown.length} more entries not shown`);
+    }
+    return { output: [header, ...lines].join("\n") };
+  });
 }
 
 /** Convert a glob (`*`, `**`, `?`, `[abc]`, `{a,b}`) into an anchored RegExp. */
@@ -357,7 +597,7 @@ export function globToRegExp(glob: string): RegExp {
 }
 
 /** search_files: regex over file contents, or a glob over file names; capped and sorted. */
-export async function searchFilesOp(
+export function searchFilesOp(
   root: string,
   args: {
     pattern: string;
@@ -367,128 +607,170 @@ export async function searchFilesOp(
     limit?: number;
     case_insensitive?: boolean;
   },
-): Promise<FileOpResult> {
+  guard: FileOpGuard = { protected: [] },
+): FileOpResult {
   const target = args.target ?? "content";
   const limit = Math.min(
     FILE_LIMITS.maxSearchResults,
     Math.max(1, args.limit ?? FILE_LIMITS.defaultSearchResults),
   );
-  const base = await resolvePath(root, args.path ?? ".", true);
-  if (typeof base !== "string") return base;
-  let matcher: RegExp;
-  try {
-    matcher = target === "content"
-      ? new RegExp(args.pattern, args.case_insensitive ? "i" : "")
-      : globToRegExp(args.pattern);
-  } catch (err) {
-    return fail(
-      `Invalid ${target === "content" ? "regular expression" : "glob"} ` +
-        `"${args.pattern}": ${(err as Error).message}`,
-    );
-  }
-  let fileFilter: RegExp | null = null;
-  if (args.file_glob) fileFilter = globToRegExp(args.file_glob);
-  const matchName = (re: RegExp, rel: string) =>
-    re.test(rel) || re.test(rel.slice(rel.lastIndexOf("/") + 1));
+  const refused = notFound(args.path ?? ".");
+  return withTree(root, guard, refused, (tree) => {
+    const base = tree.open(lexical(args.path ?? ".", refused), O.PATH);
+    const baseInfo = statFd(base.fd);
+    tree.release(base.fd);
+    let matcher: RegExp;
+    try {
+      matcher = target === "content"
+        ? new RegExp(args.pattern, args.case_insensitive ? "i" : "")
+        : globToRegExp(args.pattern);
+    } catch (err) {
+      return fail(
+        `Invalid ${target === "content" ? "regular expression" : "glob"} ` +
+          `"${args.pattern}": ${(err as Error).message}`,
+      );
+    }
+    let fileFilter: RegExp | null = null;
+    if (args.file_glob) fileFilter = globToRegExp(args.file_glob);
+    const matchName = (re: RegExp, rel: string) =>
+      re.test(rel) || re.test(rel.slice(rel.lastIndexOf("/") + 1));
 
-  const results: string[] = [];
-  let total = 0;
-  let scanned = 0;
-  let truncatedScan = false;
-  const baseInfo = await Deno.stat(base);
-  const files: AsyncGenerator<string> = baseInfo.isDirectory
-    ? walk(root, base, () => {
+    const results: string[] = [];
+    let total = 0;
+    let scanned = 0;
+    let truncatedScan = false;
+    const admit = () => {
       scanned++;
       if (scanned > FILE_LIMITS.maxSearchFilesScanned) {
         truncatedScan = true;
         return false;
       }
       return true;
-    })
-    : (async function* () {
-      yield base;
-    })();
-  for await (const abs of files) {
-    const rel = relative(root, abs).split(sep).join("/");
-    if (target === "files") {
-      if (matchName(matcher, rel) && (!fileFilter || matchName(fileFilter, rel))) {
-        total++;
-        if (results.length < limit) results.push(rel);
-      }
-      continue;
-    }
-    if (fileFilter && !matchName(fileFilter, rel)) continue;
-    let bytes: Uint8Array;
-    try {
-      const st = await Deno.stat(abs);
-      if (st.size > FILE_LIMITS.maxSearchFileBytes) continue;
-      bytes = await Deno.readFile(abs);
-    } catch {
-      continue;
-    }
-    if (looksBinary(bytes)) continue;
-    const lines = new TextDecoder().decode(bytes).split("\n");
-    for (let i = 0; i < lines.length; i++) {
-      if (!matcher.test(lines[i])) continue;
-      total++;
-      if (results.length < limit) {
-        const line = lines[i].replace(/\r$/, "");
-        results.push(`${rel}:${i + 1}: ${line.length > 300 ? line.slice(0, 300) + " …" : line}`);
-      }
-    }
-  }
-  if (total === 0) {
-    return {
-      output: target === "content"
-        ? `No matches for /${args.pattern}/ in ${args.path ?? "."}.`
-        : `No files matching "${args.pattern}" in ${args.path ?? "."}.`,
     };
-  }
-  const notes: string[] = [];
-  if (total > results.length) {
-    notes.push(
-      `(${total} ${target === "content" ? "matches" : "files"}, showing the first ` +
-        `${results.length}; narrow the search or raise limit)`,
-    );
-  }
-  if (truncatedScan) {
-    notes.push(
-      `(stopped after scanning ${FILE_LIMITS.maxSearchFilesScanned} files; use path ` +
-        `to search a subdirectory)`,
-    );
-  }
-  return { output: [...results, ...notes].join("\n") };
+    const baseRel = tree.rel(base.real);
+    const files: Iterable<WalkedFile> = baseInfo.type === "dir"
+      ? walk(tree, baseRel, admit)
+      : baseInfo.type === "file"
+      ? [{ rel: baseRel, follow: false }]
+      : [];
+    for (const file of files) {
+      const rel = file.rel;
+      if (target === "files") {
+        if (matchName(matcher, rel) && (!fileFilter || matchName(fileFilter, rel))) {
+          total++;
+          if (results.length < limit) results.push(rel);
+        }
+        continue;
+      }
+      if (fileFilter && !matchName(fileFilter, rel)) continue;
+      const bytes = readForSearch(tree, file);
+      if (!bytes || looksBinary(bytes)) continue;
+      const lines = new TextDecoder().decode(bytes).split("\n");
+      for (let i = 0; i < lines.length; i++) {
+        if (!matcher.test(lines[i])) continue;
+        total++;
+        if (results.length < limit) {
+          const line = lines[i].replace(/\r$/, "");
+          results.push(`${rel}:${i + 1}: ${line.length > 300 ? line.slice(0, 300) + " …" : line}`);
+        }
+      }
+    }
+    if (total === 0) {
+      return {
+        output: target === "content"
+          ? `No matches for /${args.pattern}/ in ${args.path ?? "."}.`
+          : `No files matching "${args.pattern}" in ${args.path ?? "."}.`,
+      };
+    }
+    const notes: string[] = [];
+    if (total > results.length) {
+      notes.push(
+        `(${total} ${target === "content" ? "matches" : "files"}, showing the first ` +
+          `${results.length}; narrow the search or raise limit)`,
+      );
+    }
+    if (truncatedScan) {
+      notes.push(
+        `(stopped after scanning ${FILE_LIMITS.maxSearchFilesScanned} files; use path ` +
+          `to search a subdirectory)`,
+      );
+    }
+    return { output: [...results, ...notes].join("\n") };
+  });
 }
 
-/** Walk files under `dir` in name order, skipping SKIPPED_DIRS and links leading outside. */
-async function* walk(
-  root: string,
-  dir: string,
-  admit: () => boolean,
-): AsyncGenerator<string> {
-  const entries: Deno.DirEntry[] = [];
+interface WalkedFile {
+  /** Real path relative to the root, `/`-separated. */
+  rel: string;
+  /** A symlink (to a file inside): opened following links beneath the root. */
+  follow: boolean;
+}
+
+/** The bytes of a regular file found by the walk, or null (gone, too big, not a file). */
+function readForSearch(tree: Tree, file: WalkedFile): Uint8Array | null {
+  let fd = -1;
   try {
-    for await (const e of Deno.readDir(dir)) entries.push(e);
+    fd = tree.open(file.rel, O.RDONLY | O.NONBLOCK, { noSymlinks: !file.follow }).fd;
+    const st = statFd(fd);
+    if (st.type !== "file" || st.size > FILE_LIMITS.maxSearchFileBytes) return null;
+    const bytes = readFd(fd, FILE_LIMITS.maxSearchFileBytes);
+    return bytes.length > FILE_LIMITS.maxSearchFileBytes ? null : bytes;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== -1) tree.release(fd);
+  }
+}
+
+/**
+ * Walk files under `dirRel` in name order, skipping SKIPPED_DIRS, protected paths and links to
+ * directories. Directories are opened with no symlink anywhere on the path, so one swapped for
+ * a link mid-walk is skipped, never followed. One directory fd is open at a time.
+ */
+function* walk(tree: Tree, dirRel: string, admit: () => boolean): Generator<WalkedFile> {
+  let entries: ReturnType<typeof readDirFd>;
+  let dirReal: string;
+  try {
+    const dir = tree.open(dirRel, O.RDONLY | O.DIRECTORY, { noSymlinks: true });
+    try {
+      dirReal = dir.real;
+      entries = readDirFd(dir.fd);
+      // d_type is unknown on some filesystems: ask lstat then.
+      for (const e of entries) {
+        if (e.type !== "unknown") continue;
+        try {
+          const st = lstatAt(dir.fd, e.name);
+          e.type = st.type;
+        } catch { /* vanished */ }
+      }
+    } finally {
+      tree.release(dir.fd);
+    }
   } catch {
     return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
-    const abs = join(dir, e.name);
-    if (e.isDirectory) {
+    const abs = join(dirReal, e.name);
+    if (!tree.allowed(abs)) continue;
+    const rel = tree.rel(abs);
+    if (e.type === "dir") {
       if (SKIPPED_DIRS.has(e.name)) continue;
-      yield* walk(root, abs, admit);
-    } else if (e.isFile) {
+      yield* walk(tree, rel, admit);
+    } else if (e.type === "file") {
       if (!admit()) return;
-      yield abs;
-    } else if (e.isSymlink) {
+      yield { rel, follow: false };
+    } else if (e.type === "symlink") {
       // Symlinked files are searched only when they resolve inside; linked dirs are not walked.
-      const real = await Deno.realPath(abs).catch(() => "");
-      if (!real || !real.startsWith(root + sep)) continue;
-      const st = await Deno.stat(real).catch(() => null);
-      if (st?.isFile) {
+      let isFile = false;
+      try {
+        const t = tree.open(rel, O.PATH);
+        isFile = statFd(t.fd).type === "file";
+        tree.release(t.fd);
+      } catch { /* leads outside, protected or dangling */ }
+      if (isFile) {
         if (!admit()) return;
-        yield abs;
+        yield { rel, follow: true };
       }
     }
   }

@@ -1,9 +1,11 @@
 // A pool of file-tool Workers, one per workspace, each started with Deno permissions that
-// allow reading and writing that workspace only (no net, run, env, ffi, sys). Invariants:
+// allow reading and writing that workspace and FFI to libc only (no net, run, env, sys); the
+// files themselves are opened through libc beneath the workspace fd (safe_fs.ts). Invariants:
 // a call that runs past its deadline terminates its worker (a runaway regex cannot wedge the
 // pool); a crashed or timed-out worker is replaced on the next call; close() ends them all.
 import type { FileOpResult } from "./file_ops.ts";
 import { appUrl } from "../server/app_paths.ts";
+import { findLibc } from "./safe_fs.ts";
 
 export type FileOpName = "read" | "write" | "patch" | "list" | "search" | "probe";
 
@@ -13,6 +15,12 @@ export interface FileOpRequest {
   /** The workspace real path (the worker's only readable/writable tree). */
   root: string;
   args: Record<string, unknown>;
+  /** Absolute real paths inside the workspace that the operation must refuse and hide. */
+  protected: string[];
+  /** `dev:ino` of protected files: refused under any name (a hard link). */
+  protectedFileIds: string[];
+  /** The libc the worker may load (its only FFI grant). */
+  libc: string;
 }
 
 export interface FileOpResponse {
@@ -49,12 +57,20 @@ export interface FileSandboxOptions {
   callTimeoutMs?: number;
   /** An unused worker is terminated after this long (default 5 min). */
   idleMs?: number;
+  /**
+   * The protected paths inside a workspace (real path given), asked before every call so a
+   * credentials folder created later is covered too. Default: none.
+   */
+  protectedPaths?: (workspace: string) => Promise<string[]>;
+  /** `dev:ino` of protected files, refused under any name (hard links). Default: none. */
+  protectedFileIds?: () => Promise<string[]>;
 }
 
 /** Create the pool. The owner registers `close()` with app.onClose. */
 export function createFileSandboxPool(opts: FileSandboxOptions = {}): FileSandboxPool {
   const callTimeoutMs = opts.callTimeoutMs ?? 30_000;
   const idleMs = opts.idleMs ?? 5 * 60_000;
+  const libc = findLibc();
   const workers = new Map<string, PooledWorker>();
   let nextId = 1;
   let closed = false;
@@ -81,7 +97,7 @@ export function createFileSandboxPool(opts: FileSandboxOptions = {}): FileSandbo
           net: false,
           run: false,
           env: false,
-          ffi: false,
+          ffi: libc ? [libc] : false,
           sys: false,
           import: false,
         },
@@ -126,8 +142,31 @@ export function createFileSandboxPool(opts: FileSandboxOptions = {}): FileSandbo
       } catch {
         return { output: `The workspace ${given} does not exist.`, isError: true };
       }
+      if (!libc) {
+        return {
+          output: "The file tools need Linux with glibc (files are opened with openat2).",
+          isError: true,
+        };
+      }
+      let hidden: string[];
+      let hiddenIds: string[];
+      try {
+        hidden = (await opts.protectedPaths?.(workspace)) ?? [];
+        hiddenIds = (await opts.protectedFileIds?.()) ?? [];
+      } catch {
+        return { output: "The file sandbox could not list protected paths.", isError: true };
+      }
       if (closed) return { output: "The file sandbox is shut down.", isError: true };
-      const pooled = workers.get(workspace) ?? spawn(workspace);
+      let pooled: PooledWorker;
+      try {
+        pooled = workers.get(workspace) ?? spawn(workspace);
+      } catch (err) {
+        // The parent lacks a permission the worker needs (e.g. started without --allow-ffi).
+        return {
+          output: `The file sandbox cannot start: ${(err as Error).message}`,
+          isError: true,
+        };
+      }
       if (pooled.idleTimer !== undefined) clearTimeout(pooled.idleTimer);
       pooled.idleTimer = undefined;
       const id = nextId++;
@@ -159,7 +198,17 @@ export function createFileSandboxPool(opts: FileSandboxOptions = {}): FileSandbo
           timer,
         });
         signal?.addEventListener("abort", onAbort, { once: true });
-        pooled.worker.postMessage({ id, op, root: workspace, args } satisfies FileOpRequest);
+        pooled.worker.postMessage(
+          {
+            id,
+            op,
+            root: workspace,
+            args,
+            protected: hidden,
+            protectedFileIds: hiddenIds,
+            libc,
+          } satisfies FileOpRequest,
+        );
       });
     },
     size: () => workers.size,

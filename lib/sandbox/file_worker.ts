@@ -1,9 +1,11 @@
 // The file-tool Worker: started by file_sandbox.ts with Deno permissions limited to reading
-// and writing ONE workspace (no net, run, env, ffi or sys). It answers `{id, op, args}`
-// messages with `{id, result}`; every path still goes through resolveInWorkspace first.
+// and writing ONE workspace plus FFI to libc alone (no net, run, env or sys). It answers
+// `{id, op, args}` messages with `{id, result}`; every file is opened race-free beneath the
+// workspace's directory fd (safe_fs.ts) and protected paths are refused (file_ops.ts).
 /// <reference lib="deno.worker" />
 import { listDirectoryOp, patchOp, readFileOp, searchFilesOp, writeFileOp } from "./file_ops.ts";
 import type { FileOpRequest, FileOpResponse } from "./file_sandbox.ts";
+import { initSafeFs } from "./safe_fs.ts";
 
 /** Try what the worker must not be able to do; each entry says how it was refused. */
 async function probePermissions(): Promise<Record<string, string>> {
@@ -26,24 +28,26 @@ async function probePermissions(): Promise<Record<string, string>> {
 }
 
 self.onmessage = async (e: MessageEvent<FileOpRequest>) => {
-  const { id, op, root, args } = e.data;
+  const { id, op, root, args, libc } = e.data;
+  const guard = { protected: e.data.protected, fileIds: new Set(e.data.protectedFileIds) };
   let response: FileOpResponse;
   try {
+    if (op !== "probe") initSafeFs(libc);
     switch (op) {
       case "read":
-        response = { id, result: await readFileOp(root, args as never) };
+        response = { id, result: readFileOp(root, args as never, guard) };
         break;
       case "write":
-        response = { id, result: await writeFileOp(root, args as never) };
+        response = { id, result: writeFileOp(root, args as never, guard) };
         break;
       case "patch":
-        response = { id, result: await patchOp(root, args as never) };
+        response = { id, result: patchOp(root, args as never, guard) };
         break;
       case "list":
-        response = { id, result: await listDirectoryOp(root, args as never) };
+        response = { id, result: listDirectoryOp(root, args as never, guard) };
         break;
       case "search":
-        response = { id, result: await searchFilesOp(root, args as never) };
+        response = { id, result: searchFilesOp(root, args as never, guard) };
         break;
       case "probe":
         response = { id, result: { output: JSON.stringify(await probePermissions()) } };

@@ -36,8 +36,12 @@ export interface Security {
     /** POST /api/upload per client. */
     upload: RateLimiter;
   };
-  /** Cached secret bytes and derived keys (filled lazily). */
-  cache: { secret?: Promise<Uint8Array>; keys: Map<string, Promise<CryptoKey>> };
+  /** Cached secret bytes, derived keys and the console token (filled lazily). */
+  cache: {
+    secret?: Promise<Uint8Array>;
+    keys: Map<string, Promise<CryptoKey>>;
+    consoleToken?: Promise<string>;
+  };
 }
 
 /** The authenticated state of one request, as middleware leaves it in `ctx.state.auth`. */

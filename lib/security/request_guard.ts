@@ -4,7 +4,7 @@
 // any handler runs; requests without Origin/Sec-Fetch-Site (curl, scripts) pass the cross-site
 // check; `next` targets are always same-site relative paths.
 import type { AppConfig } from "../settings/config.ts";
-import { ForbiddenError } from "../errors.ts";
+import { ForbiddenError, ValidationError } from "../errors.ts";
 import { hasControlChar } from "../workspace/workspace_paths.ts";
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -30,12 +30,18 @@ export function isBrowserRequest(req: Request): boolean {
   return req.headers.has("origin") || req.headers.has("sec-fetch-site");
 }
 
-/** Decode a URL path the way the router does; undecodable paths are returned as they are. */
+/**
+ * Decode a URL path the way the router does. A malformed or overlong percent-encoding (e.g.
+ * `%c0%ae`, an overlong "." that once walked paths) is a 400 here, before any route tries to
+ * decode it again and fails with a 500.
+ */
 export function decodedPath(pathname: string): string {
   try {
     return decodeURI(pathname);
   } catch {
-    return pathname;
+    throw new ValidationError(
+      `Malformed percent-encoding in the path "${pathname.slice(0, 200)}"`,
+    );
   }
 }
 
@@ -44,7 +50,15 @@ export function isPublicPath(path: string): boolean {
   return path === "/login" || path === "/health" || path === "/sw.js" ||
     path === "/manifest.json" || path === "/manifest.webmanifest" ||
     path === "/favicon.ico" || path === "/favicon.svg" ||
-    path.startsWith("/api/auth/") || path.startsWith("/static/");
+    path.startsWith("/api/auth/") || path.startsWith("/static/") || isSharePath(path);
+}
+
+/**
+ * `/share/<token>`: a share link's read-only page (lib/sharing/shares.ts). One segment only:
+ * nothing below it, and no `/api/share/*` route, is public.
+ */
+export function isSharePath(path: string): boolean {
+  return /^\/share\/[^/]+$/.test(path);
 }
 
 /** Split a Host header value into its lowercase host name (IPv6 keeps brackets). */
@@ -161,8 +175,8 @@ function originHost(value: string): string | null {
 
 /**
  * Where to go after logging in. Only same-site relative paths are honoured: `/x?y#z` yes;
- * `//evil`, `/\evil`, `https://…`, `javascript:`, control characters or anything that would
- * resolve to another origin → "/".
+ * `//evil`, `/\evil`, `/.//evil`, `/%2e%2e//evil`, `https://…`, `javascript:`, control
+ * characters or anything that would resolve (after dot segments) to another origin → "/".
  */
 export function safeNextPath(next: string | null | undefined): string {
   if (typeof next !== "string" || next === "" || next.length > 2048) return "/";
@@ -180,6 +194,9 @@ export function safeNextPath(next: string | null | undefined): string {
     const base = "http://console.invalid";
     const u = new URL(next, base);
     if (u.origin !== base) return "/";
+    // Dot segments can fold `/.//evil` or `/x/..//evil` into `//evil`, which a browser reads
+    // as another host: the NORMALIZED path must be one `/` then neither `/` nor `\`.
+    if (!/^\/(?![\/\\])/.test(u.pathname)) return "/";
     if (u.pathname === "/login") return "/";
     return u.pathname + u.search + u.hash;
   } catch {

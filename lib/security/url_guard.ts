@@ -21,6 +21,12 @@ export interface UrlGuardOptions {
   resolve?: HostResolver;
   /** Abandons a slow DNS lookup. */
   signal?: AbortSignal;
+  /**
+   * False: judge host NAMES by their text only, without resolving them. Only for a transport
+   * that never resolves names itself (a test seam standing in for the network); IP literals,
+   * localhost and metadata names are still judged as always.
+   */
+  resolveNames?: boolean;
 }
 
 export interface GuardedFetchOptions extends UrlGuardOptions {
@@ -49,6 +55,11 @@ const METADATA_HOSTNAMES = new Set([
   "instance-data",
   "instance-data.ec2.internal",
 ]);
+
+/** True for the well-known names of cloud metadata services. */
+export function isMetadataHostname(host: string): boolean {
+  return METADATA_HOSTNAMES.has(host.replace(/\.$/, "").toLowerCase());
+}
 
 /** AWS's IPv6 instance metadata service, fd00:ec2::254 (inside the otherwise private fc00::/7). */
 const EC2_METADATA_V6 = parseIpv6("fd00:ec2::254")!;
@@ -210,6 +221,8 @@ export async function checkUrl(
     addresses = [host.replace(/^\[|\]$/g, "")];
   } else if (host === "localhost" || host.endsWith(".localhost")) {
     addresses = ["127.0.0.1"];
+  } else if (opts.resolveNames === false) {
+    return { url, addresses: [], resolved: false };
   } else {
     addresses = await abortable((opts.resolve ?? systemResolver)(host), opts.signal);
     resolved = true;
@@ -325,5 +338,52 @@ export async function guardedFetch(
     }
     if (next.origin !== url.origin) { for (const h of CREDENTIAL_HEADERS) headers.delete(h); }
     url = next;
+  }
+}
+
+/**
+ * `guardedFetch` shaped like `fetch`, for clients that take a fetch option (the AI SDK's
+ * provider factories, the MCP transport): every request they make, redirects included, is
+ * checked against `opts` at request time, whatever was checked when the URL was written.
+ */
+export function guardedFetchFunction(opts: GuardedFetchOptions = {}): typeof fetch {
+  return (input: string | URL | Request, init?: RequestInit) => {
+    if (input instanceof Request) {
+      // Keep everything the Request carries; `init` (if any) overrides, as fetch() does.
+      const req = init ? new Request(input, init) : input;
+      return guardedFetch(req.url, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        signal: req.signal,
+        ...(req.body ? { duplex: "half" } as RequestInit : {}),
+      }, opts);
+    }
+    return guardedFetch(input, init, opts);
+  };
+}
+
+/**
+ * Check a URL the user is about to save as a provider endpoint (`base_url`): loopback and
+ * private hosts are fine (the user's own servers), metadata, link-local and unspecified ones
+ * (`0.0.0.0`, `::`) are a 400 naming `field`. A name that cannot be resolved right now is let
+ * through: the request-time guard (model_stream's fetch) judges it on every use.
+ */
+export async function checkEndpointUrl(
+  raw: string,
+  field = "base_url",
+  opts: Pick<UrlGuardOptions, "resolve"> = {},
+): Promise<void> {
+  try {
+    await checkUrl(raw, {
+      allowPrivate: true,
+      resolve: opts.resolve,
+      signal: AbortSignal.timeout(3000),
+    });
+  } catch (err) {
+    if (err instanceof BlockedUrlError) {
+      throw new BlockedUrlError(`Invalid field "${field}": ${err.message}`, field);
+    }
+    // DNS failure or timeout: not a refusal (see above).
   }
 }

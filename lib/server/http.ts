@@ -1,11 +1,61 @@
 // HTTP helpers shared by every route: bounded JSON body reading, schema validation with
 // errors that name the field at fault, query parameters, and JSON responses with the API's
-// headers. Invariant: a body over the cap is refused while reading (never buffered whole).
+// headers. Invariants: a body over the cap is refused while reading (never buffered whole);
+// JSON nested deeper than MAX_JSON_DEPTH is refused before it is parsed.
 import type { z } from "zod";
 import { PayloadTooLargeError, ValidationError } from "../errors.ts";
 
 /** API.md: request bodies over 20 MB get 413. */
 export const MAX_JSON_BODY_BYTES = 20 * 1024 * 1024;
+
+/**
+ * Bodies a client may send before it has logged in (the login form, and anything else a
+ * public route reads): a password fits many times over, a flood of megabytes does not.
+ */
+export const MAX_UNAUTHENTICATED_BODY_BYTES = 8 * 1024;
+
+/**
+ * Deepest JSON nesting accepted from a client. Real bodies (a session export included) stay
+ * under ten levels; thousands of levels only serve to exhaust recursive code downstream
+ * (validation, export, rendering).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Refuse (400) JSON text nested deeper than `maxDepth` arrays/objects. A linear scan that
+ * skips string contents, run BEFORE JSON.parse so a hostile body costs one pass, no more.
+ */
+export function checkJsonDepth(text: string, maxDepth = MAX_JSON_DEPTH): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) {
+        throw new ValidationError(
+          `JSON body is nested deeper than ${maxDepth} levels; flatten it`,
+        );
+      }
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+}
+
+/** Parse JSON text from a client: depth-checked first, then a 400 naming the syntax error. */
+export function parseJsonText(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+  checkJsonDepth(text, maxDepth);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ValidationError(`Invalid JSON body: ${(err as Error).message}`);
+  }
+}
 
 /** Read a request body as bytes, refusing with 413 past `maxBytes` without buffering more. */
 export async function readBodyBytes(req: Request, maxBytes: number): Promise<Uint8Array> {
@@ -48,12 +98,7 @@ export async function readJsonObject(
   if (text.trim() === "") {
     throw new ValidationError("Request body is empty; expected a JSON object");
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new ValidationError(`Invalid JSON body: ${(err as Error).message}`);
-  }
+  const value = parseJsonText(text);
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new ValidationError("Request body must be a JSON object");
   }
@@ -70,9 +115,13 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infe
   throw new ValidationError(message, field || undefined);
 }
 
-/** Read a JSON body and validate it in one step. */
-export async function readBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
-  return validate(schema, await readJsonObject(req));
+/** Read a JSON body (at most `maxBytes`) and validate it in one step. */
+export async function readBody<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  maxBytes = MAX_JSON_BODY_BYTES,
+): Promise<z.infer<S>> {
+  return validate(schema, await readJsonObject(req, maxBytes));
 }
 
 /** A required query parameter, or a 400 naming it. */

@@ -4,6 +4,7 @@
 // unassigns its sessions and never deletes them.
 import { type Db, parseJsonColumn, transaction } from "../storage/db.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
+import { publishSessionsChanged } from "./session_events.ts";
 import { type Clock, newSessionId } from "../ids.ts";
 
 export interface Project {
@@ -143,6 +144,7 @@ export function deleteProject(db: Db, id: string): void {
     getProject(db, id);
     db.prepare("UPDATE sessions SET project_id = NULL WHERE project_id = ?").run(id);
     db.prepare("DELETE FROM projects WHERE project_id = ?").run(id);
+    publishSessionsChanged(db, "move");
   });
 }
 

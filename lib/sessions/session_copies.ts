@@ -3,6 +3,7 @@
 // written in one transaction (row, messages, tool calls) so a half-made copy never shows up.
 import { type Db, transaction } from "../storage/db.ts";
 import { ValidationError } from "../errors.ts";
+import { publishSessionsChanged } from "./session_events.ts";
 import { type Clock, newSessionId } from "../ids.ts";
 import {
   insertMessageRows,
@@ -109,9 +110,11 @@ export function restoreSession(
   return transaction(db, () => {
     const id = newSessionId();
     const now = clock();
-    const { n: pinnedCount } = db.prepare("SELECT count(*) AS n FROM sessions WHERE pinned = 1")
-      .get() as { n: number };
-    const pinned = input.pinned === true && pinnedCount < MAX_PINNED;
+    // Count the pins only when asked to pin: a count over every session per import would
+    // slow a bulk import down as the table grows.
+    const pinned = input.pinned === true &&
+      (db.prepare("SELECT count(*) AS n FROM sessions WHERE pinned = 1").get() as { n: number })
+          .n < MAX_PINNED;
     db.prepare(
       `INSERT INTO sessions (session_id, title, workspace, model, model_provider, created_at,
          updated_at, pinned, pinned_at, archived, project_id, parent_session_id, input_tokens,
@@ -136,6 +139,7 @@ export function restoreSession(
     insertMessageRows(db, id, messages);
     syncMessageStats(db, id);
     insertToolCalls(db, id, toolCalls);
+    publishSessionsChanged(db, "create", id);
     return getSession(db, id);
   });
 }

@@ -1,7 +1,8 @@
 // Full-text search over session titles (title_fts) and message text (message_fts).
 // Invariants: user input never reaches FTS5 as syntax — it is split into word tokens, each
 // quoted as a prefix phrase — so any query (`foo"(`, `AND`, `*`) is safe; hidden scratch
-// sessions never match; a session appears once, as a title match if its title matches.
+// sessions never match; a session appears once, as a title match if its title matches;
+// every match is counted and reachable by paging (limit/offset), none is silently dropped.
 import type { Db } from "../storage/db.ts";
 import { COMPACT_COLUMNS, type SessionRow, toCompact } from "./sessions.ts";
 
@@ -10,8 +11,9 @@ export interface SearchHit extends SessionRow {
   match_preview: string;
 }
 
-/** Cap on sessions returned per match type. */
-export const SEARCH_LIMIT = 50;
+/** Results per answer unless `limit` says otherwise, and the most one answer carries. */
+export const SEARCH_DEFAULT_LIMIT = 200;
+export const SEARCH_MAX_LIMIT = 1000;
 
 /**
  * Turn free text into a safe FTS5 query: word tokens (letters, digits, underscore) each
@@ -26,39 +28,32 @@ export function toFtsQuery(text: string): string | null {
 const VISIBLE = "NOT (s.message_count = 0 AND s.title = 'Untitled' AND s.active_stream_id IS NULL)";
 const S_COLUMNS = COMPACT_COLUMNS.split(", ").map((c) => `s.${c}`).join(", ");
 
-function titleMatches(db: Db, fts: string): SearchHit[] {
+/** Every visible session whose title matches, newest first: ids only (cheap at any size). */
+function titleMatchIds(db: Db, fts: string): string[] {
   const rows = db.prepare(
-    `SELECT ${S_COLUMNS} FROM title_fts JOIN sessions s ON s.rowid = title_fts.rowid
+    `SELECT s.session_id AS id FROM title_fts JOIN sessions s ON s.rowid = title_fts.rowid
      WHERE title_fts MATCH ? AND ${VISIBLE}
-     ORDER BY s.updated_at DESC LIMIT ${SEARCH_LIMIT}`,
-  ).all(fts);
-  return rows.map((r) => ({
-    ...toCompact(r),
-    match_type: "title" as const,
-    match_preview: r.title as string,
-  }));
+     ORDER BY s.updated_at DESC, s.session_id DESC`,
+  ).all(fts) as Array<{ id: string }>;
+  return rows.map((r) => r.id);
 }
 
-function contentMatches(db: Db, fts: string, exclude: Set<string>): SearchHit[] {
-  // The latest matching user/assistant message per session, newest sessions first. Only
-  // message ids are gathered here (cheap); snippets are cut for the page alone.
-  const rows = db.prepare(
+/**
+ * Every visible session with a matching user/assistant message, newest first, with the id of
+ * its latest matching message: ids only; rows and snippets are read for the page alone.
+ */
+function contentMatchIds(db: Db, fts: string): Array<{ id: string; mid: number }> {
+  return db.prepare(
     `WITH hits AS MATERIALIZED (
        SELECT m.session_id AS sid, max(m.id) AS mid
        FROM message_fts JOIN messages m ON m.id = message_fts.rowid
        WHERE message_fts MATCH ? AND m.role IN ('user', 'assistant')
        GROUP BY m.session_id)
-     SELECT ${S_COLUMNS}, hits.mid AS mid FROM hits
+     SELECT s.session_id AS id, hits.mid AS mid FROM hits
      JOIN sessions s ON s.session_id = hits.sid
      WHERE ${VISIBLE}
-     ORDER BY s.updated_at DESC LIMIT ${SEARCH_LIMIT * 2}`,
-  ).all(fts).filter((r) => !exclude.has(r.session_id as string)).slice(0, SEARCH_LIMIT);
-  const previews = snippets(db, fts, rows.map((r) => r.mid as number));
-  return rows.map((r) => ({
-    ...toCompact(r),
-    match_type: "content" as const,
-    match_preview: previews.get(r.mid as number) ?? "",
-  }));
+     ORDER BY s.updated_at DESC, s.session_id DESC`,
+  ).all(fts) as Array<{ id: string; mid: number }>;
 }
 
 /** Plain-text snippets around the match for the given message ids. */
@@ -71,16 +66,60 @@ function snippets(db: Db, fts: string, ids: number[]): Map<number, string> {
   return new Map(rows.map((r) => [r.id, String(r.preview).replace(/\s+/g, " ").trim()]));
 }
 
+function rowsById(db: Db, ids: string[]): Map<string, SessionRow> {
+  const out = new Map<string, SessionRow>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = db.prepare(
+      `SELECT ${S_COLUMNS} FROM sessions s WHERE s.session_id IN (${
+        chunk.map(() => "?").join(",")
+      })`,
+    ).all(...chunk);
+    for (const r of rows) out.set(r.session_id as string, toCompact(r));
+  }
+  return out;
+}
+
+export interface SearchOptions {
+  /** Also search message text (otherwise titles only). */
+  content?: boolean;
+  /** Page size (default 200, at most 1,000) and how many matches to skip. */
+  limit?: number;
+  offset?: number;
+}
+
+export interface SearchResult {
+  /** This page of matches: title matches first, then content matches, each newest first. */
+  sessions: SearchHit[];
+  /** Every match, all pages together (a session counts once). */
+  count: number;
+}
+
 /** Sessions whose title (and, with `content`, whose messages) match `query`. */
-export function searchSessions(
-  db: Db,
-  query: string,
-  opts: { content?: boolean } = {},
-): SearchHit[] {
+export function searchSessions(db: Db, query: string, opts: SearchOptions = {}): SearchResult {
   const fts = toFtsQuery(query);
-  if (!fts) return [];
-  const byTitle = titleMatches(db, fts);
-  if (!opts.content) return byTitle;
-  const seen = new Set(byTitle.map((h) => h.session_id));
-  return [...byTitle, ...contentMatches(db, fts, seen)];
+  if (!fts) return { sessions: [], count: 0 };
+  const limit = Math.min(
+    Math.max(1, Math.trunc(opts.limit ?? SEARCH_DEFAULT_LIMIT)),
+    SEARCH_MAX_LIMIT,
+  );
+  const offset = Math.max(0, Math.trunc(opts.offset ?? 0));
+  const titleIds = titleMatchIds(db, fts);
+  const seen = new Set(titleIds);
+  const content = opts.content ? contentMatchIds(db, fts).filter((h) => !seen.has(h.id)) : [];
+  const all: Array<{ id: string; mid?: number }> = [...titleIds.map((id) => ({ id })), ...content];
+  const page = all.slice(offset, offset + limit);
+  const rows = rowsById(db, page.map((h) => h.id));
+  const previews = snippets(db, fts, page.flatMap((h) => (h.mid === undefined ? [] : [h.mid])));
+  const sessions: SearchHit[] = [];
+  for (const h of page) {
+    const row = rows.get(h.id);
+    if (!row) continue;
+    sessions.push(
+      h.mid === undefined
+        ? { ...row, match_type: "title", match_preview: row.title }
+        : { ...row, match_type: "content", match_preview: previews.get(h.mid) ?? "" },
+    );
+  }
+  return { sessions, count: all.length };
 }

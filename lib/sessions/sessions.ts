@@ -8,6 +8,7 @@ import { type Db, parseJsonColumn, transaction } from "../storage/db.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { type Clock, newSessionId } from "../ids.ts";
 import { listMessages, type StoredMessage, truncateMessages } from "./messages.ts";
+import { publishSessionsChanged, type SessionsChangedReason } from "./session_events.ts";
 
 /** The API's "compact" session row (API.md "Sessions"), plus the branch parent. */
 export interface SessionRow {
@@ -132,6 +133,7 @@ export function createSession(db: Db, clock: Clock, input: NewSessionInput): Ses
     now,
     now,
   );
+  publishSessionsChanged(db, "create", id);
   return getSession(db, id);
 }
 
@@ -161,10 +163,10 @@ export function setAllowNetwork(db: Db, id: string, enabled: boolean): SessionRo
 /** Sessions that are empty and never named are scratch: hidden from the list. */
 const VISIBLE = "NOT (message_count = 0 AND title = 'Untitled' AND active_stream_id IS NULL)";
 
-type SqlValue = string | number | null;
+export type SqlValue = string | number | null;
 
 /** The compact row from a row read in array mode, in COMPACT_COLUMNS order. */
-function fromArray(r: SqlValue[]): SessionRow {
+export function fromArray(r: SqlValue[]): SessionRow {
   return {
     session_id: r[0] as string,
     title: r[1] as string,
@@ -190,26 +192,44 @@ function fromArray(r: SqlValue[]): SessionRow {
 }
 
 /**
- * Sessions for the sidebar, newest `updated_at` first; archived ones only on request.
- * One indexed query read in array mode into plain object literals: at 10,000 sessions this
- * is ~3× faster than named rows (tests/bench/sessions_bench.ts).
+ * Compact rows for `SELECT ${COMPACT_COLUMNS} …` read in array mode into plain object
+ * literals: at 10,000 sessions this is ~3× faster than named rows (tests/bench/sessions_bench.ts).
+ */
+export function selectCompactRows(
+  db: Db,
+  sql: string,
+  args: Array<string | number | null> = [],
+): SessionRow[] {
+  const stmt = db.prepare(sql);
+  // node:sqlite has array mode at runtime; Deno's bundled types do not declare it yet.
+  const arrayMode = stmt as unknown as { setReturnArrays?: (on: boolean) => void };
+  return typeof arrayMode.setReturnArrays === "function"
+    ? (arrayMode.setReturnArrays(true), stmt.all(...args) as unknown as SqlValue[][]).map(fromArray)
+    : stmt.all(...args).map(toCompact);
+}
+
+/** How many visible sessions are archived (the sidebar's "Archived · N"). */
+export function archivedCount(db: Db): number {
+  // session_counts is kept by triggers (storage migration 8): a lookup at any size.
+  const { n } = db.prepare("SELECT coalesce(sum(n), 0) AS n FROM session_counts WHERE archived = 1")
+    .get() as { n: number };
+  return n;
+}
+
+/**
+ * Every session, newest `updated_at` first; archived ones only on request. The unpaged answer
+ * of GET /api/sessions (the original's clients); pages come from lib/sessions/session_page.ts.
  */
 export function listSessions(
   db: Db,
   opts: { includeArchived?: boolean } = {},
 ): { sessions: SessionRow[]; archived_count: number } {
   const where = opts.includeArchived ? VISIBLE : `archived = 0 AND ${VISIBLE}`;
-  const stmt = db.prepare(
+  const sessions = selectCompactRows(
+    db,
     `SELECT ${COMPACT_COLUMNS} FROM sessions WHERE ${where} ORDER BY updated_at DESC`,
   );
-  // node:sqlite has array mode at runtime; Deno's bundled types do not declare it yet.
-  const arrayMode = stmt as unknown as { setReturnArrays?: (on: boolean) => void };
-  const sessions = typeof arrayMode.setReturnArrays === "function"
-    ? (arrayMode.setReturnArrays(true), stmt.all() as unknown as SqlValue[][]).map(fromArray)
-    : stmt.all().map(toCompact);
-  const { n } = db.prepare(`SELECT count(*) AS n FROM sessions WHERE archived = 1 AND ${VISIBLE}`)
-    .get() as { n: number };
-  return { sessions, archived_count: n };
+  return { sessions, archived_count: archivedCount(db) };
 }
 
 /** Tool calls recorded for a session, oldest first. */
@@ -266,7 +286,13 @@ export interface SessionPatch {
 }
 
 /** Change workspace/model/provider/title; bumps updated_at. */
-export function updateSession(db: Db, clock: Clock, id: string, patch: SessionPatch): SessionRow {
+export function updateSession(
+  db: Db,
+  clock: Clock,
+  id: string,
+  patch: SessionPatch,
+  reason: SessionsChangedReason = patch.title !== undefined ? "rename" : "update",
+): SessionRow {
   getSession(db, id);
   const sets: string[] = [];
   const values: Array<string | number | null> = [];
@@ -283,6 +309,7 @@ export function updateSession(db: Db, clock: Clock, id: string, patch: SessionPa
   sets.push("updated_at = ?");
   values.push(clock());
   db.prepare(`UPDATE sessions SET ${sets.join(", ")} WHERE session_id = ?`).run(...values, id);
+  publishSessionsChanged(db, reason, id);
   return getSession(db, id);
 }
 
@@ -294,6 +321,7 @@ export function renameSession(db: Db, clock: Clock, id: string, title: string): 
 /** Mark (or clear) the run streaming into a session. Does not count as activity. */
 export function setActiveStream(db: Db, id: string, streamId: string | null): void {
   db.prepare("UPDATE sessions SET active_stream_id = ? WHERE session_id = ?").run(streamId, id);
+  publishSessionsChanged(db, streamId ? "run_start" : "run_end", id);
 }
 
 /**
@@ -304,6 +332,7 @@ export function claimActiveStream(db: Db, id: string, streamId: string): boolean
   const res = db.prepare(
     "UPDATE sessions SET active_stream_id = ? WHERE session_id = ? AND active_stream_id IS NULL",
   ).run(streamId, id);
+  if (res.changes > 0) publishSessionsChanged(db, "run_start", id);
   return res.changes > 0;
 }
 
@@ -340,24 +369,34 @@ export async function deleteSession(db: Db, stateDir: string, id: string): Promi
       if (!(err instanceof Deno.errors.NotFound)) throw err;
     });
   }
+  if (res.changes > 0) publishSessionsChanged(db, "delete", id);
   return res.changes > 0;
 }
 
-/** Pin or unpin; a 4th pin is refused (400). Does not touch updated_at. */
-export function pinSession(db: Db, clock: Clock, id: string, pinned: boolean): SessionRow {
+/** Pin or unpin; a pin past `limit` (the pinned_sessions_limit setting) is refused (400). Does not touch updated_at. */
+export function pinSession(
+  db: Db,
+  clock: Clock,
+  id: string,
+  pinned: boolean,
+  limit = MAX_PINNED,
+): SessionRow {
   return transaction(db, () => {
     const current = getSession(db, id);
     if (pinned && !current.pinned) {
       const { n } = db.prepare("SELECT count(*) AS n FROM sessions WHERE pinned = 1").get() as {
         n: number;
       };
-      if (n >= MAX_PINNED) throw new ValidationError("Up to 3 sessions can be pinned", "pinned");
+      if (n >= limit) {
+        throw new ValidationError(`Up to ${limit} sessions can be pinned`, "pinned");
+      }
     }
     db.prepare("UPDATE sessions SET pinned = ?, pinned_at = ? WHERE session_id = ?").run(
       pinned ? 1 : 0,
       pinned ? clock() : null,
       id,
     );
+    publishSessionsChanged(db, "pin", id);
     return getSession(db, id);
   });
 }
@@ -366,6 +405,7 @@ export function pinSession(db: Db, clock: Clock, id: string, pinned: boolean): S
 export function archiveSession(db: Db, id: string, archived: boolean): SessionRow {
   getSession(db, id);
   db.prepare("UPDATE sessions SET archived = ? WHERE session_id = ?").run(archived ? 1 : 0, id);
+  publishSessionsChanged(db, "archive", id);
   return getSession(db, id);
 }
 
@@ -373,6 +413,7 @@ export function archiveSession(db: Db, id: string, archived: boolean): SessionRo
 export function moveSession(db: Db, id: string, projectId: string | null): SessionRow {
   getSession(db, id);
   db.prepare("UPDATE sessions SET project_id = ? WHERE session_id = ?").run(projectId, id);
+  publishSessionsChanged(db, "move", id);
   return getSession(db, id);
 }
 
@@ -390,6 +431,7 @@ export function clearSession(db: Db, clock: Clock, id: string): SessionRow {
     refuseWhileStreaming(getSession(db, id), "clear");
     db.prepare("DELETE FROM tool_calls WHERE session_id = ?").run(id);
     truncateMessages(db, id, 0, clock());
+    publishSessionsChanged(db, "clear", id);
     return getSession(db, id);
   });
 }

@@ -29,6 +29,24 @@ export interface AppConfig {
   file: Record<string, unknown>;
   /** A snapshot of the environment, for `${ENV}` and `key_env` references and child envs. */
   env: Readonly<Record<string, string>>;
+  /** Sign-in through an OpenID Connect provider (`auth.oidc` or HERMES_WEBUI_OIDC_*), if set. */
+  oidc?: OidcConfig;
+}
+
+/** `auth.oidc` in config.yaml, each key overridable by its HERMES_WEBUI_OIDC_* variable. */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string | undefined;
+  /** Fixed callback URL; unset: derived from the request's (checked) Host. */
+  redirectUri: string | undefined;
+  /** Lowercased; an ID token's verified `email` must be one of these… */
+  allowedEmails: string[];
+  /** …or its `groups` claim must hold one of these. Both empty: refused at start-up. */
+  allowedGroups: string[];
+  scopes: string[];
+  /** Shown on the login button ("Sign in with <name>"). */
+  providerName: string;
 }
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
@@ -114,5 +132,63 @@ export function loadConfig(env: Record<string, string> = Deno.env.toObject()): A
     home,
     file,
     env: Object.freeze({ ...env }),
+    oidc: oidcConfig(file, env),
+  };
+}
+
+function listOf(value: unknown, split: RegExp): string[] {
+  const items = Array.isArray(value) ? value.map(String) : String(value ?? "").split(split);
+  return items.map((s) => s.trim()).filter(Boolean);
+}
+
+/** The OIDC settings, or undefined when no issuer is configured. */
+function oidcConfig(
+  file: Record<string, unknown>,
+  env: Record<string, string>,
+): OidcConfig | undefined {
+  const auth = file.auth && typeof file.auth === "object" ? file.auth as Record<string, unknown> : {};
+  const raw = auth.oidc && typeof auth.oidc === "object" ? auth.oidc as Record<string, unknown> : {};
+  const pick = (key: string, name: string): unknown => {
+    const fromEnv = env[`HERMES_WEBUI_OIDC_${name}`];
+    if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
+    const v = raw[key];
+    return typeof v === "string" ? expandEnvRefs(v, env) : v;
+  };
+  const str = (key: string, name: string) => {
+    const v = pick(key, name);
+    return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
+  };
+  const issuer = str("issuer", "ISSUER");
+  if (!issuer) return undefined;
+  const clientId = str("client_id", "CLIENT_ID");
+  if (!clientId) {
+    throw new ConfigError("auth.oidc.issuer is set but client_id is missing (HERMES_WEBUI_OIDC_CLIENT_ID)");
+  }
+  const allowedEmails = listOf(pick("allowed_emails", "ALLOWED_EMAILS"), /[,\s]+/).map((e) =>
+    e.toLowerCase()
+  );
+  const allowedGroups = listOf(pick("allowed_groups", "ALLOWED_GROUPS"), /,/);
+  if (allowedEmails.length === 0 && allowedGroups.length === 0) {
+    throw new ConfigError(
+      "auth.oidc needs allowed_emails or allowed_groups (HERMES_WEBUI_OIDC_ALLOWED_EMAILS / " +
+        "_ALLOWED_GROUPS): without an allowlist anyone with an account at the provider could sign in",
+    );
+  }
+  const scopes = listOf(pick("scopes", "SCOPES"), /[,\s]+/);
+  let host = issuer;
+  try {
+    host = new URL(issuer).hostname;
+  } catch {
+    throw new ConfigError(`auth.oidc.issuer must be a URL, got "${issuer.slice(0, 200)}"`);
+  }
+  return {
+    issuer,
+    clientId,
+    clientSecret: str("client_secret", "CLIENT_SECRET"),
+    redirectUri: str("redirect_uri", "REDIRECT_URI"),
+    allowedEmails,
+    allowedGroups,
+    scopes: scopes.length > 0 ? scopes : ["openid", "email", "profile"],
+    providerName: str("name", "PROVIDER_NAME") ?? host,
   };
 }

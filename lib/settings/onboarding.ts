@@ -15,6 +15,7 @@ import {
   resolveProviders,
 } from "../providers/provider_config.ts";
 import { isMaskedSecret } from "../security/secrets.ts";
+import { checkEndpointUrl } from "../security/url_guard.ts";
 import { readStoredSettings } from "./settings.ts";
 import type { Db } from "../storage/db.ts";
 import { validateWorkspaceToAdd } from "../workspace/workspaces.ts";
@@ -303,6 +304,8 @@ export async function checkCompletion(config: AppConfig, body: CompleteBody): Pr
  * malformed existing file, which is left byte-for-byte as it was.
  */
 export async function writeProviderConfig(config: AppConfig, body: CompleteBody): Promise<void> {
+  // The API key will be sent there: never to a metadata or unspecified address (SSRF guard).
+  if (body.base_url) await checkEndpointUrl(body.base_url);
   const known = KNOWN_PROVIDERS[body.provider];
   const writesKey = !!body.api_key && !isMaskedSecret(body.api_key);
   await updateConfigDocument(config.configPath, (doc) => {

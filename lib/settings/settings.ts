@@ -10,6 +10,7 @@ import type { AppConfig } from "./config.ts";
 import { reloadConfigFile } from "./config_writer.ts";
 import { type Db, transaction } from "../storage/db.ts";
 import { ConflictError, ValidationError } from "../errors.ts";
+import { validate } from "../server/http.ts";
 import type { Clock } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { hashPassword } from "../security/password.ts";
@@ -17,6 +18,7 @@ import { KNOWN_PROVIDERS } from "../providers/provider_config.ts";
 import { isMaskedSecret, maskSecret } from "../security/secrets.ts";
 import { PASSWORD_HASH_SETTING, revokeAllSessions, storedPasswordHash } from "../security/auth.ts";
 import { registerWorkspace, validateWorkspaceToAdd } from "../workspace/workspaces.ts";
+import { checkPreference, effectiveBotName, PREFERENCES, SPEECH_KEYS } from "./preferences.ts";
 
 export const SEND_KEYS = ["enter", "ctrl+enter", "shift+enter"] as const;
 export const THEMES = ["light", "dark", "system"] as const;
@@ -55,6 +57,12 @@ export interface PublicSettings
   /** HERMES_WEBUI_PASSWORD is set: the password cannot be changed here. */
   password_from_env: boolean;
   auth_enabled: boolean;
+  /** The original's name for password_from_env. */
+  password_env_var: boolean;
+  /** The speech preferences that were ever saved (the original's `persisted_speech_keys`). */
+  persisted_speech_keys: string[];
+  /** The original's preference keys (lib/settings/preferences.ts), stored or default. */
+  [preference: string]: unknown;
 }
 
 export const DEFAULT_SETTINGS: StoredSettings = {
@@ -78,7 +86,7 @@ const providerKey = z.string().trim().max(4096).nullable().optional().refine(
   'must be an API key (printable ASCII without spaces), null or "" to remove it',
 );
 
-/** The body of POST /api/settings: any subset; unknown fields are refused by name. */
+/** The console's own keys of POST /api/settings, each checked by its field schema. */
 export const SettingsPatch = z.strictObject({
   default_model: optionalText(256),
   default_workspace: optionalText(4096),
@@ -97,6 +105,57 @@ export const SettingsPatch = z.strictObject({
   }).optional(),
 });
 export type SettingsPatch = Partial<z.infer<typeof SettingsPatch>>;
+
+/**
+ * Keys whose bad value is still a 400: each is an action (a password, a key, a directory) a
+ * person must learn failed, never a silent no-op.
+ */
+const STRICT_KEYS = ["password", "clear_password", "provider_keys", "default_workspace"] as const;
+/** The console's own preference keys: an invalid value is ignored, like the original's. */
+const LENIENT_KEYS = [
+  "send_key",
+  "theme",
+  "show_thinking",
+  "approval_timeout_seconds",
+  "onboarding_completed",
+] as const;
+
+/** A POST /api/settings body split into what to store and what was ignored. */
+export interface SettingsBody {
+  patch: SettingsPatch;
+  preferences: Record<string, unknown>;
+  /** Unknown keys, invalid values, and default_model (set through POST /api/default-model). */
+  ignored: string[];
+}
+
+/**
+ * Split a POST /api/settings body like the original does: unknown keys and invalid values
+ * are ignored (and named in `ignored`), known ones kept. Only the strict keys throw (400).
+ */
+export function parseSettingsBody(raw: Record<string, unknown>): SettingsBody {
+  const strict: Record<string, unknown> = {};
+  const patch: Record<string, unknown> = {};
+  const preferences: Record<string, unknown> = {};
+  const ignored: string[] = [];
+  for (const [key, value] of Object.entries(raw)) {
+    if ((STRICT_KEYS as readonly string[]).includes(key)) {
+      strict[key] = value;
+    } else if ((LENIENT_KEYS as readonly string[]).includes(key)) {
+      const field = SettingsPatch.shape[key as typeof LENIENT_KEYS[number]];
+      const parsed = field.safeParse(value);
+      if (parsed.success && parsed.data !== undefined) patch[key] = parsed.data;
+      else ignored.push(key);
+    } else if (Object.hasOwn(PREFERENCES, key)) {
+      const checked = checkPreference(PREFERENCES[key].rule, value);
+      if (checked.ok) preferences[key] = checked.value;
+      else ignored.push(key);
+    } else {
+      ignored.push(key);
+    }
+  }
+  const strictPatch = validate(SettingsPatch, strict);
+  return { patch: { ...patch, ...strictPatch }, preferences, ignored };
+}
 
 function readRaw(db: Db, key: string): unknown {
   const row = db.prepare("SELECT value FROM settings WHERE key = ?").get(key) as
@@ -196,6 +255,23 @@ export function applySettingsToConfig(db: Db, config: AppConfig, log?: Logger): 
   config.defaultWorkspace = stored.default_workspace ?? base.defaultWorkspace;
 }
 
+/** The original's preferences: each stored value that still passes its rule, else the default. */
+export function readPreferences(db: Db): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, pref] of Object.entries(PREFERENCES)) {
+    const value = readRaw(db, key);
+    const checked = value === undefined ? null : checkPreference(pref.rule, value);
+    out[key] = checked?.ok ? checked.value : structuredClone(pref.default);
+  }
+  out.bot_name = effectiveBotName(out.bot_name);
+  return out;
+}
+
+/** The pin limit the pin endpoint honours (pinned_sessions_limit, default 3). */
+export function pinnedSessionsLimit(db: Db): number {
+  return readPreferences(db).pinned_sessions_limit as number;
+}
+
 /** The settings as GET /api/settings returns them: secrets masked, auth state included. */
 export function getSettings(db: Db, config: AppConfig): PublicSettings {
   const stored = readStoredSettings(db);
@@ -208,8 +284,12 @@ export function getSettings(db: Db, config: AppConfig): PublicSettings {
     provider_keys_from_env[id] = !!baseEnv[envName(id)]?.trim();
   }
   const passwordSet = storedPasswordHash(db) !== null;
+  const persisted = SPEECH_KEYS.filter((k) => readRaw(db, k) !== undefined);
   return {
+    ...readPreferences(db),
     ...stored,
+    persisted_speech_keys: [...persisted].sort(),
+    password_env_var: !!config.password,
     default_model: stored.default_model ?? fileDefaultModel(config, baseEnv) ?? null,
     default_workspace: stored.default_workspace ?? baseOf(config).defaultWorkspace,
     provider_keys,
@@ -244,6 +324,7 @@ export interface SettingsDeps {
 export async function updateSettings(
   deps: SettingsDeps,
   patch: SettingsPatch,
+  preferences: Record<string, unknown> = {},
 ): Promise<SettingsUpdate> {
   const { db, config, clock, log } = deps;
   let workspace: string | null | undefined = patch.default_workspace;
@@ -284,6 +365,7 @@ export async function updateSettings(
       "onboarding_completed",
     ] as const;
     for (const key of simple) if (patch[key] !== undefined) writeRaw(db, key, patch[key]);
+    for (const [key, value] of Object.entries(preferences)) writeRaw(db, key, value);
     if (patch.default_model !== undefined) {
       const before = readStoredSettings(db).default_model;
       writeRaw(db, "default_model", patch.default_model);

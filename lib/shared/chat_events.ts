@@ -41,6 +41,29 @@ export interface ToolCompleteEventData {
   status?: ToolCallStatus;
 }
 
+/**
+ * Extension: progress of a long tool call, keyed by the call's id. The `delegate` tool sends
+ * one per child tool call start/finish, so the tool card can nest the child's calls.
+ */
+export interface ToolProgressEventData {
+  event_type: "tool.progress";
+  /** The parent's call (the `delegate` card). */
+  tool_call_id: string;
+  /** The hidden child session the sub-task runs in. */
+  child_session_id: string;
+  /** Model steps the child has started so far. */
+  step: number;
+  /** The child's tool call this progress is about. */
+  child: {
+    tool_call_id: string;
+    name: string;
+    preview: string;
+    status: ToolCallStatus;
+    duration?: number;
+    result_preview?: string;
+  };
+}
+
 export interface ApprovalEventData {
   approval_id: string;
   command: string;
@@ -63,6 +86,7 @@ export type ChatEvent =
   | { event: "reasoning"; data: { text: string } }
   | { event: "tool"; data: ToolEventData }
   | { event: "tool_complete"; data: ToolCompleteEventData }
+  | { event: "tool_progress"; data: ToolProgressEventData }
   | { event: "approval"; data: ApprovalEventData }
   | {
     event: "approval_resolved";

@@ -25,6 +25,11 @@ const LABELS: Record<SessionGroupKey, string> = {
   week: "This week",
   older: "Older",
 };
+/** The header text of a group ("Pinned", "Today", …). */
+export function sessionGroupLabel(key: SessionGroupKey): string {
+  return LABELS[key];
+}
+
 const ORDER: SessionGroupKey[] = ["pinned", "today", "yesterday", "week", "older"];
 const DAY = 86_400;
 

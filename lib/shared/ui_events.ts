@@ -81,6 +81,18 @@ export interface HermesEvents {
   "hermes:workspace-panel": { open: boolean };
   /** Open the workspace panel on a file of the open session's workspace and preview it. */
   "hermes:open-file": { path: string };
+  /**
+   * A session's standing goal changed outside a run (`/goal` set, pause, resume, clear): the
+   * top bar's goal chip fetches it again (it also follows run events by itself).
+   */
+  "hermes:goal-changed": { session_id: string };
+  /**
+   * The server started a run of this session by itself (a standing goal continues): the live
+   * transcript follows it like one the composer started. Sent by lib/browser/goal_chip.ts.
+   */
+  "hermes:run-discovered": { session_id: string; stream_id: string };
+  /** The active profile (new chats) changed, from the composer's chip or the Control Center. */
+  "hermes:profile-changed": { name: string };
 }
 
 export type HermesEventName = keyof HermesEvents;

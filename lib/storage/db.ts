@@ -2,7 +2,7 @@
 // and its ordered migrations keyed by PRAGMA user_version. Invariants: WAL journaling,
 // foreign keys on, a busy timeout; migrations only ever append; each runs in a transaction
 // together with its user_version bump, so a crash mid-migration leaves the old version.
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { join } from "node:path";
 
 export type Db = DatabaseSync;
@@ -214,6 +214,169 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE sessions ADD COLUMN allow_network INTEGER NOT NULL DEFAULT 0;
   `,
+  // 6: scheduled tasks (lib/tasks/): jobs, and one row per slot that came due. UNIQUE(job_id,
+  // slot) is what makes a slot fire at most once, across restarts and (later) replicas.
+  `
+  CREATE TABLE cron_jobs (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    prompt TEXT NOT NULL,
+    schedule TEXT NOT NULL,
+    schedule_kind TEXT NOT NULL CHECK (schedule_kind IN ('cron', 'interval', 'once')),
+    schedule_expr TEXT NOT NULL,
+    timezone TEXT NOT NULL,
+    workspace TEXT,
+    model TEXT,
+    profile TEXT,
+    deliver TEXT NOT NULL DEFAULT 'new_session' CHECK (deliver IN ('new_session', 'session')),
+    target_session_id TEXT,
+    deny_approvals INTEGER NOT NULL DEFAULT 1,
+    enabled INTEGER NOT NULL DEFAULT 1,
+    anchor REAL NOT NULL,
+    last_slot REAL,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+  );
+  CREATE TABLE cron_runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    job_id TEXT NOT NULL REFERENCES cron_jobs(id) ON DELETE CASCADE,
+    slot REAL NOT NULL,
+    trigger TEXT NOT NULL DEFAULT 'schedule' CHECK (trigger IN ('schedule', 'catch_up', 'manual')),
+    status TEXT NOT NULL CHECK (status IN
+      ('running', 'completed', 'error', 'skipped', 'missed', 'interrupted')),
+    reason TEXT,
+    session_id TEXT,
+    stream_id TEXT,
+    started_at REAL NOT NULL,
+    finished_at REAL,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    cost REAL,
+    output_head TEXT,
+    UNIQUE (job_id, slot)
+  );
+  CREATE INDEX cron_runs_by_job ON cron_runs(job_id, started_at DESC);
+  ALTER TABLE sessions ADD COLUMN cron_job_id TEXT;
+  `,
+  // 7: the agent's configuration (lib/agent/): a session's personality, and saved prompts.
+  `
+  ALTER TABLE sessions ADD COLUMN personality TEXT;
+  CREATE TABLE saved_prompts (
+    name TEXT PRIMARY KEY,
+    content TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+  );
+  `,
+  // 8: standing goals (lib/goals/): one per session, surviving restarts.
+  `
+  CREATE TABLE goals (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(session_id) ON DELETE CASCADE,
+    goal TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('active', 'paused', 'done', 'blocked')),
+    turns_used INTEGER NOT NULL DEFAULT 0,
+    max_turns INTEGER NOT NULL,
+    tokens_used INTEGER NOT NULL DEFAULT 0,
+    max_tokens INTEGER NOT NULL,
+    no_progress INTEGER NOT NULL DEFAULT 0,
+    max_no_progress INTEGER NOT NULL,
+    last_verdict TEXT,
+    last_reason TEXT,
+    paused_reason TEXT,
+    subgoals TEXT NOT NULL DEFAULT '[]',
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+  );
+  `,
+  // 9: profiles (lib/agent/profiles.ts): the profile a session was created under (NULL is
+  // default), and small console state such as the active profile.
+  `
+  ALTER TABLE sessions ADD COLUMN profile TEXT;
+  CREATE INDEX sessions_by_profile ON sessions(profile);
+  CREATE TABLE app_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  `,
+  // 8: the sidebar pages the visible sessions by (pinned, updated_at, session_id) keyset
+  // (lib/sessions/session_page.ts). The index is partial on the visibility rule (same text as
+  // VISIBLE_SQL) so a page reads the index alone; session_counts keeps the number of visible
+  // sessions per (archived, project) up to date from triggers, so the total a page carries is
+  // a lookup, not a count over every row (16 ms at 100,000 sessions).
+  `
+  CREATE INDEX sessions_page ON sessions(archived, pinned DESC, updated_at DESC, session_id DESC)
+    WHERE NOT (message_count = 0 AND title = 'Untitled' AND active_stream_id IS NULL);
+  CREATE TABLE session_counts (
+    archived INTEGER NOT NULL,
+    project_id TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (archived, project_id)
+  ) WITHOUT ROWID;
+  INSERT INTO session_counts
+    SELECT archived, coalesce(project_id, ''), count(*) FROM sessions
+    WHERE NOT (message_count = 0 AND title = 'Untitled' AND active_stream_id IS NULL)
+    GROUP BY 1, 2;
+  CREATE TRIGGER session_counts_ai AFTER INSERT ON sessions
+  WHEN NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL) BEGIN
+    INSERT INTO session_counts VALUES (NEW.archived, coalesce(NEW.project_id, ''), 1)
+      ON CONFLICT (archived, project_id) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER session_counts_ad AFTER DELETE ON sessions
+  WHEN NOT (OLD.message_count = 0 AND OLD.title = 'Untitled' AND OLD.active_stream_id IS NULL) BEGIN
+    UPDATE session_counts SET n = n - 1
+    WHERE archived = OLD.archived AND project_id = coalesce(OLD.project_id, '');
+  END;
+  CREATE TRIGGER session_counts_au
+  AFTER UPDATE OF archived, project_id, message_count, title, active_stream_id ON sessions
+  WHEN (NOT (OLD.message_count = 0 AND OLD.title = 'Untitled' AND OLD.active_stream_id IS NULL)) IS NOT (NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL))
+    OR (NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL) AND (OLD.archived IS NOT NEW.archived OR OLD.project_id IS NOT NEW.project_id))
+  BEGIN
+    UPDATE session_counts SET n = n - 1
+    WHERE NOT (OLD.message_count = 0 AND OLD.title = 'Untitled' AND OLD.active_stream_id IS NULL)
+      AND archived = OLD.archived AND project_id = coalesce(OLD.project_id, '');
+    INSERT INTO session_counts
+      SELECT NEW.archived, coalesce(NEW.project_id, ''), 1 WHERE NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL)
+      ON CONFLICT (archived, project_id) DO UPDATE SET n = n + 1;
+  END;
+  `,
+  // 11: sign-in by passkey (lib/security/passkeys.ts) and the single-use, expiring challenges of
+  // passkey and OpenID Connect ceremonies (lib/security/auth_challenges.ts).
+  `
+  CREATE TABLE passkeys (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    public_key BLOB NOT NULL,
+    counter INTEGER NOT NULL DEFAULT 0,
+    transports TEXT NOT NULL DEFAULT '[]',
+    created_at REAL NOT NULL,
+    last_used_at REAL
+  );
+  CREATE TABLE auth_challenges (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,
+    expires_at REAL NOT NULL
+  );
+  `,
+  // 12: read-only shared snapshots of a conversation (lib/sharing/shares.ts): the token is the
+  // capability, the snapshot is frozen at share time; deleting the session deletes its shares.
+  `
+  CREATE TABLE shares (
+    token TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+    title TEXT NOT NULL,
+    snapshot TEXT NOT NULL,
+    include_tools INTEGER NOT NULL DEFAULT 0,
+    include_files INTEGER NOT NULL DEFAULT 0,
+    created_at REAL NOT NULL,
+    expires_at REAL,
+    revoked_at REAL
+  );
+  CREATE INDEX shares_by_session ON shares(session_id);
+  `,
+  // 13: delegated sub-tasks (lib/engine/child_run.ts): a child session records the parent's
+  // `delegate` tool call that spawned it; such sessions are hidden from the session list.
+  `
+  ALTER TABLE sessions ADD COLUMN delegate_call_id TEXT;
+  CREATE INDEX sessions_by_parent ON sessions(parent_session_id) WHERE delegate_call_id IS NOT NULL;
+  `,
 ];
 
 /** Open (creating if needed) the database file in `stateDir` and bring it up to date. */
@@ -225,12 +388,40 @@ export function openDatabase(stateDir: string): Db {
 /** Open a database at an explicit path (":memory:" works too) and migrate it. */
 export function openDatabaseAt(path: string): Db {
   const db = new DatabaseSync(path);
+  cacheStatements(db);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
   db.exec("PRAGMA busy_timeout = 5000");
   migrate(db);
   return db;
+}
+
+/** Prepared statements kept per database (most recently used first out of the LRU's tail). */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Make `db.prepare(sql)` reuse one compiled statement per SQL text (a bounded LRU). The code
+ * prepares at every call; each fresh statement holds native memory that V8 cannot see, so
+ * under load thousands of dead ones waited for a GC that had no reason to come (+100 MB at
+ * 10,000 imports). Statements are synchronous, so sharing one between callers is safe; the
+ * one per-statement mode we use (return arrays) is reset on every hand-out.
+ */
+function cacheStatements(db: DatabaseSync): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, StatementSync>();
+  db.prepare = (sql: string) => {
+    let stmt = cache.get(sql);
+    if (stmt) {
+      cache.delete(sql);
+      (stmt as { setReturnArrays?: (on: boolean) => void }).setReturnArrays?.(false);
+    } else {
+      stmt = prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(sql, stmt);
+    return stmt;
+  };
 }
 
 function migrate(db: Db): void {

@@ -15,6 +15,7 @@ import { todoTool } from "./todo.ts";
 import { clarifyTool } from "./clarify.ts";
 import { skillTool } from "./skill_tool.ts";
 import { memoryTool } from "./memory_tool.ts";
+import { delegateTool } from "./delegate_tool.ts";
 import { configForProfile, sessionProfile } from "../agent/profiles.ts";
 
 /** The built-in tools for one session (MCP tools are added by the engine). */
@@ -42,6 +43,7 @@ export function buildToolset(
     clarifyTool(),
     skillTool(profileConfig),
     memoryTool(profileConfig.stateDir),
+    delegateTool(),
   ];
 }
 

@@ -6,6 +6,11 @@ import { type ApprovalHub, closeApprovalHub, createApprovalHub } from "../approv
 import { type ClarifyHub, closeClarifyHub, createClarifyHub } from "../approvals/clarify.ts";
 import { createFileSandboxPool, type FileSandboxPool } from "../sandbox/file_sandbox.ts";
 import { type CommandRunner, createCommandRunner } from "../sandbox/command_runner.ts";
+import {
+  protectedFileIds,
+  protectedPathsForWorkspace,
+  secretPaths,
+} from "../workspace/protected_paths.ts";
 import type { Timers } from "../timers.ts";
 import type { TodoItem } from "./todo.ts";
 
@@ -25,6 +30,8 @@ export interface ToolsRuntimeOptions {
   timers?: Timers;
   /** null runs terminal commands without bubblewrap. */
   bwrapPath?: string | null;
+  /** slirp4netns behind the per-session network switch; null keeps sandboxed commands offline. */
+  slirpPath?: string | null;
   approvalTimeoutMs?: number;
   clarifyTimeoutMs?: number;
   fileCallTimeoutMs?: number;
@@ -48,12 +55,18 @@ export function createToolsRuntime(
   config: AppConfig,
   opts: ToolsRuntimeOptions = {},
 ): ToolsRuntime {
-  const files = createFileSandboxPool({ callTimeoutMs: opts.fileCallTimeoutMs });
+  const files = createFileSandboxPool({
+    callTimeoutMs: opts.fileCallTimeoutMs,
+    protectedPaths: (workspace) => protectedPathsForWorkspace(config, workspace),
+    protectedFileIds: () => protectedFileIds(config),
+  });
   const commands = createCommandRunner({
     bwrapPath: opts.bwrapPath,
+    slirpPath: opts.slirpPath,
     headBytes: opts.terminalHeadBytes,
     tailBytes: opts.terminalTailBytes,
-    hiddenPaths: [config.stateDir, config.configPath, ...(opts.hiddenPaths ?? [])],
+    // The same protected paths the file tools refuse, masked after the workspace bind.
+    hiddenPaths: [...secretPaths(config), ...(opts.hiddenPaths ?? [])],
     env: { PATH: config.env.PATH, LANG: config.env.LANG, TERM: "dumb" },
   });
   const defaultTimeoutMs = seconds(config.file.terminal, "timeout") ?? 180_000;

@@ -90,7 +90,12 @@ export function terminalTool(deps: TerminalToolDeps): ToolDefinition {
         allowNetwork: ctx.allowNetwork,
         signal: ctx.signal,
       });
-      const body = r.output.trimEnd() === "" ? "(no output)" : r.output.trimEnd();
+      let body = r.output.trimEnd() === "" ? "(no output)" : r.output.trimEnd();
+      if (r.networkUnavailable) {
+        body = "[the network is on for this session, but this host cannot give sandboxed " +
+          "commands a network safely (slirp4netns is not installed): the command ran offline]\n" +
+          body;
+      }
       let status: string;
       if (r.timedOut) {
         status = `[timed out after ${Math.round(timeoutMs / 1000)} s; the command was killed]`;

@@ -28,6 +28,19 @@ export interface ToolContext {
   askClarify(question: string, choices?: string[]): Promise<string>;
   /** Whether `terminal` may reach the network (bubblewrap otherwise unshares it). */
   allowNetwork: boolean;
+  /**
+   * Run a sub-task in a hidden child run (lib/engine/child_run.ts) and return its final
+   * answer. Provided by the engine to top-level runs only: absent inside a child (no recursion).
+   */
+  runChild?(req: ChildTaskRequest): Promise<ToolResult>;
+}
+
+/** A `delegate` call: the task, optional context, and the tools the child may use. */
+export interface ChildTaskRequest {
+  task: string;
+  context?: string;
+  /** A subset of the parent's tool names; omitted = all of them (never `delegate`). */
+  tools?: string[];
 }
 
 /** A tool's answer, fed back to the model as the tool message. */

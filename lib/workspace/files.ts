@@ -1,11 +1,27 @@
 // The workspace panel's view of files: list a folder, read a text file, stream raw bytes.
-// Invariants: every path goes through resolveInWorkspace (404, never a hint, on escape); the
-// console's own state dir is never shown even when it lies inside a workspace (it holds the
-// database and the cookie secret); only regular files are opened (a FIFO or device would
-// hang or leak), and the file opened is the very inode that was checked.
+// Invariants: every path goes through resolveInWorkspace (404, never a hint, on escape);
+// protected paths (state dir, config.yaml, its .env, ~/.hermes, credentials:
+// protected_paths.ts) are never listed or opened even inside a workspace; only regular files
+// are opened (a FIFO or device would hang or leak), and the file opened is the very inode that
+// was checked.
 import { join, relative, sep } from "node:path";
 import { NotFoundError, PayloadTooLargeError, ValidationError } from "../errors.ts";
 import { resolveInWorkspace, toWorkspaceRelative } from "./workspace_paths.ts";
+import { protectedFileIds, type ProtectedPathsConfig, realSecretPaths } from "./protected_paths.ts";
+import {
+  closeFd,
+  fdPath,
+  findLibc,
+  initSafeFs,
+  lstatAt,
+  O,
+  openBeneath,
+  openRootDir,
+  readDirFd,
+  SafeFsError,
+  type SafeStat,
+  statFd,
+} from "../sandbox/safe_fs.ts";
 
 /** API.md: a listing holds at most 200 entries. */
 export const MAX_LIST_ENTRIES = 200;
@@ -37,8 +53,10 @@ export interface Listing {
 }
 
 export interface FileAccessOptions {
-  /** Absolute folders that are never listed or opened (the state dir). */
+  /** More absolute paths that are never listed or opened. */
   hidden?: string[];
+  /** The app config: its protected paths (protected_paths.ts) are never listed or opened. */
+  protect?: ProtectedPathsConfig;
 }
 
 function within(root: string, target: string): boolean {
@@ -52,6 +70,7 @@ async function realHidden(opts: FileAccessOptions): Promise<string[]> {
   for (const h of opts.hidden ?? []) {
     out.push(await Deno.realPath(h).catch(() => h));
   }
+  if (opts.protect) out.push(...await realSecretPaths(opts.protect));
   return out;
 }
 
@@ -87,18 +106,7 @@ export async function listDirectory(
   const root = await Deno.realPath(workspace);
   const base = await toWorkspaceRelative(workspace, dir);
 
-  const raw: Deno.DirEntry[] = [];
-  for await (const e of Deno.readDir(dir)) {
-    raw.push(e);
-    if (raw.length >= MAX_SCAN_ENTRIES) break;
-  }
-  const entries: FileEntry[] = [];
-  for (const e of raw) {
-    const full = join(dir, e.name);
-    if (hidden.some((h) => within(h, full))) continue;
-    const entry = await describe(root, full, e, base === "." ? e.name : `${base}/${e.name}`);
-    if (entry) entries.push(entry);
-  }
+  const entries = listBeneath(root, dir, base, hidden);
   const group = (e: FileEntry) => (e.type === "dir" ? 0 : 1);
   // Case-insensitive with numbers in number order (file_2 before file_10), as a person reads.
   const byName = new Intl.Collator("en", { sensitivity: "base", numeric: true });
@@ -114,39 +122,120 @@ export async function listDirectory(
   };
 }
 
-async function describe(
-  root: string,
-  full: string,
-  e: Deno.DirEntry,
-  path: string,
-): Promise<FileEntry | null> {
+/**
+ * The entries of the folder `dir` (a real path inside `root`), read from a directory fd opened
+ * beneath the root (safe_fs.ts): a folder swapped for a symlink after the path was checked
+ * cannot make the panel list somewhere else. Links are described only when their target, opened
+ * the same way, is inside and not hidden. Fails closed (404) without libc.
+ */
+function listBeneath(root: string, dir: string, base: string, hidden: string[]): FileEntry[] {
+  if (!safeFsAvailable()) throw new NotFoundError();
+  const visible = (p: string) => within(root, p) && !hidden.some((h) => within(h, p));
+  const rootFd = openRootDir(root);
+  let dirFd = -1;
   try {
-    const entry = (st: Deno.FileInfo): FileEntry => ({
-      name: e.name,
-      path,
-      type: st.isDirectory ? "dir" : "file",
-      size: st.isDirectory ? null : st.size,
-      mtime: toSeconds(st.mtime),
-    });
-    if (!e.isSymlink) return entry(await Deno.lstat(full));
-    const link = await Deno.lstat(full);
-    let target: string | null = null;
-    try {
-      target = await Deno.realPath(full);
-    } catch { /* dangling */ }
-    if (target && within(root, target)) {
-      return { ...entry(await Deno.stat(target)), is_symlink: true };
+    const rel = relative(root, dir);
+    dirFd = openBeneath(rootFd, rel === "" ? "." : rel, O.RDONLY | O.DIRECTORY);
+    const dirReal = fdPath(dirFd);
+    if (!visible(dirReal)) throw new NotFoundError();
+    const entries: FileEntry[] = [];
+    for (const e of readDirFd(dirFd, MAX_SCAN_ENTRIES)) {
+      const full = join(dirReal, e.name);
+      if (!visible(full)) continue;
+      const path = base === "." ? e.name : `${base}/${e.name}`;
+      let st: SafeStat;
+      try {
+        st = lstatAt(dirFd, e.name);
+      } catch {
+        continue; // removed while listing
+      }
+      const entry = (s: SafeStat): FileEntry => ({
+        name: e.name,
+        path,
+        type: s.type === "dir" ? "dir" : "file",
+        size: s.type === "dir" ? null : s.size,
+        mtime: s.mtimeMs === null ? null : s.mtimeMs / 1000,
+      });
+      if (st.type !== "symlink") {
+        entries.push(entry(st));
+        continue;
+      }
+      let target: SafeStat | null = null;
+      let fd = -1;
+      try {
+        fd = openBeneath(rootFd, relative(root, full), O.PATH);
+        if (visible(fdPath(fd))) target = statFd(fd);
+      } catch {
+        /* leads outside, dangling or hidden */
+      } finally {
+        if (fd !== -1) closeFd(fd);
+      }
+      entries.push(
+        target && target.type !== "symlink" ? { ...entry(target), is_symlink: true } : {
+          name: e.name,
+          path,
+          type: "symlink",
+          size: null,
+          mtime: st.mtimeMs === null ? null : st.mtimeMs / 1000,
+          is_symlink: true,
+        },
+      );
     }
-    return {
-      name: e.name,
-      path,
-      type: "symlink",
-      size: null,
-      mtime: toSeconds(link.mtime),
-      is_symlink: true,
-    };
+    return entries;
+  } catch (err) {
+    if (err instanceof SafeFsError) throw new NotFoundError();
+    throw err;
+  } finally {
+    if (dirFd !== -1) closeFd(dirFd);
+    closeFd(rootFd);
+  }
+}
+
+let safeFsReady: boolean | null = null;
+
+/** Load libc once; false when this process may not (no --allow-ffi) or there is none. */
+function safeFsAvailable(): boolean {
+  if (safeFsReady === null) {
+    const libc = findLibc();
+    try {
+      if (libc) initSafeFs(libc);
+      safeFsReady = libc !== null;
+    } catch {
+      safeFsReady = false;
+    }
+  }
+  return safeFsReady;
+}
+
+/**
+ * True when `real` (inside `root`) opened beneath the root's directory fd (safe_fs.ts, kernel-
+ * enforced) is the inode `info` describes and that path is visible. Fails closed when libc
+ * cannot be loaded (the server must run with --allow-ffi).
+ */
+function sameInodeBeneath(
+  root: string,
+  real: string,
+  info: Deno.FileInfo,
+  hidden: string[],
+): boolean {
+  if (!safeFsAvailable()) return false;
+  const rel = relative(root, real);
+  if (rel === "" || rel.startsWith("..")) return false;
+  let rootFd = -1;
+  let fd = -1;
+  try {
+    rootFd = openRootDir(root);
+    fd = openBeneath(rootFd, rel, O.PATH);
+    const path = fdPath(fd);
+    if (!within(root, path) || hidden.some((h) => within(h, path))) return false;
+    const st = statFd(fd);
+    return info.ino !== null && st.ino === String(info.ino) && st.devNumber === info.dev &&
+      st.type === "file";
   } catch {
-    return null; // removed while listing
+    return false;
+  } finally {
+    if (fd !== -1) closeFd(fd);
+    if (rootFd !== -1) closeFd(rootFd);
   }
 }
 
@@ -156,7 +245,8 @@ async function openRegular(
   rel: string,
   opts: FileAccessOptions,
 ): Promise<{ file: Deno.FsFile; real: string; info: Deno.FileInfo }> {
-  const real = await resolveVisible(workspace, rel, await realHidden(opts));
+  const hidden = await realHidden(opts);
+  const real = await resolveVisible(workspace, rel, hidden);
   const before = await Deno.stat(real);
   if (before.isDirectory) throw new ValidationError(`"${rel}" is a folder, not a file`, "path");
   if (!before.isFile) throw new ValidationError(`"${rel}" is not a regular file`, "path");
@@ -167,6 +257,16 @@ async function openRegular(
       !info.isFile || (before.ino !== null && info.ino !== before.ino) || info.dev !== before.dev
     ) {
       throw new NotFoundError();
+    }
+    // The path-based open above can be redirected by a directory swapped for a symlink at the
+    // right moment; the inode it opened must be the one reached race-free beneath the root.
+    if (!sameInodeBeneath(await Deno.realPath(workspace), real, info, hidden)) {
+      throw new NotFoundError();
+    }
+    // A hard link to a protected file is that file under another name.
+    if (opts.protect && (info.nlink ?? 1) > 1) {
+      const ids = new Set(await protectedFileIds(opts.protect));
+      if (ids.has(`${info.dev}:${info.ino}`)) throw new NotFoundError();
     }
     return { file, real, info };
   } catch (err) {

@@ -171,5 +171,10 @@ function withCharset(mime: string): string {
 /** A Content-Disposition value with an ASCII fallback and the exact UTF-8 name (RFC 6266). */
 export function contentDisposition(kind: "inline" | "attachment", name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\%;]/g, "_").slice(0, 200) || "file";
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  // RFC 5987 attr-char excludes ' ( ) * which encodeURIComponent leaves alone.
+  const exact = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }

@@ -1,12 +1,16 @@
 // Workspaces: the directories sessions may work in, and the registered list the UI offers.
 // Invariants: every stored or accepted workspace is an absolute real path to an existing
 // directory; a session's workspace is trusted only when it lies under the home dir, under
-// the default workspace, or under a registered workspace, and never inside a system root.
+// the default workspace, or under a registered workspace, and never inside a system root nor
+// inside a protected path (state dir, config, ~/.hermes, credentials: protected_paths.ts). A
+// workspace that merely CONTAINS protected paths (home as workspace) is accepted: the file
+// tools, the panel and the terminal sandbox mask those paths inside it.
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { AppConfig } from "../settings/config.ts";
 import type { Db } from "../storage/db.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import type { Clock } from "../ids.ts";
+import { protectedWorkspaceReason } from "./protected_paths.ts";
 
 export interface Workspace {
   path: string;
@@ -16,7 +20,11 @@ export interface Workspace {
 /** What trust decisions need: the database (registered list) and the configured roots. */
 export interface WorkspaceDeps {
   db: Db;
-  config: Pick<AppConfig, "home" | "defaultWorkspace">;
+  config:
+    & Pick<AppConfig, "home" | "defaultWorkspace">
+    & Partial<
+      Pick<AppConfig, "stateDir" | "configPath">
+    >;
 }
 
 /** OS directories never accepted as a workspace (nor anything inside them). */
@@ -114,6 +122,14 @@ async function realDirectoryOutsideSystem(
   raw: string,
 ): Promise<{ real: string; inHome: boolean }> {
   const real = await realDirectory(raw, config.home);
+  if (config.stateDir !== undefined && config.configPath !== undefined) {
+    const reason = await protectedWorkspaceReason({
+      stateDir: config.stateDir,
+      configPath: config.configPath,
+      home: config.home,
+    }, real);
+    if (reason) throw new ValidationError(`Workspace path ${reason}`, "workspace");
+  }
   const home = await realOrSelf(config.home);
   if (home !== "/" && isWithin(real, home)) return { real, inHome: true };
   if (isBlocked(real)) {

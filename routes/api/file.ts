@@ -9,6 +9,6 @@ export const handler: Handlers = {
   async GET(_req, { app, url }) {
     const session = getSession(app.db, requireParam(url, "session_id"));
     const path = requireParam(url, "path");
-    return json(await readTextFile(session.workspace, path, { hidden: [app.config.stateDir] }));
+    return json(await readTextFile(session.workspace, path, { protect: app.config }));
   },
 };

@@ -1,14 +1,62 @@
-// GET /api/sessions?include_archived=1 → {sessions, archived_count, server_time}, newest
-// updated_at first; empty "Untitled" sessions with no messages are hidden.
+// GET /api/sessions → {sessions, archived_count, server_time, server_tz, count}. Without
+// `limit`/`cursor` it answers every session, newest updated_at first (the original's clients).
+// With them it answers one page (lib/sessions/session_page.ts): pinned first, then newest,
+// plus `next_cursor` and `groups` (the recency headers, in the viewer's zone: `tz_offset`
+// minutes east of UTC, else the `hermes_tz` cookie, else the server's zone). Filters:
+// `archived=0|1|all` (or `include_archived=1`), `project=<id>|none`, `profile`, `tasks`.
 import type { Handlers } from "../../lib/server/file_router.ts";
 import { json } from "../../lib/server/http.ts";
-import { listSessions } from "../../lib/sessions/sessions.ts";
+import { ValidationError } from "../../lib/errors.ts";
+import { archivedCount } from "../../lib/sessions/sessions.ts";
+import {
+  formatTzOffset,
+  listAllSessions,
+  listSessionPage,
+  MAX_PAGE,
+  parseSessionFilter,
+  viewerUtcOffset,
+} from "../../lib/sessions/session_page.ts";
+import { localUtcOffsetMinutes } from "../../lib/shared/session_groups.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
-    const flag = url.searchParams.get("include_archived");
-    const includeArchived = flag === "1" || flag === "true";
-    const { sessions, archived_count } = listSessions(app.db, { includeArchived });
-    return json({ sessions, archived_count, server_time: app.clock() });
+  GET(req, { app, url }) {
+    const params = url.searchParams;
+    const filter = parseSessionFilter(params);
+    const now = app.clock();
+    const serverOffset = localUtcOffsetMinutes(now);
+    const common = {
+      archived_count: archivedCount(app.db),
+      server_time: now,
+      server_tz: formatTzOffset(serverOffset),
+    };
+    const limitParam = params.get("limit");
+    const cursor = params.get("cursor");
+    if (limitParam === null && !cursor) {
+      const sessions = listAllSessions(app.db, filter);
+      return json({ sessions, ...common, count: sessions.length, next_cursor: null });
+    }
+    let limit: number | undefined;
+    if (limitParam !== null) {
+      limit = Number(limitParam);
+      if (!/^\d+$/.test(limitParam) || limit < 1 || limit > MAX_PAGE) {
+        throw new ValidationError(
+          `Invalid limit "${limitParam.slice(0, 20)}": use a whole number from 1 to ${MAX_PAGE}`,
+          "limit",
+        );
+      }
+    }
+    const page = listSessionPage(app.db, filter, {
+      limit,
+      cursor,
+      now,
+      utcOffsetMinutes: viewerUtcOffset(params, req.headers.get("cookie"), serverOffset),
+    });
+    return json({
+      sessions: page.sessions,
+      ...common,
+      count: page.count,
+      next_cursor: page.next_cursor,
+      groups: page.groups,
+    });
   },
 };

@@ -1,9 +1,12 @@
-// GET /api/settings → the settings without secrets (keys masked) plus `auth_enabled`;
-// POST /api/settings {…partial} merges and returns the same shape. Setting or changing the
-// password revokes every login and hands this client a fresh login cookie, so the person who
-// changed it stays signed in; clearing it removes the cookie.
+// GET /api/settings → the original's settings keys with defaults (lib/settings/preferences.ts),
+// the console's own, secrets masked, plus `auth_enabled`, `password_env_var` and
+// `persisted_speech_keys`. POST /api/settings {…partial} merges like the original: unknown keys
+// and invalid values are ignored and named in `ignored` (malformed JSON is still a 400);
+// default_model goes through POST /api/default-model instead. Setting or changing the password
+// revokes every login and hands this client a fresh login cookie, so the person who changed it
+// stays signed in; clearing it removes the cookie.
 import type { Handlers } from "../../lib/server/file_router.ts";
-import { json, readBody } from "../../lib/server/http.ts";
+import { json, readJsonObject } from "../../lib/server/http.ts";
 import {
   clearedSessionCookie,
   createLoginSession,
@@ -12,7 +15,7 @@ import {
 import {
   getSettings,
   notifyProviderConfigChange,
-  SettingsPatch,
+  parseSettingsBody,
   updateSettings,
 } from "../../lib/settings/settings.ts";
 
@@ -21,8 +24,8 @@ export const handler: Handlers = {
     return json(getSettings(app.db, app.config));
   },
   async POST(req, { app, url }) {
-    const patch = await readBody(req, SettingsPatch);
-    const result = await updateSettings(app, patch);
+    const { patch, preferences, ignored } = parseSettingsBody(await readJsonObject(req));
+    const result = await updateSettings(app, patch, preferences);
     if (result.providerChanged) await notifyProviderConfigChange(app);
     const headers: Record<string, string> = {};
     if (result.passwordChanged) {
@@ -31,6 +34,6 @@ export const handler: Handlers = {
         ? sessionCookie(await createLoginSession(app.security), secure)
         : clearedSessionCookie(secure);
     }
-    return json(result.settings, 200, headers);
+    return json({ ...result.settings, ignored }, 200, headers);
   },
 };

@@ -1,7 +1,8 @@
 // GET /partials/control-center?session=&tab= → the Control Center dialog (components/
 // ControlCenter.tsx) as an HTML fragment, with fresh data, for lib/browser/pages/control_center.ts
 // to open. With `section=<tab>` only that panel's content, to swap in after a change
-// (`mcp=<name>` / `skill=<name>` open that form; an empty value opens a new one).
+// (`mcp=<name>` / `skill=<name>` / `task=<id>` / `profile=<name>` / `prompt=<name>` open that
+// form; an empty value opens a new one).
 import { renderToString } from "preact-render-to-string";
 import type { Handlers } from "../../lib/server/file_router.ts";
 import { ValidationError } from "../../lib/errors.ts";
@@ -29,6 +30,8 @@ export const handler: Handlers = {
       skillEdit: p.get("skill"),
       taskEdit: p.get("task"),
       taskHistory: p.get("history"),
+      profileEdit: p.get("profile"),
+      promptEdit: p.get("prompt"),
     };
     const section = p.get("section");
     if (section !== null) {

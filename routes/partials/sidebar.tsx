@@ -1,16 +1,21 @@
 // GET /partials/sidebar?session=&project=&q=&archived= → the sidebar's changing part
 // (components/Sidebar.tsx SidebarBody) as an HTML fragment, for lib/browser/pages/sidebar.ts to
 // swap in after an action or a run starting/ending: the list refreshes without a reload and
-// is rendered by the same code as the page.
+// is rendered by the same code as the page. With `cursor`, only the next page of rows
+// (SidebarPage), which the script appends as the user scrolls; `tz_offset` or the `hermes_tz`
+// cookie give the viewer's zone for the Today/Yesterday groups.
 import { renderToString } from "preact-render-to-string";
 import type { Handlers } from "../../lib/server/file_router.ts";
-import { loadSidebar, SidebarBody } from "../../components/Sidebar.tsx";
+import { loadSidebar, SidebarBody, SidebarPage } from "../../components/Sidebar.tsx";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  GET(req, { app, url }) {
     const params = url.searchParams;
-    const props = loadSidebar(app, params, params.get("session"));
-    return new Response(renderToString(<SidebarBody {...props} />), {
+    const props = loadSidebar(app, params, params.get("session"), req.headers.get("cookie"));
+    const html = params.get("cursor")
+      ? renderToString(<SidebarPage {...props} />)
+      : renderToString(<SidebarBody {...props} />);
+    return new Response(html, {
       headers: {
         "content-type": "text/html; charset=utf-8",
         "cache-control": "no-store",

@@ -26,7 +26,12 @@ const MIME: Record<string, string> = {
 
 export const handler: Handlers = {
   async GET(req, { url }) {
-    const rel = decodeURIComponent(url.pathname.slice("/static/".length));
+    let rel: string;
+    try {
+      rel = decodeURIComponent(url.pathname.slice("/static/".length));
+    } catch {
+      throw new NotFoundError(); // malformed escapes (`%c0%ae`) name no file
+    }
     const path = normalize(join(STATIC_ROOT, rel));
     if (
       rel.includes("\0") ||

@@ -142,6 +142,10 @@ function panelShown(id: string): void {
     modelsLoaded = true;
     void loadModelOptions();
   }
+  // The Providers panel's forms load on first use, outside every page's initial JS.
+  if (id === "providers") {
+    void import("../providers_panel.ts").then((m) => m.startProvidersPanel());
+  }
 }
 
 async function loadModelOptions(): Promise<void> {
@@ -235,6 +239,7 @@ async function submitPreferences(form: HTMLFormElement, button: HTMLButtonElemen
     return;
   }
   const patch: Record<string, unknown> = {};
+  let defaultModel: string | null = null;
   for (const [name, value] of changed) {
     if (name === "approval_timeout_seconds") {
       const n = Number(value);
@@ -251,12 +256,16 @@ async function submitPreferences(form: HTMLFormElement, button: HTMLButtonElemen
         return;
       }
       patch[name] = n;
-    } else if (name === "default_model" || name === "default_workspace") {
+    } else if (name === "default_model") {
+      // The default model lives in the config file, not the settings (POST /api/default-model).
+      if (value.trim() !== "") defaultModel = value.trim();
+    } else if (name === "default_workspace") {
       patch[name] = value.trim() === "" ? null : value.trim();
     } else patch[name] = value;
   }
   await whileBusy(button, async () => {
     try {
+      if (defaultModel) await api("POST", "/api/default-model", { model: defaultModel });
       await saveSettings(patch);
       const host = await refreshPanel("preferences");
       modelsLoaded = false;

@@ -2,6 +2,7 @@
 // The frame's behaviour in the browser: the theme (applied at once, saved to settings), the
 // phone drawer holding the sidebar, the overlay scrim and Escape that close it, and the app
 // height following the visual viewport so the composer stays above an on-screen keyboard.
+// The top bar's goal chip follows the runs (its code loads only once a goal is in play).
 // Invariant: every state lives in a data attribute the server can render (no flash on load).
 import { api, ApiError } from "../api_client.ts";
 import { emitHermesEvent, onHermesEvent, type ThemePreference } from "../../shared/ui_events.ts";
@@ -137,13 +138,56 @@ function init(): void {
   });
   trackVisualViewport();
   followSession();
+  registerServiceWorker();
+}
+
+/**
+ * The installed app's worker (/sw.js, lib/pwa/service_worker.ts): it caches only the shell's
+ * static files and shows an offline page when the server is unreachable. Registered after
+ * load so it never competes with the first paint; browsers without it (or on plain http off
+ * localhost) simply skip it.
+ */
+function registerServiceWorker(): void {
+  if (!("serviceWorker" in navigator) || !isSecureContext) return;
+  const register = () => {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((err) => {
+      console.warn(`Offline support is unavailable: ${err instanceof Error ? err.message : err}`);
+    });
+  };
+  if (document.readyState === "complete") register();
+  else addEventListener("load", register, { once: true });
 }
 
 /** The open session, from the address bar (the Transcript may change it without a reload). */
 const openSessionId = () => new URL(location.href).searchParams.get("session");
 
+/** The goal chip's code (lib/browser/goal_chip.ts), loaded on first need. */
+const goalChip = () => import("../goal_chip.ts");
+const goalShown = () => document.querySelector("[data-goal-chip]:not([hidden])") !== null;
+
+/** Keep the goal chip in step: after `/goal`, and after each run while a goal is shown. */
+function followGoal(): void {
+  onHermesEvent("hermes:goal-changed", ({ session_id }) => {
+    const open = openSessionId();
+    if (open && open !== session_id) return;
+    void goalChip().then((m) => m.refreshGoalChip(session_id)).catch((err) => {
+      console.warn(`The goal could not be loaded: ${err instanceof Error ? err.message : err}`);
+    });
+  });
+  onHermesEvent("hermes:chat-ended", ({ session_id, stream_id }) => {
+    if (session_id !== openSessionId() || !goalShown()) return;
+    void goalChip().then((m) => m.watchAfterRun(session_id, stream_id));
+  });
+  // Loaded while a goal is active: its evaluation (or next turn) may be under way right now.
+  const open = openSessionId();
+  if (open && document.querySelector('[data-goal-chip][data-status="active"]:not([hidden])')) {
+    void goalChip().then((m) => m.watchAfterRun(open, null));
+  }
+}
+
 /** Keep the top bar (and the tab title) in step with the open session's title and context. */
 function followSession(): void {
+  followGoal();
   onHermesEvent("hermes:session-title", ({ session_id, title }) => {
     if (session_id !== openSessionId()) return;
     const h1 = document.querySelector<HTMLElement>("[data-topbar-title]");

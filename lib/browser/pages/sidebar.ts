@@ -1,17 +1,23 @@
 // Browser-safe page script (lib/browser/pages): imports nothing from Deno or the database.
 // The sidebar's behaviour: search as you type (titles and message text), the archive view,
-// the row and chip menus (lib/browser/sidebar_actions.ts, imported on first use), and refreshing the
-// list without a reload after each action and whenever a run starts or ends (`hermes:*`
-// events). The list itself is always rendered by the server (GET /partials/sidebar); this
-// script never builds rows, so no server text ever passes through markup here.
+// the row and chip menus (lib/browser/sidebar_actions.ts, imported on first use), the paged,
+// virtualized list (lib/browser/session_vlist.ts: next pages fetched as the user scrolls, only
+// visible rows in the DOM), and refreshing it without a reload on every `sessions_changed` event
+// of GET /api/sessions/events (and on this page's own `hermes:*` events, debounced together).
+// Rows are always rendered by the server (GET /partials/sidebar); this script never builds
+// rows, so no server text ever passes through markup here. The browser's zone reaches the
+// server as the `hermes_tz` cookie (and `tz_offset`), so Today/Yesterday are the viewer's days.
 import { ApiError } from "../api_client.ts";
 import { onHermesEvent } from "../../shared/ui_events.ts";
 import type { ProjectInfo } from "../project_dialogs.ts";
 import type { SidebarContext } from "../sidebar_actions.ts";
+import { SessionVList } from "../session_vlist.ts";
 
 const SEARCH_DEBOUNCE_MS = 180;
 const REFRESH_DEBOUNCE_MS = 120;
 const NOTICE_MS = 6000;
+/** Minutes east of UTC in this browser now (the Today/Yesterday groups follow it). */
+const tzOffset = () => String(-new Date().getTimezoneOffset());
 
 const sidebar = () => document.querySelector<HTMLElement>("[data-sidebar]");
 const body = () => document.querySelector<HTMLElement>("[data-sidebar-body]");
@@ -37,6 +43,34 @@ function viewParams(): URLSearchParams {
   const q = searchInput()?.value.trim() ?? url.searchParams.get("q") ?? "";
   if (q) out.set("q", q);
   return out;
+}
+
+// The paged list ------------------------------------------------------------------------
+
+let vlist: SessionVList | null = null;
+/** Sessions the change feed said left this view (deleted, archived, moved) since the last refresh. */
+const dropped = new Set<string>();
+
+async function fetchPage(cursor: string): Promise<string> {
+  const params = viewParams();
+  params.set("cursor", cursor);
+  params.set("tz_offset", tzOffset());
+  const res = await fetch(`/partials/sidebar?${params}`, {
+    headers: { accept: "text/html" },
+    credentials: "same-origin",
+  });
+  if (!res.ok) throw new Error(`The next chats could not be loaded (${res.status}).`);
+  return await res.text();
+}
+
+/** Take over the body's list (if it is the paged one), carrying deep rows over from `old`. */
+function mountList(root: ParentNode, old: SessionVList | null): void {
+  const el = root.querySelector<HTMLElement>("[data-vlist]");
+  const scroller = root.querySelector<HTMLElement>(".session-list");
+  vlist = el && scroller ? new SessionVList(el, scroller, fetchPage) : null;
+  if (vlist && old) vlist.mergeFrom(old, dropped);
+  old?.destroy();
+  dropped.clear();
 }
 
 /** Keep the address bar in step with the sidebar's view (reloads and links keep it). */
@@ -104,7 +138,9 @@ export async function refreshSidebar(): Promise<void> {
   form?.setAttribute("data-busy", "");
   let res: Response;
   try {
-    res = await fetch(`/partials/sidebar?${params}`, {
+    const query = new URLSearchParams(params);
+    query.set("tz_offset", tzOffset());
+    res = await fetch(`/partials/sidebar?${query}`, {
       headers: { accept: "text/html" },
       credentials: "same-origin",
     });
@@ -138,8 +174,10 @@ export async function refreshSidebar(): Promise<void> {
   const focusMenuBtn = focused?.matches(".session-menu-btn") ?? false;
   const adopted = document.importNode(next, true);
   live.replaceWith(adopted);
+  mountList(adopted, vlist);
   const list = adopted.querySelector(".session-list");
   if (list) list.scrollTop = scroll;
+  vlist?.render();
   if (focusRow) {
     const row = adopted.querySelector<HTMLElement>(
       `.session-row[data-session-id="${CSS.escape(focusRow)}"]`,
@@ -150,10 +188,16 @@ export async function refreshSidebar(): Promise<void> {
   syncUrl(params);
 }
 
-/** Refresh soon, once, however many events arrive together. */
+/**
+ * Refresh soon, once, however many events arrive together; never under an inline rename
+ * (swapping the body would drop what the user is typing): that waits until it is done.
+ */
 function scheduleRefresh(): void {
   clearTimeout(refreshTimer);
-  refreshTimer = setTimeout(() => void refreshSidebar(), REFRESH_DEBOUNCE_MS);
+  refreshTimer = setTimeout(() => {
+    if (document.querySelector(".session-row[data-renaming]")) scheduleRefresh();
+    else void refreshSidebar();
+  }, REFRESH_DEBOUNCE_MS);
 }
 
 // Actions (loaded on first use) ------------------------------------------------------------
@@ -171,6 +215,11 @@ function menuPosition(e: MouseEvent, target: Element) {
 function init(): void {
   const root = sidebar();
   if (!root) return;
+  document.cookie = `hermes_tz=${tzOffset()}; path=/; max-age=31536000; samesite=lax`;
+  mountList(root, null);
+  // First visit (no cookie yet) or a changed zone: the server grouped in another zone.
+  const rendered = root.querySelector<HTMLElement>("[data-vlist]")?.dataset.tz;
+  if (rendered !== undefined && rendered !== tzOffset()) void refreshSidebar();
 
   root.addEventListener("click", (e) => {
     const target = e.target as Element;
@@ -244,7 +293,22 @@ function init(): void {
     }
   });
 
-  // Runs starting and ending, titles and other changes made elsewhere.
+  // Every change to the list, wherever it was made (another tab, a script, a run), arrives
+  // on the change feed. This page's own `hermes:*` events refresh too: they come first, work
+  // while the feed reconnects, and coalesce with the feed's event into one refresh.
+  const feed = typeof EventSource === "undefined" ? null : new EventSource("/api/sessions/events");
+  feed?.addEventListener("sessions_changed", (e) => {
+    try {
+      const data = JSON.parse((e as MessageEvent).data) as { reason?: string; session_id?: string };
+      if (data.session_id && ["delete", "archive", "move"].includes(data.reason ?? "")) {
+        dropped.add(data.session_id);
+      }
+    } catch { /* a refresh is right whatever the payload */ }
+    scheduleRefresh();
+  });
+  addEventListener("pagehide", () => feed?.close());
+
+  // Runs starting and ending, titles and other changes made in this page.
   for (
     const name of [
       "hermes:chat-started",

@@ -1,12 +1,23 @@
 // POST /api/approval/respond {session_id, choice: once|session|always|deny, approval_id?, message?}
-// → {ok, choice}. Invalid choice or no session_id → 400; an approval that is not pending → 409.
+// → {ok, choice, resolved, approval_id?, pending_count}. Invalid choice or no session_id → 400;
+// nothing pending (or an unknown session id, any string up to 128 chars) → {ok:true, choice,
+// resolved:false} as in the original; a named approval that is no longer pending → 409.
 import { z } from "zod";
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, readBody } from "../../../lib/server/http.ts";
-import { APPROVAL_CHOICES, resolveApproval } from "../../../lib/approvals/approvals.ts";
+import {
+  APPROVAL_CHOICES,
+  pendingApprovals,
+  resolveApproval,
+} from "../../../lib/approvals/approvals.ts";
+import {
+  answerInjected,
+  MAX_APPROVAL_SESSION_ID,
+} from "../../../lib/approvals/injected_approvals.ts";
+import { findSession } from "../../../lib/sessions/sessions.ts";
 
 const Body = z.object({
-  session_id: z.string().min(1),
+  session_id: z.string().min(1).max(MAX_APPROVAL_SESSION_ID),
   choice: z.enum(APPROVAL_CHOICES as unknown as ["once", "session", "always", "deny"]),
   approval_id: z.string().min(1).optional(),
   message: z.string().max(4000).optional(),
@@ -15,12 +26,25 @@ const Body = z.object({
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
+    if (!findSession(app.db, body.session_id)) {
+      const answered = answerInjected(app.tools.approvals, body.session_id, body.approval_id);
+      return json({
+        ok: true,
+        choice: body.choice,
+        resolved: answered !== null,
+        ...(answered ? { approval_id: answered.approval_id } : {}),
+        pending_count: 0,
+      });
+    }
+    if (!body.approval_id && pendingApprovals(app.db, body.session_id).pending === null) {
+      return json({ ok: true, choice: body.choice, resolved: false, pending_count: 0 });
+    }
     const result = await resolveApproval(app, {
       sessionId: body.session_id,
       choice: body.choice,
       approvalId: body.approval_id,
       message: body.message,
     });
-    return json(result);
+    return json({ ...result, resolved: true });
   },
 };

@@ -10,7 +10,12 @@ import {
   sessionCookie,
 } from "../../../lib/security/auth.ts";
 import { AuthError, RateLimitError } from "../../../lib/errors.ts";
-import { json, readBody, readBodyBytes } from "../../../lib/server/http.ts";
+import {
+  json,
+  MAX_UNAUTHENTICATED_BODY_BYTES,
+  readBody,
+  readBodyBytes,
+} from "../../../lib/server/http.ts";
 import { safeNextPath } from "../../../lib/security/request_guard.ts";
 
 const LoginBody = z.object({ password: z.string().min(1).max(4096) });
@@ -23,11 +28,13 @@ export const handler: Handlers = {
     let password: string;
     let next = "/";
     if (isForm) {
-      const form = new URLSearchParams(new TextDecoder().decode(await readBodyBytes(req, 65536)));
+      const form = new URLSearchParams(
+        new TextDecoder().decode(await readBodyBytes(req, MAX_UNAUTHENTICATED_BODY_BYTES)),
+      );
       password = form.get("password") ?? "";
       next = safeNextPath(form.get("next"));
     } else {
-      ({ password } = await readBody(req, LoginBody));
+      ({ password } = await readBody(req, LoginBody, MAX_UNAUTHENTICATED_BODY_BYTES));
     }
     const secure = url.protocol === "https:";
     const sec = app.security;

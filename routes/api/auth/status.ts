@@ -1,15 +1,24 @@
-// GET /api/auth/status → {auth_enabled, logged_in} plus, for a logged-in browser session, the
-// `csrf_token` its writes must echo in X-Hermes-CSRF-Token.
+// GET /api/auth/status → {auth_enabled, logged_in, password_enabled, passkeys_enabled,
+// oidc_enabled, oidc_provider?} plus, for a logged-in browser session, the `csrf_token` its
+// writes must echo in X-Hermes-CSRF-Token. `passkeys_enabled`: auth is on and at least one
+// passkey is registered; `oidc_enabled`: auth is on and an OpenID Connect issuer is configured.
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import type { AuthState } from "../../../lib/security/auth.ts";
+import { passkeysEnabled } from "../../../lib/security/passkeys.ts";
+import { oidcEnabled, oidcProviderName } from "../../../lib/security/oidc.ts";
 import { json } from "../../../lib/server/http.ts";
 
 export const handler: Handlers = {
-  GET(_req, { state }) {
+  GET(_req, { state, app }) {
     const auth = state.auth as AuthState;
+    const oidc = oidcEnabled(app.security);
     return json({
       auth_enabled: auth.enabled,
       logged_in: auth.loggedIn,
+      password_enabled: auth.enabled,
+      passkeys_enabled: passkeysEnabled(app.security),
+      oidc_enabled: oidc,
+      ...(oidc ? { oidc_provider: oidcProviderName(app.security.config) } : {}),
       ...(auth.csrfToken ? { csrf_token: auth.csrfToken } : {}),
     });
   },

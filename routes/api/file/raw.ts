@@ -1,7 +1,8 @@
 // GET /api/file/raw?session_id=&path=&download=1 → the file's bytes with its MIME type.
 // Images, media, PDF and plain text may show inline; HTML, SVG, XML and unknown types are
 // always attachments, and every response but PDF is sandboxed by CSP (no script runs in our
-// origin even when the file is opened in place).
+// origin even when the file is opened in place). Scripts (.js/.mjs/.cjs) are
+// application/octet-stream, as in the original: bytes, never a type a browser would execute.
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { openRawFile } from "../../../lib/workspace/files.ts";
 import { requireParam } from "../../../lib/server/http.ts";
@@ -17,11 +18,12 @@ export const handler: Handlers = {
     const path = requireParam(url, "path");
     const download = url.searchParams.get("download") === "1";
     const { file, name, size } = await openRawFile(session.workspace, path, {
-      hidden: [app.config.stateDir],
+      protect: app.config,
     });
     const policy = servePolicy(name, download);
+    const script = /\.(m|c)?js$/i.test(name);
     const headers: Record<string, string> = {
-      "content-type": policy.contentType,
+      "content-type": script ? "application/octet-stream" : policy.contentType,
       "content-length": String(size),
       "content-disposition": contentDisposition(policy.inline ? "inline" : "attachment", name),
       "cache-control": "no-store",

@@ -1,9 +1,18 @@
-// POST /api/onboarding/complete {provider, base_url?, api_key?, model, workspace?, password?}
+// POST /api/onboarding/complete. The original's body ({} or none) only persists the
+// onboarding_completed flag, touching no other setting, and answers the onboarding status with
+// `ok`. The console wizard's body {provider, base_url?, api_key?, model, workspace?, password?}
 // → {ok, config_path, provider, default_model}: writes the provider to config.yaml (comments
 // and ${ENV} strings kept; a malformed file is refused untouched), stores the workspace and
 // password, and reloads the provider config so the choice works without a restart.
 import type { Handlers } from "../../../lib/server/file_router.ts";
-import { json, readBody } from "../../../lib/server/http.ts";
+import {
+  json,
+  MAX_JSON_BODY_BYTES,
+  readBodyBytes,
+  readJsonObject,
+  validate,
+} from "../../../lib/server/http.ts";
+import { compatOnboardingStatus } from "../../../lib/settings/onboarding_compat.ts";
 import { createLoginSession, sessionCookie } from "../../../lib/security/auth.ts";
 import {
   checkCompletion,
@@ -15,7 +24,16 @@ import { resolveProviders } from "../../../lib/providers/provider_config.ts";
 
 export const handler: Handlers = {
   async POST(req, { app, url }) {
-    const body = await readBody(req, CompleteBody);
+    const bytes = await readBodyBytes(req, MAX_JSON_BODY_BYTES);
+    const text = new TextDecoder().decode(bytes);
+    const raw = text.trim() === ""
+      ? {}
+      : await readJsonObject(new Request(req.url, { method: "POST", body: text }));
+    if (raw.provider === undefined) {
+      await updateSettings(app, { onboarding_completed: true });
+      return json({ ok: true, ...(await compatOnboardingStatus(app)) });
+    }
+    const body = validate(CompleteBody, raw);
     await checkCompletion(app.config, body);
     if (body.api_key) app.log.addSecret(body.api_key);
     await writeProviderConfig(app.config, body);

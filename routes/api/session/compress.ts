@@ -1,15 +1,52 @@
-// POST /api/session/compress {session_id} → {ok, stream_id, session_id, turn_id, title}: summarize
-// the older turns now. Runs like a chat turn (SSE: compressing, compressed, done, stream_end) so
-// the page follows it the same way; 409 while another run is active.
+// POST /api/session/compress {session_id, focus_topic?, sync?} summarizes the older turns now.
+// Called as the Composer does ({session_id}) it answers at once {ok, stream_id, session_id,
+// turn_id, title} and runs like a chat turn (SSE: compressing, compressed, done, stream_end).
+// Called as the original's clients do — with `focus_topic` or `sync: true` — it waits for the
+// summary and answers {ok, session, summary} (summary null when nothing needed compressing).
+// 409 while another run is active.
 import { z } from "zod";
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, readBody } from "../../../lib/server/http.ts";
+import { fullSession } from "../../../lib/sessions/sessions.ts";
+import { getStream } from "../../../lib/engine/journal.ts";
 
-const Body = z.object({ session_id: z.string().min(1) });
+const Body = z.object({
+  session_id: z.string().min(1),
+  focus_topic: z.string().max(500).nullable().optional(),
+  sync: z.boolean().optional(),
+});
+
+/** How often a synchronous caller re-reads the run's status. */
+const POLL_MS = 50;
 
 export const handler: Handlers = {
   async POST(req, { app }) {
-    const { session_id } = await readBody(req, Body);
-    return json({ ok: true, ...app.runs.compress(app, session_id) });
+    const body = await readBody(req, Body);
+    const started = app.runs.compress(app, body.session_id);
+    if (body.focus_topic === undefined && body.sync !== true) {
+      return json({ ok: true, ...started });
+    }
+    // The run is journaled and keeps going if this caller leaves; we only wait for its end.
+    while (getStream(app.db, started.stream_id)?.status === "running") {
+      if (req.signal.aborted) break;
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+    const status = getStream(app.db, started.stream_id)?.status;
+    if (status === "error") {
+      return json({
+        ok: false,
+        error: "Compression failed; the session's stream says why",
+        stream_id: started.stream_id,
+      }, 502);
+    }
+    const row = app.db.prepare("SELECT summary FROM compressions WHERE session_id = ?").get(
+      body.session_id,
+    ) as { summary: string } | undefined;
+    return json({
+      ok: true,
+      session: fullSession(app.db, body.session_id),
+      summary: row?.summary ?? null,
+      stream_id: started.stream_id,
+    });
   },
 };

@@ -1,11 +1,18 @@
 // POST /api/session/delete {session_id} → {ok:true}. Idempotent: an unknown id is fine.
 // Removes messages, journal, tool calls, approvals, usage (FK cascade) and attachments.
+// A session_id that is a path or carries traversal (`/`, backslash, `..`, NUL) is a 400: an id never
+// names a file, and refusing it keeps a hostile id away from the attachments directory.
 import { z } from "zod";
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, readBody } from "../../../lib/server/http.ts";
 import { deleteSession } from "../../../lib/sessions/sessions.ts";
 
-const Body = z.object({ session_id: z.string().min(1) });
+const Body = z.object({
+  session_id: z.string().min(1).max(128).refine(
+    (id) => !/[\/\\\0]/.test(id) && !id.includes(".."),
+    "must be a session id, not a path",
+  ),
+});
 
 export const handler: Handlers = {
   async POST(req, { app }) {

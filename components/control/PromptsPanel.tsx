@@ -1,0 +1,127 @@
+// Control Center › Prompts: the saved-prompt library (lib/agent/saved_prompts.ts) the composer
+// offers with /prompt or its button. Each row shows the prompt's {{variables}}, which the
+// composer asks for before the text goes into the draft. Driven by
+// lib/browser/pages/prompts_panel.ts; every change re-renders this panel server-side.
+import type { AppContext } from "../../lib/server/app_context.ts";
+import { getPrompt, listPrompts, type SavedPrompt } from "../../lib/agent/saved_prompts.ts";
+import { NotFoundError } from "../../lib/errors.ts";
+import { Field, FormFoot, ListRow, RowButton, Section, StatusLine } from "./parts.tsx";
+
+export interface PromptsData {
+  prompts: SavedPrompt[];
+  /** The form: an existing prompt, a new one (`prompt` null), or closed. */
+  editing: { prompt: SavedPrompt | null } | null;
+  error?: string;
+}
+
+export function loadPrompts(app: AppContext, edit: string | null): PromptsData {
+  const data: PromptsData = { prompts: listPrompts(app.db), editing: null };
+  try {
+    if (edit === "") data.editing = { prompt: null };
+    else if (edit) data.editing = { prompt: getPrompt(app.db, edit) };
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+    data.error = err.message;
+  }
+  return data;
+}
+
+function PromptForm({ prompt }: { prompt: SavedPrompt | null }) {
+  return (
+    <form
+      class="cc-form cc-subform"
+      data-cc-form="prompt-save"
+      data-prompt={prompt?.name ?? ""}
+      aria-label={prompt ? `Edit prompt ${prompt.name}` : "New prompt"}
+      novalidate
+    >
+      <h5 class="cc-subform-title">{prompt ? `Edit ${prompt.name}` : "New prompt"}</h5>
+      <Field id="cc-prompt-name" label="Name" hint="What you type after /prompt." wide>
+        <input
+          id="cc-prompt-name"
+          name="name"
+          class="cc-input mono"
+          value={prompt?.name ?? ""}
+          maxLength={64}
+          placeholder="review"
+          autocomplete="off"
+          spellcheck={false}
+          readOnly={!!prompt}
+          data-cc-autofocus=""
+        />
+      </Field>
+      <Field
+        id="cc-prompt-content"
+        label="Text"
+        hint="Write {{name}} where something changes each time, e.g. Review {{file}} for bugs."
+        wide
+      >
+        <textarea id="cc-prompt-content" name="content" class="cc-input" rows={6} required>
+          {prompt?.content ?? ""}
+        </textarea>
+      </Field>
+      <FormFoot
+        remove={prompt
+          ? {
+            question: (
+              <>
+                Delete the prompt <strong>{prompt.name}</strong>?
+              </>
+            ),
+            confirm: "Delete prompt",
+            action: "prompt-delete",
+            name: prompt.name,
+          }
+          : undefined}
+        status="prompt-form"
+        cancelAction="prompt-cancel"
+        submit={prompt ? "Save prompt" : "Create prompt"}
+      />
+    </form>
+  );
+}
+
+export function PromptsPanel({ data }: { data: PromptsData }) {
+  return (
+    <Section
+      hook="prompts"
+      title="Saved prompts"
+      description={
+        <>
+          Reusable messages: type <span class="mono">/prompt</span>{" "}
+          in the composer (or use its button) to put one in the draft.
+        </>
+      }
+      actions={
+        <button type="button" class="btn cc-btn cc-btn-primary" data-cc-action="prompt-new">
+          New prompt
+        </button>
+      }
+    >
+      {data.error ? <p class="cc-callout" data-tone="error">{data.error}</p> : null}
+      {data.prompts.length === 0 && !data.editing
+        ? <p class="cc-empty">No saved prompts yet.</p>
+        : null}
+      {data.prompts.length > 0
+        ? (
+          <ul class="cc-rows" data-cc-list="prompts">
+            {data.prompts.map((p) => (
+              <ListRow
+                key={p.name}
+                attrs={{ "data-prompt": p.name }}
+                name={p.name}
+                tags={p.variables.map((v) => (
+                  <span key={v} class="cc-chip mono" data-prompt-var={v}>{`{{${v}}}`}</span>
+                ))}
+                meta={<p class="cc-row-meta cc-prompt-head">{p.content.slice(0, 160)}</p>}
+                actions={<RowButton action="prompt-edit" name={p.name} label="Edit" />}
+              />
+            ))}
+          </ul>
+        )
+        : null}
+      {data.editing ? <PromptForm prompt={data.editing.prompt} /> : null}
+      <StatusLine hook="prompts" />
+    </Section>
+  );
+}

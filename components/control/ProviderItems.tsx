@@ -1,0 +1,236 @@
+// Control Center › Providers, the list: one expandable item per provider (its key masked, its
+// endpoint, a 14-day usage sparkline and table from our own metering) holding its edit form
+// with "Test connection", and the "Add a provider" form. Server-rendered; the page script
+// lib/browser/providers_panel.ts sends the forms to /api/providers*.
+import type { ProviderRow } from "../../lib/providers/provider_admin.ts";
+import type { UsageDay } from "../../lib/providers/usage_history.ts";
+import { Badge, ConfirmAction, Field, StatusLine } from "./parts.tsx";
+
+const NUMBER = new Intl.NumberFormat("en-US");
+const money = (n: number | null) => n === null ? "—" : `$${n.toFixed(n < 1 ? 4 : 2)}`;
+const headerLines = (h: Record<string, string>) =>
+  Object.entries(h).map(([k, v]) => `${k}: ${v}`).join("\n");
+
+/** A tiny line of daily cost (tokens when nothing was priced), scaled to its own maximum. */
+export function Sparkline({ days }: { days: UsageDay[] }) {
+  const priced = days.some((d) => d.cost);
+  const values = days.map((d) => priced ? d.cost ?? 0 : d.input_tokens + d.output_tokens);
+  const max = Math.max(...values, 0);
+  const w = 112, h = 24;
+  const points = values.map((v, i) =>
+    `${(i * w / Math.max(1, values.length - 1)).toFixed(1)},${
+      (h - 2 - (max ? v / max : 0) * (h - 4)).toFixed(1)
+    }`
+  ).join(" ");
+  const label = `${priced ? "Cost" : "Tokens"} per day over ${days.length} days`;
+  return (
+    <svg class="pv-spark" viewBox={`0 0 ${w} ${h}`} width={w} height={h} role="img">
+      <title>{label}</title>
+      <polyline points={points} fill="none" stroke="currentColor" stroke-width="1.5" />
+    </svg>
+  );
+}
+
+function UsageTable({ days }: { days: UsageDay[] }) {
+  const recent = days.slice(-7).reverse();
+  return (
+    <table class="pv-usage" data-pv-usage>
+      <caption>Last 7 days, metered by this console (costs are estimates)</caption>
+      <thead>
+        <tr>
+          <th scope="col">Day</th>
+          <th scope="col">Turns</th>
+          <th scope="col">Tokens in / out</th>
+          <th scope="col">Cost</th>
+        </tr>
+      </thead>
+      <tbody>
+        {recent.map((d) => (
+          <tr key={d.date}>
+            <td class="mono">{d.date}</td>
+            <td>{NUMBER.format(d.turns)}</td>
+            <td>{NUMBER.format(d.input_tokens)} / {NUMBER.format(d.output_tokens)}</td>
+            <td>{money(d.cost)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The fields shared by the edit and add forms (ids suffixed by `key` to stay unique). */
+function EndpointFields({ p, suffix: k }: { p: ProviderRow | null; suffix: string }) {
+  const id = (f: string) => `pv-${f}-${k}`;
+  return (
+    <div class="cc-grid">
+      <Field
+        id={id("base_url")}
+        label="Base URL"
+        hint={p?.default_base_url ? `Default ${p.default_base_url}` : undefined}
+      >
+        <input
+          id={id("base_url")}
+          name="base_url"
+          class="cc-input mono"
+          value={p?.base_url ?? ""}
+          placeholder="http://127.0.0.1:8080/v1"
+          autocomplete="off"
+          spellcheck={false}
+        />
+      </Field>
+      <Field
+        id={id("api_key")}
+        label="API key"
+        hint={p?.api_key
+          ? "Shown masked; leave it to keep the stored key"
+          : p?.key_env
+          ? `Or set ${p.key_env}`
+          : undefined}
+      >
+        <input
+          id={id("api_key")}
+          name="api_key"
+          type={p ? "text" : "password"}
+          class="cc-input mono"
+          value={p?.api_key ?? ""}
+          placeholder="Paste an API key"
+          autocomplete="off"
+          spellcheck={false}
+        />
+      </Field>
+      <Field id={id("headers")} label="Extra headers" hint="One “Name: value” per line">
+        <textarea
+          id={id("headers")}
+          name="headers"
+          class="cc-input mono"
+          rows={2}
+          spellcheck={false}
+        >
+          {headerLines(p?.headers ?? {})}
+        </textarea>
+      </Field>
+      <Field
+        id={id("models")}
+        label="Models"
+        hint="One per line; Test connection lists what it serves"
+      >
+        <textarea id={id("models")} name="models" class="cc-input mono" rows={2} spellcheck={false}>
+          {(p?.models ?? []).join("\n")}
+        </textarea>
+      </Field>
+    </div>
+  );
+}
+
+/** Where "Test connection" reports: the model list or the error. */
+function TestResult() {
+  return <div class="pv-test" data-pv-test role="status" aria-live="polite" hidden />;
+}
+
+export function ProviderItem({ p, usage }: { p: ProviderRow; usage: UsageDay[] }) {
+  const key = p.id.replace(/[^A-Za-z0-9_-]/g, "_");
+  const total = usage.reduce((s, d) => s + (d.cost ?? 0), 0);
+  const tokens = usage.reduce((s, d) => s + d.input_tokens + d.output_tokens, 0);
+  return (
+    <li class="cc-row pv-item" data-pv-provider={p.id} data-configured={String(p.configured)}>
+      <details class="pv-details">
+        <summary class="pv-summary">
+          <span class="pv-summary-main">
+            <span class="cc-row-title">
+              <span class="cc-row-name">{p.display_name}</span>
+              {p.kind === "custom" ? <span class="cc-chip">custom</span> : null}
+              {p.active ? <Badge tone="success">In use</Badge> : null}
+              {p.has_key
+                ? (
+                  <span class="cc-chip" data-pv-key>
+                    {p.api_key ?? `key from ${p.key_env ?? "env"}`}
+                  </span>
+                )
+                : p.needs_key
+                ? <Badge tone="neutral">No key</Badge>
+                : null}
+            </span>
+            <span class="cc-row-meta mono">{p.base_url ?? "default endpoint"}</span>
+          </span>
+          {tokens > 0
+            ? (
+              <span class="pv-summary-usage" title="Last 14 days">
+                <Sparkline days={usage} />
+                <span class="mono">{total ? money(total) : `${NUMBER.format(tokens)} tok`}</span>
+              </span>
+            )
+            : null}
+        </summary>
+        <form
+          class="cc-form cc-subform"
+          data-pv-form="save"
+          data-provider={p.id}
+          autocomplete="off"
+        >
+          <EndpointFields p={p} suffix={key} />
+          <TestResult />
+          {tokens > 0 ? <UsageTable days={usage} /> : null}
+          <div class="cc-form-foot">
+            {p.configured && !p.active
+              ? (
+                <ConfirmAction
+                  label="Delete…"
+                  question={`Remove ${p.display_name} from config.yaml?`}
+                  confirm="Delete"
+                  action="pv-delete"
+                  data={{ name: p.id }}
+                />
+              )
+              : null}
+            <StatusLine hook={`pv-${key}`} />
+            <button type="button" class="btn cc-btn" data-pv-action="test">Test connection</button>
+            <button type="submit" class="btn cc-btn cc-btn-primary">Save</button>
+          </div>
+        </form>
+      </details>
+    </li>
+  );
+}
+
+const ADDABLE: Array<[string, string]> = [
+  ["custom", "OpenAI-compatible endpoint"],
+  ["openai", "OpenAI"],
+  ["anthropic", "Anthropic"],
+  ["openrouter", "OpenRouter"],
+  ["ollama", "Ollama"],
+  ["lmstudio", "LM Studio"],
+];
+
+export function AddProvider() {
+  return (
+    <details class="pv-add" data-pv-add>
+      <summary class="btn cc-btn">Add a provider…</summary>
+      <form class="cc-form cc-subform" data-pv-form="add" autocomplete="off">
+        <div class="cc-grid">
+          <Field id="pv-kind-new" label="Kind">
+            <select id="pv-kind-new" name="provider" class="cc-input">
+              {ADDABLE.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+            </select>
+          </Field>
+          <Field id="pv-name-new" label="Name" hint="For an OpenAI-compatible endpoint">
+            <input
+              id="pv-name-new"
+              name="name"
+              class="cc-input mono"
+              placeholder="my-server"
+              autocomplete="off"
+              spellcheck={false}
+            />
+          </Field>
+        </div>
+        <EndpointFields p={null} suffix="new" />
+        <TestResult />
+        <div class="cc-form-foot">
+          <StatusLine hook="pv-new" />
+          <button type="button" class="btn cc-btn" data-pv-action="test">Test connection</button>
+          <button type="submit" class="btn cc-btn cc-btn-primary">Add</button>
+        </div>
+      </form>
+    </details>
+  );
+}

@@ -1,0 +1,36 @@
+// Browser-safe: imports nothing from Deno or the database.
+// The Copy button of rendered code blocks: one delegated click listener for the whole page, so
+// blocks rendered later (streamed, older pages) need no wiring. Falls back to a selection copy
+// where the clipboard API is missing (plain http).
+
+/** Install the listener; returns the function that removes it. */
+export function installCodeCopy(doc: Document = document): () => void {
+  const onClick = async (e: MouseEvent) => {
+    const btn = (e.target as Element | null)?.closest?.(".code-copy");
+    if (!(btn instanceof HTMLButtonElement)) return;
+    const code = btn.closest(".code-block")?.querySelector("code")?.textContent ?? "";
+    let ok = false;
+    try {
+      await navigator.clipboard.writeText(code);
+      ok = true;
+    } catch {
+      // No clipboard API (plain http): copy through a selection.
+      const area = doc.createElement("textarea");
+      area.value = code;
+      area.setAttribute("readonly", "");
+      area.className = "visually-hidden";
+      doc.body.append(area);
+      area.select();
+      ok = doc.execCommand("copy");
+      area.remove();
+    }
+    btn.textContent = ok ? "Copied" : "Copy failed";
+    btn.dataset.state = ok ? "copied" : "failed";
+    setTimeout(() => {
+      btn.textContent = "Copy";
+      delete btn.dataset.state;
+    }, 1500);
+  };
+  doc.addEventListener("click", onClick);
+  return () => doc.removeEventListener("click", onClick);
+}

@@ -1,0 +1,108 @@
+// Browser-safe: imports nothing from Deno or the database.
+// The composer's agent-setup commands: `/goal` (a standing goal: POST /api/goal; a new goal's
+// kickoff prompt is sent as the message), `/personality` (list the presets, or set one for the
+// chat) and `/prompt` (a saved prompt into the draft, with a form for its {{variables}}).
+// Invariants: the draft only changes once the server answered; failures are thrown to the composer.
+import { emitHermesEvent } from "../../shared/ui_events.ts";
+import type { CommandHost } from "./composer_commands.ts";
+
+/** A saved prompt as GET /api/prompts lists it. */
+export interface SavedPromptInfo {
+  name: string;
+  content: string;
+  variables: string[];
+}
+
+/** A personality preset as GET /api/personalities lists it. */
+export interface PersonalityInfo {
+  name: string;
+  description: string;
+}
+
+/** POST /api/goal's answer (the part the composer uses). */
+interface GoalAnswer {
+  ok: boolean;
+  action: string;
+  message: string;
+  kickoff_prompt?: string;
+}
+
+/** `/goal [text|status|pause|resume|clear]`. A new goal starts its first turn at once. */
+export async function runGoal(host: CommandHost, arg: string): Promise<void> {
+  const s = await host.ensureSession();
+  const res = await host.deps.api<GoalAnswer>("POST", "/api/goal", {
+    session_id: s.session_id,
+    args: arg,
+  });
+  emitHermesEvent("hermes:goal-changed", { session_id: s.session_id });
+  host.replaceDraft("");
+  if (!res.ok) throw new Error(res.message);
+  if (res.action === "set" && res.kickoff_prompt) {
+    host.showFlash(res.message.split("\n")[0]);
+    return await host.send(res.kickoff_prompt);
+  }
+  if (res.action === "status" || res.message.includes("\n")) {
+    host.panel.value = { kind: "notice", title: "Goal", text: res.message };
+    return;
+  }
+  host.showFlash(res.message);
+}
+
+/** `/personality [name]`: with a name, set it for this chat ("none" clears); else list them. */
+export async function runPersonality(host: CommandHost, arg: string): Promise<void> {
+  if (!arg) {
+    const res = await host.deps.api<{ personalities: PersonalityInfo[] }>(
+      "GET",
+      "/api/personalities",
+    );
+    host.replaceDraft("");
+    host.panel.value = { kind: "personality", list: res.personalities };
+    return;
+  }
+  await setPersonality(host, arg === "none" || arg === "default" ? "" : arg);
+}
+
+/** Set (or, with "", clear) the chat's personality. */
+export async function setPersonality(host: CommandHost, name: string): Promise<void> {
+  const s = await host.ensureSession();
+  const res = await host.deps.api<{ personality: string | null }>(
+    "POST",
+    "/api/personality/set",
+    { session_id: s.session_id, name },
+  );
+  host.replaceDraft("");
+  host.panel.value = null;
+  host.showFlash(
+    res.personality ? `Personality: ${res.personality}` : "Personality cleared (default voice)",
+  );
+}
+
+/**
+ * `/prompt [name]`: without a name the menu of saved prompts opens (`/prompt ` completes to
+ * it); a prompt without variables goes straight into the draft, one with variables opens the
+ * small form first.
+ */
+export async function runPrompt(host: CommandHost, arg: string): Promise<void> {
+  if (!arg) return host.replaceDraft("/prompt ");
+  const { prompts } = await host.deps.api<{ prompts: SavedPromptInfo[] }>("GET", "/api/prompts");
+  const p = prompts.find((x) => x.name === arg) ??
+    prompts.find((x) => x.name.toLowerCase() === arg.toLowerCase());
+  if (!p) throw new Error(`No saved prompt "${arg}": save one in Settings › Prompts`);
+  if (p.variables.length === 0) return await fillPrompt(host, p.name, {});
+  host.panel.value = { kind: "prompt", name: p.name, variables: p.variables };
+}
+
+/** Fill a saved prompt's variables (POST /api/prompts/render) and put the text in the draft. */
+export async function fillPrompt(
+  host: CommandHost,
+  name: string,
+  values: Record<string, string>,
+): Promise<void> {
+  const res = await host.deps.api<{ text: string }>("POST", "/api/prompts/render", {
+    name,
+    values,
+  });
+  host.panel.value = null;
+  host.replaceDraft(res.text);
+  host.focus();
+}

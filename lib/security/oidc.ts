@@ -1,0 +1,189 @@
+// Sign-in through an OpenID Connect provider (authorization code flow + PKCE) with
+// openid-client. Invariants: only while auth is on and `config.oidc` is set; state, nonce and
+// the PKCE verifier are single-use and expire (auth_challenges.ts); every fetch to the issuer
+// (discovery, JWKS, token) goes through the SSRF guard (the admin's issuer may be on loopback
+// or a private network, metadata/link-local never); only an allowlisted verified email or
+// group gets a session.
+import * as client from "openid-client";
+import type { AppConfig, OidcConfig } from "../settings/config.ts";
+import { ValidationError } from "../errors.ts";
+import { authEnabled, type Security } from "./auth.ts";
+import { putChallenge, takeChallenge } from "./auth_challenges.ts";
+import { checkHost, safeNextPath } from "./request_guard.ts";
+import { guardedFetch } from "./url_guard.ts";
+
+/** The callback route (the provider redirects the browser here). */
+export const OIDC_CALLBACK_PATH = "/api/auth/oidc/callback";
+/** Seconds a user may spend at the provider before the state expires. */
+const STATE_TTL_SECONDS = 600;
+
+/** A sign-in the provider vouched for but the allowlist refused, or a broken ceremony. */
+export class OidcRefusedError extends Error {
+  override name = "OidcRefusedError";
+}
+
+/** True when sign-in through the configured provider is offered (auth on, issuer set). */
+export function oidcEnabled(sec: Pick<Security, "config" | "db">): boolean {
+  return !!sec.config.oidc && authEnabled(sec);
+}
+
+/** The provider's name for "Sign in with <name>". */
+export function oidcProviderName(config: AppConfig): string {
+  return config.oidc?.providerName ?? "";
+}
+
+/** The issuer's metadata, discovered once per app (failures are not kept). */
+const discovered = new WeakMap<Security, Promise<client.Configuration>>();
+
+/** fetch for openid-client: the SSRF guard with private addresses allowed (admin's issuer). */
+const issuerFetch: client.CustomFetch = (url, options) =>
+  guardedFetch(url, {
+    method: options.method,
+    headers: options.headers,
+    body: options.body as BodyInit | undefined,
+    signal: options.signal ?? AbortSignal.timeout(10_000),
+  }, { allowPrivate: true, maxRedirects: 3 });
+
+function isLoopbackUrl(raw: string): boolean {
+  try {
+    const h = new URL(raw).hostname;
+    return h === "localhost" || h === "[::1]" || /^127\./.test(h);
+  } catch {
+    return false;
+  }
+}
+
+function configuration(sec: Security, oidc: OidcConfig): Promise<client.Configuration> {
+  let pending = discovered.get(sec);
+  if (!pending) {
+    pending = (async () => {
+      // Plain http only for an issuer on this machine (a local test or dev provider).
+      const insecure = new URL(oidc.issuer).protocol === "http:" && isLoopbackUrl(oidc.issuer);
+      const config = await client.discovery(
+        new URL(oidc.issuer),
+        oidc.clientId,
+        oidc.clientSecret,
+        undefined,
+        {
+          [client.customFetch]: issuerFetch,
+          execute: insecure ? [client.allowInsecureRequests] : [],
+          timeout: 10,
+        },
+      );
+      config[client.customFetch] = issuerFetch;
+      return config;
+    })();
+    discovered.set(sec, pending);
+    pending.catch(() => discovered.delete(sec));
+  }
+  return pending;
+}
+
+function requireOidc(sec: Security): OidcConfig {
+  const oidc = sec.config.oidc;
+  if (!oidc) throw new ValidationError("Sign-in with OpenID Connect is not configured (auth.oidc)");
+  if (!authEnabled(sec)) {
+    throw new ValidationError(
+      "Sign-in with OpenID Connect needs sign-in to be on: set a password first",
+    );
+  }
+  return oidc;
+}
+
+/**
+ * The provider's authorization URL for a new sign-in, with fresh state, nonce and PKCE
+ * challenge; remembers them (and where to go next) under the state.
+ */
+export async function startOidcLogin(
+  sec: Security,
+  req: Request,
+  url: URL,
+  next: string | null,
+): Promise<URL> {
+  const oidc = requireOidc(sec);
+  checkHost(req, sec.config);
+  const host = (req.headers.get("host") ?? url.host).trim().toLowerCase();
+  const redirectUri = oidc.redirectUri ?? `${url.protocol}//${host}${OIDC_CALLBACK_PATH}`;
+  let config: client.Configuration;
+  try {
+    config = await configuration(sec, oidc);
+  } catch (err) {
+    throw new OidcRefusedError(
+      `Cannot reach the sign-in provider ${oidc.issuer}: ${(err as Error).message}`,
+    );
+  }
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  putChallenge(sec.db, sec.clock, "oidc", state, {
+    verifier,
+    nonce,
+    redirectUri,
+    next: safeNextPath(next),
+  }, STATE_TTL_SECONDS);
+  return client.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: oidc.scopes.join(" "),
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    state,
+    nonce,
+  });
+}
+
+/** Who signed in, for the log. */
+export interface OidcIdentity {
+  subject: string;
+  email: string | null;
+  next: string;
+}
+
+/**
+ * Finish a sign-in from the provider's redirect: take the state (single-use), redeem the code
+ * with the PKCE verifier, check the ID token's nonce, then the allowlist. Throws
+ * OidcRefusedError with a message fit to show the user.
+ */
+export async function finishOidcLogin(sec: Security, url: URL): Promise<OidcIdentity> {
+  const oidc = requireOidc(sec);
+  const state = url.searchParams.get("state") ?? "";
+  const pending = takeChallenge(sec.db, sec.clock, "oidc", state);
+  if (!pending) {
+    throw new OidcRefusedError(
+      "This sign-in link has expired or was already used. Start again from the login page.",
+    );
+  }
+  const providerError = url.searchParams.get("error");
+  if (providerError) {
+    const detail = url.searchParams.get("error_description") ?? providerError;
+    throw new OidcRefusedError(`The provider did not sign you in: ${detail.slice(0, 200)}`);
+  }
+  const config = await configuration(sec, oidc);
+  // The URL the provider redirected to, as registered (behind a proxy url.origin may differ).
+  const current = new URL(String(pending.redirectUri));
+  current.search = url.search;
+  let claims: client.IDToken | undefined;
+  try {
+    const tokens = await client.authorizationCodeGrant(config, current, {
+      pkceCodeVerifier: String(pending.verifier),
+      expectedState: state,
+      expectedNonce: String(pending.nonce),
+      idTokenExpected: true,
+    });
+    claims = tokens.claims();
+  } catch (err) {
+    throw new OidcRefusedError(`Sign-in could not be verified: ${(err as Error).message}`);
+  }
+  if (!claims) throw new OidcRefusedError("The provider returned no ID token");
+  const email = typeof claims.email === "string" ? claims.email.toLowerCase() : null;
+  const emailOk = email !== null && claims.email_verified !== false &&
+    oidc.allowedEmails.includes(email);
+  const groups = Array.isArray(claims.groups) ? claims.groups.map(String) : [];
+  const groupOk = groups.some((g) => oidc.allowedGroups.includes(g));
+  if (!emailOk && !groupOk) {
+    throw new OidcRefusedError(
+      `${email ?? `The account "${String(claims.sub).slice(0, 80)}"`} is not allowed to use ` +
+        `this console. Ask its administrator to add it to auth.oidc.allowed_emails.`,
+    );
+  }
+  return { subject: String(claims.sub), email, next: String(pending.next ?? "/") };
+}

@@ -1,0 +1,106 @@
+// The proof that a state-changing request comes from the console's own page (or from a script
+// the user handed the token): the X-Hermes-CSRF-Token header. Invariants: with auth off the
+// token is a per-install secret kept in `<state dir>/csrf_token` (0600, out of the sandbox's
+// reach) and rendered into each page's <meta name="hermes-csrf-token">; with auth on, a logged-in
+// browser echoes its login session's token and a script (no Origin, no Sec-Fetch-Site) proves
+// itself with the session cookie it logged in with; a missing or wrong proof is a 403.
+import { join } from "node:path";
+import { ForbiddenError } from "../errors.ts";
+import { randomHex } from "../ids.ts";
+import { type AuthState, CSRF_HEADER, csrfTokenMatches, type Security } from "./auth.ts";
+import { isBrowserRequest, isUnsafeMethod } from "./request_guard.ts";
+
+/** File in the state dir holding the console token (auth off); scripts read it (SECURITY.md). */
+export const CONSOLE_TOKEN_FILE = "csrf_token";
+
+/**
+ * GET routes that change state: they need the proof like POST does. (The event streams in
+ * GUARDED_GET_PATHS only read, so they keep just the same-origin check.)
+ */
+export const STATE_CHANGING_GET_PATHS: ReadonlySet<string> = new Set([
+  "/api/chat/cancel",
+  "/api/approval/inject_test",
+]);
+
+/**
+ * Writes that need no proof: logging in proves itself with the password (or a passkey's
+ * signature over a single-use challenge), and logging out only ends the session whose cookie
+ * the request carries. All still pass the Origin check.
+ */
+const EXEMPT_PATHS: ReadonlySet<string> = new Set([
+  "/api/auth/login",
+  "/api/auth/logout",
+  "/api/auth/passkey/options",
+  "/api/auth/passkey/login",
+]);
+
+/** True when a request with this method and (decoded) path must carry the proof. */
+export function needsProof(method: string, path: string): boolean {
+  if (EXEMPT_PATHS.has(path)) return false;
+  return isUnsafeMethod(method) || STATE_CHANGING_GET_PATHS.has(path);
+}
+
+const TOKEN_RE = /^[0-9a-f]{64}$/;
+
+/**
+ * The console token of this install: created once (random, 0600) in the state dir, then read
+ * back on every start, so a page rendered before a restart keeps working after it.
+ */
+export function consoleToken(sec: Security): Promise<string> {
+  sec.cache.consoleToken ??= (async () => {
+    const path = join(sec.config.stateDir, CONSOLE_TOKEN_FILE);
+    await Deno.mkdir(sec.config.stateDir, { recursive: true });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const text = (await Deno.readTextFile(path)).trim();
+        if (TOKEN_RE.test(text)) {
+          if (Deno.build.os !== "windows") await Deno.chmod(path, 0o600).catch(() => {});
+          return text;
+        }
+        await Deno.remove(path).catch(() => {}); // corrupt: replace it
+      } catch (err) {
+        if (!(err instanceof Deno.errors.NotFound)) throw err;
+      }
+      try {
+        await Deno.writeTextFile(path, randomHex(64) + "\n", { createNew: true, mode: 0o600 });
+      } catch (err) {
+        if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
+      }
+    }
+    throw new Error(`Cannot create the console token in ${sec.config.stateDir}`);
+  })();
+  sec.cache.consoleToken.catch(() => (sec.cache.consoleToken = undefined));
+  return sec.cache.consoleToken;
+}
+
+/** The token a page rendered for this request carries in its <meta> (none on the login page). */
+export async function pageToken(sec: Security, auth: AuthState): Promise<string | undefined> {
+  if (auth.enabled) return auth.csrfToken;
+  return await consoleToken(sec);
+}
+
+/**
+ * Refuse (403) a state-changing request without the proof. With auth on this runs after the
+ * login check, so `auth.loggedIn` is settled; the install token never stands in for a login.
+ */
+export async function checkRequestProof(
+  sec: Security,
+  req: Request,
+  auth: AuthState,
+): Promise<void> {
+  const sent = req.headers.get(CSRF_HEADER);
+  if (auth.enabled) {
+    if (auth.loggedIn && auth.csrfToken) {
+      // A script holding the login cookie got it with the password; a browser page must echo
+      // its token (a foreign page can ride the cookie, never read the token).
+      if (!isBrowserRequest(req) || csrfTokenMatches(auth.csrfToken, sent)) return;
+    }
+    throw new ForbiddenError(`Missing or invalid ${CSRF_HEADER} header`);
+  }
+  if (csrfTokenMatches(await consoleToken(sec), sent)) return;
+  throw new ForbiddenError(
+    `Missing or invalid ${CSRF_HEADER} header: a request that changes state must come from ` +
+      `the console's own page, or carry the token kept in the state dir's ` +
+      `${CONSOLE_TOKEN_FILE} file (SECURITY.md, "HTTP surface")`,
+  );
+}

@@ -1,0 +1,150 @@
+// The sessions-list change feed: every create, rename, update, delete, pin, archive, move and
+// run start/end publishes one `sessions_changed` event, which GET /api/sessions/events streams.
+// Invariants: one hub per database (so two apps in one process share nothing); publishing never
+// throws into the writer; a closed SSE connection unsubscribes at once (subscriberCount()
+// returns to 0); each event carries a version that only grows, so clients can drop repeats.
+import type { Db } from "../storage/db.ts";
+
+export type SessionsChangedReason =
+  | "create"
+  | "update"
+  | "rename"
+  | "delete"
+  | "pin"
+  | "archive"
+  | "move"
+  | "clear"
+  | "run_start"
+  | "run_end";
+
+/** The payload of a `sessions_changed` event (the original's shape, plus `reason`). */
+export interface SessionsChanged {
+  type: "sessions_changed";
+  version: number;
+  reason: SessionsChangedReason;
+  session_id?: string;
+}
+
+type Listener = (e: SessionsChanged) => void;
+
+/** Subscribers of one database's change feed. */
+export class SessionEventsHub {
+  #listeners = new Set<Listener>();
+  #version = 0;
+  #onClose = new Set<() => void>();
+
+  /** Listen; returns the function that stops listening (idempotent). */
+  subscribe(fn: Listener, onClose?: () => void): () => void {
+    this.#listeners.add(fn);
+    if (onClose) this.#onClose.add(onClose);
+    return () => {
+      this.#listeners.delete(fn);
+      if (onClose) this.#onClose.delete(onClose);
+    };
+  }
+
+  publish(reason: SessionsChangedReason, sessionId?: string): void {
+    const e: SessionsChanged = { type: "sessions_changed", version: ++this.#version, reason };
+    if (sessionId) e.session_id = sessionId;
+    for (const fn of [...this.#listeners]) {
+      try {
+        fn(e);
+      } catch { /* a broken subscriber must not fail the write that published */ }
+    }
+  }
+
+  /** Open subscriptions (a test checks it returns to 0 after connections close). */
+  subscriberCount(): number {
+    return this.#listeners.size;
+  }
+
+  get version(): number {
+    return this.#version;
+  }
+
+  /** End every open stream (app shutdown). */
+  close(): void {
+    for (const fn of [...this.#onClose]) fn();
+    this.#onClose.clear();
+    this.#listeners.clear();
+  }
+}
+
+const hubs = new WeakMap<Db, SessionEventsHub>();
+
+/** The change feed of `db` (created on first use; keyed by the database, never process-wide). */
+export function sessionEvents(db: Db): SessionEventsHub {
+  let hub = hubs.get(db);
+  if (!hub) {
+    hub = new SessionEventsHub();
+    hubs.set(db, hub);
+  }
+  return hub;
+}
+
+/** Publish a change of the sessions list of `db`. Cheap when nobody listens. */
+export function publishSessionsChanged(
+  db: Db,
+  reason: SessionsChangedReason,
+  sessionId?: string,
+): void {
+  hubs.get(db)?.publish(reason, sessionId);
+}
+
+const enc = new TextEncoder();
+
+/**
+ * The SSE response of GET /api/sessions/events: a `: connected` comment at once, then one
+ * `sessions_changed` frame per change and a `: keepalive` comment every `keepAliveMs` (≤ 15 s).
+ * Ends (and unsubscribes) when the client goes away, `signal` aborts or the hub closes.
+ */
+export function sessionEventsResponse(
+  hub: SessionEventsHub,
+  opts: { keepAliveMs?: number; signal?: AbortSignal } = {},
+): Response {
+  let unsubscribe = () => {};
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(timer);
+    unsubscribe();
+    opts.signal?.removeEventListener("abort", close);
+    try {
+      controller.close();
+    } catch { /* already closed or cancelled */ }
+  };
+  const write = (text: string) => {
+    if (closed) return;
+    try {
+      controller.enqueue(enc.encode(text));
+    } catch {
+      close();
+    }
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+      unsubscribe = hub.subscribe(
+        (e) => write(`id: ${e.version}\nevent: sessions_changed\ndata: ${JSON.stringify(e)}\n\n`),
+        close,
+      );
+      write(": connected\n\n");
+      timer = setInterval(() => write(": keepalive\n\n"), opts.keepAliveMs ?? 15_000);
+      if (opts.signal?.aborted) close();
+      else opts.signal?.addEventListener("abort", close);
+    },
+    cancel() {
+      close();
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    },
+  });
+}

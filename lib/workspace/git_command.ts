@@ -1,0 +1,238 @@
+// The one way the host runs git on a workspace (the panel's badge, later the Git panel). A repo
+// is data written by the agent, so its config must never become code run on the host. Invariants:
+// git runs inside the terminal's bubblewrap sandbox when the host has one (workspace read-only,
+// no network, unprivileged, console files masked), always with an explicit minimal environment
+// (no server secret), every config-driven program neutralised, a timeout and an output cap.
+import { sandboxedCommand, type SandboxHandle } from "../sandbox/bwrap_sandbox.ts";
+import { OutputCapture } from "../sandbox/command_runner.ts";
+
+export interface GitRunOptions {
+  /** Working directory: a real path inside `workspace`. */
+  cwd: string;
+  /** Workspace real path: the only directory the sandboxed git can see as a bind (read-only). */
+  workspace: string;
+  /** The app's sandbox (AppContext.tools.commands); without one git runs on the host. */
+  sandbox?: SandboxHandle | null;
+  /** Kill git after this long (default 5 s). */
+  timeoutMs?: number;
+  /** Stdout kept (default 4 MiB); past it git is stopped and the result marked truncated. */
+  maxBytes?: number;
+  /** The git executable (default "git" on PATH). */
+  git?: string;
+  /** PATH for git (default a system PATH). */
+  path?: string;
+}
+
+export interface GitResult {
+  ok: boolean;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  truncated: boolean;
+  sandboxed: boolean;
+}
+
+const DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+/**
+ * Config overrides on every call. Command-line config wins over the repo's own, so each
+ * program-valued key a repo could set is pinned to nothing (or a program that does nothing).
+ */
+export const HARDENED_CONFIG: ReadonlyArray<readonly [string, string]> = [
+  ["core.fsmonitor", "false"],
+  ["core.hooksPath", "/dev/null"],
+  ["core.pager", "cat"],
+  ["core.editor", "false"],
+  ["sequence.editor", "false"],
+  ["core.askPass", ""],
+  ["core.sshCommand", "false"],
+  ["core.gitProxy", ""],
+  ["core.alternateRefsCommand", ""],
+  ["core.attributesFile", "/dev/null"],
+  ["core.untrackedCache", "false"],
+  ["credential.helper", ""],
+  ["diff.external", ""],
+  ["gpg.program", "false"],
+  ["gpg.ssh.program", "false"],
+  ["gpg.x509.program", "false"],
+  ["protocol.allow", "never"],
+  ["submodule.recurse", "false"],
+  ["status.submoduleSummary", "false"],
+];
+
+/** The whole environment git gets: nothing of the server's, no user or system config. */
+export function gitEnv(path = DEFAULT_PATH): Record<string, string> {
+  return {
+    PATH: path,
+    HOME: "/dev/null",
+    LANG: "C.UTF-8",
+    LC_ALL: "C",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_ATTR_NOSYSTEM: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_OPTIONAL_LOCKS: "0",
+    GIT_PROTOCOL_FROM_USER: "0",
+    GIT_NO_LAZY_FETCH: "1",
+    GIT_ASKPASS: "false",
+    SSH_ASKPASS: "false",
+  };
+}
+
+/** Global options before the subcommand: no pager, no optional locks, the hardened config. */
+export function hardenedArgs(): string[] {
+  const args = ["--no-pager", "--no-optional-locks"];
+  for (const [k, v] of HARDENED_CONFIG) args.push("-c", `${k}=${v}`);
+  return args;
+}
+
+const DRIVER_KEY =
+  /^(filter|diff|merge)\.(.+)\.(clean|smudge|process|required|textconv|command|driver)$/;
+
+/**
+ * Overrides for the filter, diff and merge drivers the repo's config defines (their names are
+ * free-form, so they are read first with `git config`, which runs nothing). Filters become
+ * no-ops, textconv/diff commands and merge drivers are emptied. Outside the sandbox this is
+ * the only guard against a filter, so it is applied on every call; inside, it is a second one.
+ */
+export function driverOverrides(configNames: string[]): Array<[string, string]> {
+  const out = new Map<string, string>();
+  for (const key of configNames) {
+    const m = key.match(DRIVER_KEY);
+    if (!m) continue;
+    const [, kind, name] = m;
+    if (kind === "filter") {
+      for (const f of ["clean", "smudge", "process"]) out.set(`filter.${name}.${f}`, "");
+      out.set(`filter.${name}.required`, "false");
+    } else if (kind === "diff") {
+      out.set(`diff.${name}.textconv`, "");
+      out.set(`diff.${name}.command`, "");
+    } else out.set(`merge.${name}.driver`, "");
+  }
+  return [...out];
+}
+
+/** Run git with `args` (after the global options) per `opts`; never throws for git failures. */
+export async function runGit(args: string[], opts: GitRunOptions): Promise<GitResult> {
+  const status = opts.sandbox ? await opts.sandbox.status() : null;
+  const env = gitEnv(opts.path);
+  const once = (argv: string[], extraEnv: Record<string, string>) =>
+    spawnGit(argv, { ...env, ...extraEnv }, opts, status);
+  const git = opts.git ?? "git";
+  const listed = await once([
+    git,
+    ...hardenedArgs(),
+    "config",
+    "-z",
+    "--name-only",
+    "--get-regexp",
+    "^(filter|diff|merge)\\.",
+  ], {});
+  const names = listed.ok ? listed.stdout.split("\0").map((s) => s.trim()).filter(Boolean) : [];
+  const overrides = driverOverrides(names);
+  const extra: Record<string, string> = {};
+  if (overrides.length) {
+    extra.GIT_CONFIG_COUNT = String(overrides.length);
+    overrides.forEach(([k, v], i) => {
+      extra[`GIT_CONFIG_KEY_${i}`] = k;
+      extra[`GIT_CONFIG_VALUE_${i}`] = v;
+    });
+  }
+  return await once([git, ...hardenedArgs(), ...args], extra);
+}
+
+async function spawnGit(
+  argv: string[],
+  env: Record<string, string>,
+  opts: GitRunOptions,
+  status: Awaited<ReturnType<SandboxHandle["status"]>> | null,
+): Promise<GitResult> {
+  const maxBytes = opts.maxBytes ?? 4 * 1024 * 1024;
+  const sandboxed = status && opts.sandbox
+    ? sandboxedCommand(status, {
+      argv,
+      workspace: opts.workspace,
+      cwd: opts.cwd,
+      writable: false,
+      hiddenPaths: opts.sandbox.hiddenPaths,
+      env,
+    })
+    : null;
+  let child: Deno.ChildProcess;
+  try {
+    child = sandboxed ? sandboxed.spawn() : new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      cwd: opts.cwd,
+      clearEnv: true,
+      env,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).spawn();
+  } catch (err) {
+    return {
+      ok: false,
+      code: null,
+      stdout: "",
+      stderr: (err as Error).message,
+      timedOut: false,
+      truncated: false,
+      sandboxed: sandboxed !== null,
+    };
+  }
+  const kill = () => {
+    try {
+      Deno.kill(-child.pid, "SIGKILL");
+    } catch {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* gone */ }
+    }
+  };
+  let timedOut = false;
+  let truncated = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, opts.timeoutMs ?? 5000);
+  const out: Uint8Array[] = [];
+  let outLen = 0;
+  const err = new OutputCapture(8_192, 8_192);
+  const readOut = (async () => {
+    for await (const chunk of child.stdout) {
+      if (truncated) continue;
+      if (outLen + chunk.length > maxBytes) {
+        out.push(chunk.subarray(0, maxBytes - outLen));
+        outLen = maxBytes;
+        truncated = true;
+        kill();
+        continue;
+      }
+      out.push(chunk);
+      outLen += chunk.length;
+    }
+  })().catch(() => {});
+  const readErr = (async () => {
+    for await (const chunk of child.stderr) err.push(chunk);
+  })().catch(() => {});
+  const st = await child.status;
+  clearTimeout(timer);
+  await Promise.all([readOut, readErr]);
+  const bytes = new Uint8Array(outLen);
+  let o = 0;
+  for (const c of out) {
+    bytes.set(c, o);
+    o += c.length;
+  }
+  return {
+    ok: st.success && !timedOut && !truncated,
+    code: st.signal ? null : st.code,
+    stdout: new TextDecoder().decode(bytes),
+    stderr: err.text().text,
+    timedOut,
+    truncated,
+    sandboxed: sandboxed !== null,
+  };
+}

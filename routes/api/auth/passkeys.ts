@@ -1,0 +1,15 @@
+// GET /api/auth/passkeys → {passkeys:[{id,name,created_at,last_used_at}], enabled}: the
+// registered passkeys for the Control Center's Sign-in tab (logged in only; /api/auth/* is
+// otherwise public). `enabled` is false while auth is off (no password: passkeys refused).
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { authEnabled } from "../../../lib/security/auth.ts";
+import { listPasskeys } from "../../../lib/security/passkeys.ts";
+import { requireLoggedIn } from "../../../lib/security/sign_in_routes.ts";
+import { json } from "../../../lib/server/http.ts";
+
+export const handler: Handlers = {
+  GET(_req, { app, state }) {
+    requireLoggedIn(state);
+    return json({ passkeys: listPasskeys(app.security), enabled: authEnabled(app.security) });
+  },
+};

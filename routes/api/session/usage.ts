@@ -1,0 +1,27 @@
+// GET /api/session/usage?session_id= → {ok, session_id, model, input_tokens, output_tokens,
+// cache_read_tokens, total_tokens, estimated_cost, turns}: the session's token counts, summed
+// from its metered runs. No id → 400; unknown → 404.
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, requireParam } from "../../../lib/server/http.ts";
+import { getSession } from "../../../lib/sessions/sessions.ts";
+
+export const handler: Handlers = {
+  GET(_req, { app, url }) {
+    const s = getSession(app.db, requireParam(url, "session_id"));
+    const u = app.db.prepare(
+      `SELECT count(*) AS turns, coalesce(sum(cached_tokens), 0) AS cached
+       FROM usage WHERE session_id = ?`,
+    ).get(s.session_id) as { turns: number; cached: number };
+    return json({
+      ok: true,
+      session_id: s.session_id,
+      model: s.model,
+      input_tokens: s.input_tokens,
+      output_tokens: s.output_tokens,
+      cache_read_tokens: u.cached,
+      total_tokens: s.input_tokens + s.output_tokens,
+      estimated_cost: s.estimated_cost,
+      turns: u.turns,
+    });
+  },
+};
