@@ -2,6 +2,11 @@
 # BASE_IMAGE must provide node + npm on Debian bookworm (deno itself comes from npm).
 ARG BASE_IMAGE=node:20-bookworm-slim
 FROM ${BASE_IMAGE}
+# Behind a TLS-intercepting proxy, mount its CA bundle over the system one for the build
+# (podman build -v /etc/ssl/certs:/etc/ssl/certs:ro) and pass these two: npm and deno then trust
+# it. Build args only; the image keeps neither.
+ARG NODE_EXTRA_CA_CERTS=
+ARG DENO_TLS_CA_STORE=mozilla
 RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap slirp4netns git ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && npm install -g deno@2.9.6

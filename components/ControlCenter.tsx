@@ -1,7 +1,7 @@
 // The Control Center: ONE modal for the console's global settings, opened from the sidebar
 // footer (seed ARCHITECTURE §1). Tabs on the left (a strip on phones): the open conversation,
 // appearance, preferences, the agent's providers, profiles and extensions (MCP servers, skills,
-// memory, saved prompts), scheduled tasks and the system. Served as an HTML fragment by /partials/control-center (fresh
+// memory, saved prompts), scheduled tasks, share links and the system. Served as an HTML fragment by /partials/control-center (fresh
 // data at every opening, one panel at a time after a change) and driven by
 // lib/browser/pages/control_center.ts + lib/browser/pages/extensions_panel.ts.
 import { type ComponentChildren, Fragment } from "preact";
@@ -27,6 +27,7 @@ import { loadSystem, type SystemData, SystemPanel } from "./control/SystemPanel.
 import { loadTasks, type TasksData, TasksPanel } from "./control/TasksPanel.tsx";
 import { loadProfiles, type ProfilesData, ProfilesPanel } from "./control/ProfilesPanel.tsx";
 import { loadPrompts, type PromptsData, PromptsPanel } from "./control/PromptsPanel.tsx";
+import { loadShares, type SharesData, SharesPanel } from "./control/SharesPanel.tsx";
 
 /** The tabs in order; `group` starts a labelled group in the tab list. */
 export const CONTROL_TABS = [
@@ -40,6 +41,7 @@ export const CONTROL_TABS = [
   { id: "memory", label: "Memory" },
   { id: "prompts", label: "Prompts" },
   { id: "tasks", label: "Tasks" },
+  { id: "sharing", label: "Sharing" },
   { id: "system", label: "System", group: "" },
 ] as const;
 
@@ -60,6 +62,7 @@ export interface ControlCenterData {
   skills: SkillsData;
   memory: MemoryData;
   tasks: TasksData;
+  sharing: SharesData;
   system: SystemData;
 }
 
@@ -102,6 +105,7 @@ export async function loadControlPanel<T extends ControlTab>(
     skills: () => loadSkills(app, q.skillEdit),
     memory: () => loadMemory(app),
     tasks: () => loadTasks(app, q.taskEdit ?? null, q.taskHistory ?? null),
+    sharing: () => loadShares(app),
     system: () => loadSystem(app, settings()),
   };
   return await load[tab]() as ControlCenterData[T];
@@ -133,6 +137,7 @@ export function ControlPanel<T extends ControlTab>(
     skills: (d) => <SkillsPanel data={d} />,
     memory: (d) => <MemoryPanel data={d} />,
     tasks: (d) => <TasksPanel data={d} />,
+    sharing: (d) => <SharesPanel data={d} />,
     system: (d) => <SystemPanel data={d} />,
   };
   return <>{panels[tab](data)}</>;

@@ -8,6 +8,13 @@ import type { AuthState } from "../lib/security/auth.ts";
 import { safeNextPath } from "../lib/security/request_guard.ts";
 import { type LoginStrings, loginStrings, pickLoginLang } from "../lib/security/login_strings.ts";
 import { readPreferences } from "../lib/settings/settings.ts";
+import { passkeysEnabled } from "../lib/security/passkeys.ts";
+import { oidcEnabled, oidcProviderName } from "../lib/security/oidc.ts";
+import { createBundleReader } from "../lib/server/islands.ts";
+import type { PageScriptBundle } from "../lib/server/page_scripts.ts";
+
+/** The built page scripts; /login loads only `passkeys` and only when passkeys exist. */
+const readBundle = createBundleReader() as () => PageScriptBundle | undefined;
 
 interface LoginData {
   next: string;
@@ -15,6 +22,10 @@ interface LoginData {
   botName: string;
   text: LoginStrings;
   authOff: boolean;
+  /** URL of the passkey page script, when a passkey can sign in here. */
+  passkeyScript: string | null;
+  /** The OpenID Connect provider's name, when sign-in through it is configured. */
+  oidcProvider: string | null;
 }
 
 export const handler: Handlers<LoginData> = {
@@ -35,7 +46,11 @@ export const handler: Handlers<LoginData> = {
     ctx.state.lang = lang;
     const code = ctx.url.searchParams.get("error");
     const error = code === "invalid" ? text.invalid : code === "rate" ? text.rate : null;
-    return ctx.render({ next, error, botName, text, authOff }, {
+    const bundle = passkeysEnabled(ctx.app.security) ? readBundle() : undefined;
+    const script = bundle?.scripts?.passkeys;
+    const passkeyScript = bundle && script ? bundle.base + script.file : null;
+    const oidcProvider = oidcEnabled(ctx.app.security) ? oidcProviderName(ctx.app.config) : null;
+    return ctx.render({ next, error, botName, text, authOff, passkeyScript, oidcProvider }, {
       headers: { "cache-control": "no-store", "content-language": lang },
     });
   },
@@ -84,8 +99,33 @@ export default function Login({ data }: PageProps<LoginData>) {
           {data.error ?? ""}
         </p>
         <button class="login-submit" id="login-submit" type="submit">{text.signIn}</button>
+        {data.passkeyScript
+          ? (
+            <button
+              class="login-alt"
+              type="button"
+              id="login-passkey"
+              data-passkey-login
+              data-next={data.next}
+            >
+              {text.passkey}
+            </button>
+          )
+          : null}
+        {data.oidcProvider
+          ? (
+            <a
+              class="login-alt"
+              id="login-oidc"
+              href={`/api/auth/oidc/login?next=${encodeURIComponent(data.next)}`}
+            >
+              {text.withProvider.replace("{provider}", data.oidcProvider)}
+            </a>
+          )
+          : null}
       </form>
       <script type="module" src="/static/login.js"></script>
+      {data.passkeyScript ? <script type="module" src={data.passkeyScript}></script> : null}
     </main>
   );
 }

@@ -6,8 +6,8 @@ import { readPreferences } from "../lib/settings/settings.ts";
 
 export const handler: Handlers = {
   GET(_req, { app }) {
-    const name = String(readPreferences(app.db).bot_name || "Hermes Console");
-    return new Response(JSON.stringify(webManifest(name), null, 2), {
+    const botName = String(readPreferences(app.db).bot_name ?? "");
+    return new Response(JSON.stringify(webManifest(botName), null, 2), {
       headers: {
         "content-type": "application/manifest+json; charset=utf-8",
         "cache-control": "no-cache",

@@ -22,7 +22,7 @@ const START = { stream_id: "r1", session_id: "s1", turn_id: "t1", title: "Chat" 
 async function withComposer(
   init: Partial<ComposerInit>,
   routes: Record<string, Handler>,
-  fn: (m: ComposerModel, calls: Call[], events: Array<[string, unknown]>) => Promise<void>,
+  fn: (m: ComposerModel, calls: Call[], events: Array<[string, unknown]>) => Promise<void> | void,
 ) {
   const calls: Call[] = [];
   const events: Array<[string, unknown]> = [];
@@ -186,5 +186,18 @@ Deno.test("the profile chip switches the profile for new chats; an open chat kee
     await m.switchProfile("default", null);
     strictEqual(m.profile.value, "work");
     strictEqual(m.flash.value, "New chats use the default profile");
+  });
+});
+
+Deno.test("a profile switched elsewhere (Control Center) shows on a new chat's chip", async () => {
+  const { emitHermesEvent } = await import("../lib/shared/ui_events.ts");
+  await withComposer({ profile: "default" }, {}, (m) => {
+    emitHermesEvent("hermes:profile-changed", { name: "work" });
+    strictEqual(m.showProfile.value, true);
+    strictEqual(m.profile.value, "work");
+  });
+  await withComposer({ sessionId: "s1", profile: "default" }, {}, (m) => {
+    emitHermesEvent("hermes:profile-changed", { name: "work" });
+    strictEqual(m.profile.value, "default", "an open chat keeps its profile");
   });
 });

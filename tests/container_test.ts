@@ -57,6 +57,20 @@ const engine = Deno.env.get("HERMES_SKIP_CONTAINER")
   : await probeEngine();
 if (typeof engine === "string") console.log(`container_test: skipping the image build: ${engine}`);
 
+/**
+ * Where the host reaches registries through a TLS-intercepting proxy (its CA in
+ * NODE_EXTRA_CA_CERTS), the build trusts the host's CA bundle too (podman mounts it for RUN).
+ */
+function proxyCaArgs(engineName: string): string[] {
+  const extra = Deno.env.get("NODE_EXTRA_CA_CERTS");
+  if (!extra || engineName !== "podman") return [];
+  return [
+    "--volume=/etc/ssl/certs:/etc/ssl/certs:ro",
+    "--build-arg=NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt",
+    "--build-arg=DENO_TLS_CA_STORE=system",
+  ];
+}
+
 /** The `deno run` flags of the `start` task (deno.json is the one source of truth). */
 async function startRunArgs(): Promise<string[]> {
   const deno = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
@@ -98,6 +112,7 @@ Deno.test({
       "--network=host",
       ...engine.runFlags,
       `--build-arg=BASE_IMAGE=${BASE_IMAGE}`,
+      ...proxyCaArgs(engine.cmd[0]),
       "-t",
       tag,
       ROOT,

@@ -292,6 +292,12 @@ Deno.test("a child that fails or hits its step cap is a tool result, and the par
     match(completes[1].result_preview, /delegated task failed: .*child model exploded/);
     match(completes[2].result_preview, /cap of 1 model steps/);
     match(completes[2].result_preview, /Partial findings/);
+    // A child given no tool list gets all of the parent's tools but delegate (no recursion).
+    const capChild = toolNames(h.fake.chatRequests[4]);
+    ok(capChild.includes("terminal") && capChild.includes("read_file"), capChild.join(","));
+    ok(!capChild.includes("delegate"), "delegate is never offered to a child");
+    ok(toolNames(h.fake.chatRequests[3]).includes("delegate"));
+    strictEqual(h.fake.chatRequests.length, 6);
     // Only two children were created (the refused call made none).
     const n = h.app.ctx.db.prepare(
       "SELECT count(*) AS n FROM sessions WHERE delegate_call_id IS NOT NULL",

@@ -111,6 +111,14 @@ Deno.test("a registered passkey signs in with the same session cookie a password
 
     const opts = await loginOptions(app);
     strictEqual(opts.rpId, "localhost");
+    const regOpts = await app.call<{ pubKeyCredParams: { alg: number }[]; rp: Json }>(
+      "POST",
+      "/api/auth/passkey/register/options",
+      {},
+      { ...HOST, cookie },
+    );
+    deepStrictEqual(regOpts.body.pubKeyCredParams.map((p) => p.alg), [-8, -7, -257]);
+    strictEqual(regOpts.body.rp.id, "localhost");
     const assertion = await auth.get(opts, ORIGIN);
     const res = await passkeyLogin(app, assertion);
     strictEqual(res.status, 200, await res.clone().text());
@@ -144,17 +152,26 @@ Deno.test("passkey sign-in refuses a stale counter, a foreign origin, an expired
   try {
     const cookie = await passwordLogin(app);
     const auth = await register(app, cookie);
-    strictEqual((await passkeyLogin(app, await auth.get(await loginOptions(app), ORIGIN))).status, 200);
+    strictEqual(
+      (await passkeyLogin(app, await auth.get(await loginOptions(app), ORIGIN))).status,
+      200,
+    );
 
     await (async () => {
       // A cloned authenticator replaying an old counter (1 ≤ stored 1).
-      const res = await passkeyLogin(app, await auth.get(await loginOptions(app), ORIGIN, { counter: 1 }));
+      const res = await passkeyLogin(
+        app,
+        await auth.get(await loginOptions(app), ORIGIN, { counter: 1 }),
+      );
       strictEqual(res.status, 401);
       match(((await res.json()) as Json).error as string, /counter/i);
     })();
 
     // Signed for another origin (a phishing page relaying the challenge).
-    const foreign = await passkeyLogin(app, await auth.get(await loginOptions(app), "http://evil.test"));
+    const foreign = await passkeyLogin(
+      app,
+      await auth.get(await loginOptions(app), "http://evil.test"),
+    );
     strictEqual(foreign.status, 401);
 
     // A challenge issued for console.test cannot be answered at localhost.

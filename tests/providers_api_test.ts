@@ -10,6 +10,7 @@ import { startFakeProvider } from "./fixtures/fake_provider.ts";
 import { resolveProviders } from "../lib/providers/provider_config.ts";
 import { engineOptionsFromConfig } from "../lib/engine/engine_options.ts";
 import { auxiliaryModel } from "../lib/goals/evaluator.ts";
+import { startHarness } from "./fixtures/engine_harness.ts";
 
 const CONFIG = `# my hermes settings
 model:
@@ -28,7 +29,8 @@ interface Row {
   api_key: string | null;
   base_url: string | null;
   headers: Record<string, string>;
-  models: string[];
+  models: Array<{ id: string; label: string }>;
+  config_models: string[];
   configured: boolean;
   active: boolean;
 }
@@ -78,19 +80,27 @@ Deno.test("GET /api/providers lists known and configured providers with keys mas
 
 Deno.test("POST /api/providers adds a custom endpoint that resolveProviders reads", async () => {
   await withApp(async (app) => {
-    const res = await app.call<{ provider: Row; created: boolean }>("POST", "/api/providers", {
-      provider: "custom",
-      name: "My LLM",
-      base_url: "http://127.0.0.1:8099/v1",
-      api_key: "secret-custom-key-5678",
-      headers: { "X-Team": "blue", "X-Token": "header-secret-abcd" },
-      models: ["m-one", "m-two"],
-    });
+    const res = await app.call<{ provider: string; entry: Row; created: boolean }>(
+      "POST",
+      "/api/providers",
+      {
+        provider: "custom",
+        name: "My LLM",
+        base_url: "http://127.0.0.1:8099/v1",
+        api_key: "secret-custom-key-5678",
+        headers: { "X-Team": "blue", "X-Token": "header-secret-abcd" },
+        models: ["m-one", "m-two"],
+      },
+    );
     strictEqual(res.status, 201);
     strictEqual(res.body.created, true);
-    strictEqual(res.body.provider.id, "custom:My LLM");
-    strictEqual(res.body.provider.api_key, "…5678");
-    strictEqual(res.body.provider.headers["X-Team"], "••••••••", "header values are masked");
+    strictEqual(res.body.provider, "custom:My LLM");
+    strictEqual(res.body.entry.api_key, "…5678");
+    deepStrictEqual(res.body.entry.models, [
+      { id: "m-one", label: "m-one" },
+      { id: "m-two", label: "m-two" },
+    ]);
+    strictEqual(res.body.entry.headers["X-Team"], "••••••••", "header values are masked");
     const text = await fileText(app);
     ok(text.startsWith("# my hermes settings"), "the top comment survives");
     ok(text.includes("# keep this note"), "a nested comment survives");
@@ -248,6 +258,27 @@ Deno.test("POST /api/providers/test and GET /api/models/live list the fake provi
       strictEqual(fake.requests[0].headers.authorization, "Bearer fake-key-12345678");
       strictEqual(fake.requests[0].headers["x-team"], "blue", "configured headers are sent");
 
+      // The stored key never goes to a URL typed in the form (nor does an expanded ${ENV}).
+      const other = startFakeProvider({ models: ["other-model"] });
+      try {
+        const moved = await app.call<{ ok: boolean }>("POST", "/api/providers/test", {
+          provider: "custom:fake",
+          base_url: other.baseUrl,
+          api_key: "…5678",
+        });
+        strictEqual(moved.body.ok, true);
+        strictEqual(other.requests[0].headers.authorization, undefined);
+        strictEqual(other.requests[0].headers["x-team"], undefined);
+        await app.call("POST", "/api/providers/test", {
+          provider: "custom:fake",
+          base_url: other.baseUrl,
+          api_key: "${PATH}",
+        });
+        strictEqual(other.requests[1].headers.authorization, "Bearer ${PATH}");
+      } finally {
+        await other.close();
+      }
+
       const live = await app.call<{ ok: boolean; models: Array<{ id: string }> }>(
         "GET",
         `/api/models/live?provider=${encodeURIComponent("custom:fake")}`,
@@ -394,4 +425,22 @@ Deno.test("/api/reasoning sets agent.reasoning_effort, which the engine reads", 
     strictEqual(engineOptionsFromConfig(app.ctx.config).reasoning, undefined);
     ok((await fileText(app)).startsWith("# my hermes settings"));
   });
+});
+
+Deno.test("a provider's configured headers reach its chat requests", async () => {
+  const h = await startHarness({
+    yaml: "providers:\n  custom:\n    headers:\n      X-Team: blue\n      X-Tenant: ${TENANT}\n",
+    env: { TENANT: "acme" },
+  });
+  try {
+    h.fake.enqueue({ text: "hi" });
+    const run = await h.start("hello");
+    await h.stream(run.stream_id);
+    const req = h.fake.chatRequests.at(-1)!;
+    strictEqual(req.headers["x-team"], "blue");
+    strictEqual(req.headers["x-tenant"], "acme", "${ENV} references are expanded");
+    strictEqual(req.headers.authorization, "Bearer test-openai-key");
+  } finally {
+    await h.close();
+  }
 });

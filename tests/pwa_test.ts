@@ -128,12 +128,15 @@ Deno.test("the service worker caches only /static/ and never the API, streams or
   await waited;
   deepStrictEqual(cached, ["/static/style.css"], "precache");
 
-  const dispatch = async (path: string, init: { method?: string; mode?: string } = {}) => {
+  const dispatch = async (
+    path: string,
+    init: { method?: string; mode?: string } = {},
+  ): Promise<Response | null> => {
     const req = new Request(`http://127.0.0.1:8787${path}`, { method: init.method ?? "GET" });
     Object.defineProperty(req, "mode", { value: init.mode ?? "cors" });
-    let answered: Promise<Response> | null = null;
-    listeners.fetch({ request: req, respondWith: (p: Promise<Response>) => (answered = p) });
-    return answered ? await answered : null;
+    const answered: Array<Promise<Response>> = [];
+    listeners.fetch({ request: req, respondWith: (p: Promise<Response>) => answered.push(p) });
+    return answered.length ? await answered[0] : null;
   };
   cached.length = 0;
   for (

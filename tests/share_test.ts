@@ -71,6 +71,9 @@ Deno.test("POST /api/share/create makes a link that list shows and revoke ends",
     strictEqual(created.body.ok, true);
     const { token, url, expires_at } = created.body.share;
     match(token, TOKEN_RE, "256-bit base64url token");
+    const many = new Set(Array.from({ length: 200 }, () => newShareToken()));
+    strictEqual(many.size, 200, "tokens do not repeat");
+    ok([...many].every((t) => TOKEN_RE.test(t)));
     strictEqual(url, `/share/${token}`);
     strictEqual(expires_at, null, "no expiry unless asked");
 
@@ -242,6 +245,10 @@ Deno.test("with auth on, a share link opens without login and nothing else does"
     );
     strictEqual((await app.request("GET", `/api/session?session_id=${sid}`)).status, 401);
     strictEqual((await getPage(app, url)).res.status, 200, "the link was not revoked");
+    // A guess by the same anonymous reader is the plain 404 page, not a login redirect.
+    const guess = await getPage(app, `/share/${newShareToken()}`);
+    strictEqual(guess.res.status, 404);
+    ok(guess.html.includes("This link is not available"));
   } finally {
     await app.close();
   }

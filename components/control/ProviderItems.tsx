@@ -90,7 +90,7 @@ function EndpointFields({ p, suffix: k }: { p: ProviderRow | null; suffix: strin
         <input
           id={id("api_key")}
           name="api_key"
-          type={p ? "text" : "password"}
+          type={(p ? "text" : "password") as "text"}
           class="cc-input mono"
           value={p?.api_key ?? ""}
           placeholder="Paste an API key"
@@ -115,7 +115,7 @@ function EndpointFields({ p, suffix: k }: { p: ProviderRow | null; suffix: strin
         hint="One per line; Test connection lists what it serves"
       >
         <textarea id={id("models")} name="models" class="cc-input mono" rows={2} spellcheck={false}>
-          {(p?.models ?? []).join("\n")}
+          {(p?.config_models ?? []).join("\n")}
         </textarea>
       </Field>
     </div>

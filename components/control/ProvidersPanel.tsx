@@ -177,7 +177,7 @@ export function ProvidersPanel({ data }: { data: ProvidersData }) {
 
 /** The auxiliary model (titles, goals, compression, side questions) and the reasoning effort. */
 function ModelRoles({ data }: { data: ProvidersData }) {
-  const models = [...new Set(data.list.flatMap((p) => p.models))];
+  const models = [...new Set(data.list.flatMap((p) => p.models.map((m) => m.id)))];
   return (
     <Section
       hook="model-roles"

@@ -53,14 +53,12 @@ function ToolDetails({ tool }: { tool: SharedTool }) {
         <span class="share-tool-name">{tool.name}</span>
         <span class="share-tool-target">{tool.target}</span>
       </summary>
-      {tool.withheld
-        ? <p class="share-tool-withheld">File contents were not shared.</p>
-        : (
-          <>
-            {tool.args ? <pre class="share-tool-args">{tool.args}</pre> : null}
-            {tool.result ? <pre class="share-tool-result">{tool.result}</pre> : null}
-          </>
-        )}
+      {tool.withheld ? <p class="share-tool-withheld">File contents were not shared.</p> : (
+        <>
+          {tool.args ? <pre class="share-tool-args">{tool.args}</pre> : null}
+          {tool.result ? <pre class="share-tool-result">{tool.result}</pre> : null}
+        </>
+      )}
     </details>
   );
 }
@@ -87,7 +85,11 @@ function SharedTurnView({ turn, html }: { turn: SharedTurn; html: string[] }) {
         )
         : null}
       {turn.tools.length
-        ? <div class="share-tools">{turn.tools.map((t, i) => <ToolDetails key={i} tool={t} />)}</div>
+        ? (
+          <div class="share-tools">
+            {turn.tools.map((t, i) => <ToolDetails key={i} tool={t} />)}
+          </div>
+        )
         : turn.toolCount
         ? (
           <p class="share-tools-hidden">

@@ -101,13 +101,13 @@ async function save(form: HTMLFormElement, button: HTMLButtonElement | null): Pr
   }
   await whileBusy(button, async () => {
     try {
-      const res = await api<{ provider: { id: string }; created: boolean }>(
+      const res = await api<{ provider: string; created: boolean }>(
         "POST",
         "/api/providers",
         body,
       );
-      const scope = await refreshOpen(res.provider.id);
-      const hook = `pv-${res.provider.id.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+      const scope = await refreshOpen(res.provider);
+      const hook = `pv-${res.provider.replace(/[^A-Za-z0-9_-]/g, "_")}`;
       setStatus(scope, hook, res.created ? "Added." : "Saved.", "success");
     } catch (err) {
       reportError(form, hookOf(form), err);

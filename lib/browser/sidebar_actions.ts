@@ -227,6 +227,14 @@ export function sessionMenu(ctx: SidebarContext, row: HTMLElement, at: MenuAt): 
         { label: "HTML", action: "export-html", href: exportHref(info.id, "html"), download: true },
       ],
     },
+    {
+      // A read-only link to a snapshot (lib/browser/share_link.ts, loaded on first use).
+      label: "Share…",
+      action: "share",
+      onSelect: () =>
+        void import("./share_link.ts").then((m) => m.openShareDialog(info.id, info.title))
+          .catch((err) => ctx.reportError(err, "Sharing")),
+    },
     "separator",
     {
       label: "Delete…",

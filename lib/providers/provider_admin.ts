@@ -43,7 +43,14 @@ export interface ProviderRow {
   default_base_url: string | null;
   /** Extra headers, values masked. */
   headers: Record<string, string>;
-  models: string[];
+  /** Models known for it (the configured list; the active one adds its default model). */
+  models: Array<{ id: string; label: string }>;
+  models_total: number;
+  /** The `models:` list as written in config.yaml (what the edit form shows). */
+  config_models: string[];
+  /** Managed from this console (every listed provider is). */
+  configurable: true;
+  is_custom: boolean;
 }
 
 export interface ProvidersList {
@@ -149,6 +156,15 @@ function keyFromEnv(env: Readonly<Record<string, string>>, name: string | undefi
   return name ? asStr(env[name]) : undefined;
 }
 
+function modelFields(models: string[], configModels: string[]) {
+  return {
+    models: models.map((id) => ({ id, label: id })),
+    models_total: models.length,
+    config_models: configModels,
+    configurable: true as const,
+  };
+}
+
 /** Every known provider (configured or not) and every named custom endpoint, active first. */
 export function listProviders(config: AppConfig): ProvidersList {
   const resolved = resolveProviders(config);
@@ -185,7 +201,8 @@ export function listProviders(config: AppConfig): ProvidersList {
       base_url: baseUrl ?? known.baseUrl ?? null,
       default_base_url: known.baseUrl ?? null,
       headers: maskMap(strMap(section.headers)),
-      models: endpoint?.models ?? strList(section.models),
+      ...modelFields(endpoint?.models ?? strList(section.models), strList(section.models)),
+      is_custom: false,
     });
   }
 
@@ -212,7 +229,8 @@ export function listProviders(config: AppConfig): ProvidersList {
       base_url: asStr(c.base_url) ?? null,
       default_base_url: null,
       headers: maskMap(strMap(c.headers)),
-      models: strList(c.models),
+      ...modelFields(strList(c.models), strList(c.models)),
+      is_custom: true,
     });
   }
 
@@ -439,18 +457,28 @@ export async function endpointForTest(
     throw new ValidationError(`Invalid field "base_url": give the endpoint's base URL`, "base_url");
   }
   const keyEnv = asStr(stored.key_env) ?? known?.keyEnv;
+  // Stored secrets (and `${ENV}` values) go only to the stored endpoint: a test against a URL
+  // typed in the form sends only what was typed with it.
+  const savedUrl = saved?.baseUrl ?? expand(asStr(stored.base_url)) ?? known?.baseUrl;
+  const trusted = !body.base_url || body.base_url === savedUrl;
+  const typed = (v: string) => trusted ? expandEnvRefs(v, config.env) : v;
   const apiKey = body.api_key && !isMaskedSecret(body.api_key)
-    ? expand(body.api_key)
-    : body.api_key === "" || body.api_key === null
+    ? asStr(typed(body.api_key))
+    : body.api_key === "" || body.api_key === null || !trusted
     ? undefined
     : saved?.apiKey ?? expand(asStr(stored.api_key)) ?? keyFromEnv(config.env, keyEnv);
   const storedHeaders = strMap(stored.headers);
-  const headers = body.headers === undefined ? saved?.headers ?? storedHeaders : Object.fromEntries(
-    Object.entries(body.headers).map(([k, v]) => [
-      k,
-      expandEnvRefs(isEchoedMask(v, storedHeaders[k]) ? storedHeaders[k] : v, config.env),
-    ]),
-  );
+  const headers = body.headers === undefined
+    ? (trusted ? saved?.headers ?? storedHeaders : {})
+    : Object.fromEntries(
+      Object.entries(body.headers).filter(([k, v]) => trusted || !isEchoedMask(v, storedHeaders[k]))
+        .map(([k, v]) => [
+          k,
+          isEchoedMask(v, storedHeaders[k])
+            ? expandEnvRefs(storedHeaders[k], config.env)
+            : typed(v),
+        ]),
+    );
   return {
     id,
     protocol: known?.protocol ?? "openai-compatible",

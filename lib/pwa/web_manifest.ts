@@ -37,13 +37,15 @@ function styleCss(): string {
   return cachedCss;
 }
 
-/** The manifest; `name` is the bot's name when the user set one. */
-export function webManifest(name = "Hermes Console"): WebManifest {
+/** The manifest; `botName` (settings `bot_name`) names the app when the user changed it. */
+export function webManifest(botName = "Hermes"): WebManifest {
   const css = styleCss();
   const neutral = cssToken(css, "neutral") ?? FALLBACK.neutral;
+  const custom = botName.trim() !== "" && botName !== "Hermes";
   return {
-    name,
-    short_name: name.length > 12 ? "Hermes" : name,
+    name: custom ? botName : "Hermes Console",
+    // Home screens show about 12 characters under the icon.
+    short_name: custom && botName.length <= 12 ? botName : "Hermes",
     description: "A self-hosted console for a tool-using agent",
     id: "/",
     start_url: "/",

@@ -21,7 +21,9 @@ export function putChallenge(
 ): void {
   const now = clock();
   db.prepare("DELETE FROM auth_challenges WHERE expires_at <= ?").run(now);
-  db.prepare("INSERT OR REPLACE INTO auth_challenges (id, kind, data, expires_at) VALUES (?, ?, ?, ?)")
+  db.prepare(
+    "INSERT OR REPLACE INTO auth_challenges (id, kind, data, expires_at) VALUES (?, ?, ?, ?)",
+  )
     .run(id, kind, JSON.stringify(data), now + ttlSeconds);
   db.prepare(
     `DELETE FROM auth_challenges WHERE id NOT IN

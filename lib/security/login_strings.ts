@@ -12,6 +12,10 @@ export interface LoginStrings {
   rate: string;
   authOff: string;
   openConsole: string;
+  /** The passkey button (shown when passkeys are registered). */
+  passkey: string;
+  /** The OpenID Connect button; `{provider}` is replaced by the provider's name. */
+  withProvider: string;
 }
 
 const CATALOG: Record<LoginLang, LoginStrings> = {
@@ -23,6 +27,8 @@ const CATALOG: Record<LoginLang, LoginStrings> = {
     rate: "Too many failed attempts. Wait a minute, then try again.",
     authOff: "Sign-in is off: no password is set, so anyone who can reach this console can use it.",
     openConsole: "Open the console",
+    passkey: "Sign in with a passkey",
+    withProvider: "Sign in with {provider}",
   },
   "zh-CN": {
     signIn: "登录",
@@ -32,6 +38,8 @@ const CATALOG: Record<LoginLang, LoginStrings> = {
     rate: "失败次数过多。请稍等一分钟后再试。",
     authOff: "未启用登录：尚未设置密码，任何能访问此控制台的人都可以使用它。",
     openConsole: "打开控制台",
+    passkey: "使用通行密钥登录",
+    withProvider: "使用 {provider} 登录",
   },
   "zh-Hant": {
     signIn: "登入",
@@ -41,6 +49,8 @@ const CATALOG: Record<LoginLang, LoginStrings> = {
     rate: "失敗次數過多。請稍候一分鐘再試。",
     authOff: "未啟用登入：尚未設定密碼，任何能連線到此控制台的人都可以使用它。",
     openConsole: "開啟控制台",
+    passkey: "使用密碼金鑰登入",
+    withProvider: "使用 {provider} 登入",
   },
   ru: {
     signIn: "Вход",
@@ -51,6 +61,8 @@ const CATALOG: Record<LoginLang, LoginStrings> = {
     authOff:
       "Вход отключён: пароль не задан, поэтому консолью может пользоваться любой, кто до неё доберётся.",
     openConsole: "Открыть консоль",
+    passkey: "Войти с ключом доступа",
+    withProvider: "Войти через {provider}",
   },
 };
 

@@ -162,6 +162,7 @@ export async function finishOidcLogin(sec: Security, url: URL): Promise<OidcIden
   const current = new URL(String(pending.redirectUri));
   current.search = url.search;
   let claims: client.IDToken | undefined;
+  let accessToken = "";
   try {
     const tokens = await client.authorizationCodeGrant(config, current, {
       pkceCodeVerifier: String(pending.verifier),
@@ -170,10 +171,17 @@ export async function finishOidcLogin(sec: Security, url: URL): Promise<OidcIden
       idTokenExpected: true,
     });
     claims = tokens.claims();
+    accessToken = tokens.access_token;
   } catch (err) {
     throw new OidcRefusedError(`Sign-in could not be verified: ${(err as Error).message}`);
   }
   if (!claims) throw new OidcRefusedError("The provider returned no ID token");
+  // Providers may keep email and groups out of the ID token (scope claims belong to userinfo).
+  if (typeof claims.email !== "string" || !Array.isArray(claims.groups)) {
+    try {
+      claims = { ...claims, ...(await client.fetchUserInfo(config, accessToken, claims.sub)) };
+    } catch { /* the ID token's claims stand alone */ }
+  }
   const email = typeof claims.email === "string" ? claims.email.toLowerCase() : null;
   const emailOk = email !== null && claims.email_verified !== false &&
     oidc.allowedEmails.includes(email);

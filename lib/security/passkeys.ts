@@ -25,6 +25,11 @@ const CHALLENGE_TTL_SECONDS = 120;
 const MAX_PASSKEYS = 20;
 /** The console has one user; every passkey belongs to it (WebAuthn needs a user handle). */
 const USER_ID = new TextEncoder().encode("hermes-console-user");
+/**
+ * EdDSA, ES256, RS256: signatures small enough for the 8 KB pre-login body cap (post-quantum
+ * ML-DSA ones run to several KB).
+ */
+const ALGORITHMS = [-8, -7, -257];
 
 /** What the Control Center lists: never the public key. */
 export interface PasskeyInfo {
@@ -146,9 +151,17 @@ export async function startRegistration(sec: Security, rp: RpContext, rpName: st
     attestationType: "none",
     excludeCredentials: existing.map((c) => ({ id: c.id, transports: parseTransports(c) })),
     authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
+    supportedAlgorithmIDs: ALGORITHMS,
     timeout: 60_000,
   });
-  putChallenge(sec.db, sec.clock, "passkey_register", options.challenge, { ...rp }, CHALLENGE_TTL_SECONDS);
+  putChallenge(
+    sec.db,
+    sec.clock,
+    "passkey_register",
+    options.challenge,
+    { ...rp },
+    CHALLENGE_TTL_SECONDS,
+  );
   return options;
 }
 
@@ -169,6 +182,7 @@ export async function finishRegistration(
       expectedOrigin: rp.origin,
       expectedRPID: rp.rpID,
       requireUserVerification: false,
+      supportedAlgorithmIDs: ALGORITHMS,
     });
   } catch (err) {
     throw new ValidationError(`Passkey registration refused: ${(err as Error).message}`);
@@ -209,7 +223,14 @@ export async function startLogin(sec: Security, rp: RpContext) {
     userVerification: "preferred",
     timeout: 60_000,
   });
-  putChallenge(sec.db, sec.clock, "passkey_login", options.challenge, { ...rp }, CHALLENGE_TTL_SECONDS);
+  putChallenge(
+    sec.db,
+    sec.clock,
+    "passkey_login",
+    options.challenge,
+    { ...rp },
+    CHALLENGE_TTL_SECONDS,
+  );
   return options;
 }
 

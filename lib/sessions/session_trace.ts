@@ -7,7 +7,6 @@
 import { ValidationError } from "../errors.ts";
 import type { StoredMessage } from "./messages.ts";
 import type { FullSession, SessionToolCall } from "./sessions.ts";
-import type { ImportBody } from "./session_export.ts";
 
 export const TRACE_MARKER = "hermes-console-trace";
 
@@ -76,6 +75,12 @@ function obj(v: unknown, lineNo: number, what: string): Record<string, unknown> 
   return v as Record<string, unknown>;
 }
 
+/** What a trace reads back to: the fields of POST /api/session/import's body (validated there). */
+export type TraceImport = Record<string, unknown> & {
+  messages: StoredMessage[];
+  tool_calls: SessionToolCall[];
+};
+
 /**
  * Read a trace back into an import body (lib/sessions/session_export.ts importSession). `parse`
  * reads one line (the route passes the depth-capped JSON reader).
@@ -83,7 +88,7 @@ function obj(v: unknown, lineNo: number, what: string): Record<string, unknown> 
 export function traceToImport(
   text: string,
   parse: (line: string) => unknown = JSON.parse,
-): ImportBody {
+): TraceImport {
   const rows = text.split("\n").map((l, i) => [l.trim(), i + 1] as const).filter(([l]) => l);
   if (rows.length === 0) throw new ValidationError("The trace is empty", "trace");
   const messages: Array<Record<string, unknown>> = [];
@@ -155,5 +160,5 @@ export function traceToImport(
     ...(meta ?? {}),
     messages: messages as unknown as StoredMessage[],
     tool_calls: toolCalls,
-  } as ImportBody;
+  };
 }

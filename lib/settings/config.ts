@@ -146,8 +146,12 @@ function oidcConfig(
   file: Record<string, unknown>,
   env: Record<string, string>,
 ): OidcConfig | undefined {
-  const auth = file.auth && typeof file.auth === "object" ? file.auth as Record<string, unknown> : {};
-  const raw = auth.oidc && typeof auth.oidc === "object" ? auth.oidc as Record<string, unknown> : {};
+  const auth = file.auth && typeof file.auth === "object"
+    ? file.auth as Record<string, unknown>
+    : {};
+  const raw = auth.oidc && typeof auth.oidc === "object"
+    ? auth.oidc as Record<string, unknown>
+    : {};
   const pick = (key: string, name: string): unknown => {
     const fromEnv = env[`HERMES_WEBUI_OIDC_${name}`];
     if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
@@ -162,7 +166,9 @@ function oidcConfig(
   if (!issuer) return undefined;
   const clientId = str("client_id", "CLIENT_ID");
   if (!clientId) {
-    throw new ConfigError("auth.oidc.issuer is set but client_id is missing (HERMES_WEBUI_OIDC_CLIENT_ID)");
+    throw new ConfigError(
+      "auth.oidc.issuer is set but client_id is missing (HERMES_WEBUI_OIDC_CLIENT_ID)",
+    );
   }
   const allowedEmails = listOf(pick("allowed_emails", "ALLOWED_EMAILS"), /[,\s]+/).map((e) =>
     e.toLowerCase()

@@ -116,7 +116,8 @@ export function listShares(db: Db, clock: Clock, sessionId?: string): Share[] {
     ? db.prepare(
       `SELECT ${COLUMNS} FROM shares WHERE session_id = ? ORDER BY created_at DESC, token`,
     ).all(sessionId)
-    : db.prepare(`SELECT ${COLUMNS} FROM shares ORDER BY created_at DESC, token`).all()) as unknown as ShareRow[];
+    : db.prepare(`SELECT ${COLUMNS} FROM shares ORDER BY created_at DESC, token`)
+      .all()) as unknown as ShareRow[];
   const now = clock();
   return rows.map((r) => toShare(r, now));
 }

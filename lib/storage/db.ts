@@ -393,6 +393,9 @@ export function openDatabaseAt(path: string): Db {
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
   db.exec("PRAGMA busy_timeout = 5000");
+  // After a checkpoint the WAL file is cut back to this size instead of keeping its peak (a bulk
+  // import once grew it for good).
+  db.exec("PRAGMA journal_size_limit = 16777216");
   migrate(db);
   return db;
 }

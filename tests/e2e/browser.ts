@@ -53,14 +53,22 @@ export async function screenshotsDir(): Promise<string> {
   return screenshotDir;
 }
 
-/** Launch Chromium with a fresh temporary profile. Always `close()` it (sanitizers). */
-export async function launchBrowser(): Promise<BrowserHarness> {
+/**
+ * Launch Chromium with a fresh temporary profile. Always `close()` it (sanitizers). The
+ * console's service worker (/sw.js) is blocked unless `serviceWorkers: "allow"`: a worker that
+ * serves cached bundles would hide requests from `page.route()`/`page.on("request")`, so only
+ * the install test (tests/e2e/share_e2e_test.ts) runs with it.
+ */
+export async function launchBrowser(
+  opts: { serviceWorkers?: "allow" | "block" } = {},
+): Promise<BrowserHarness> {
   const profile = await Deno.makeTempDir({ prefix: "hermes-chromium-" });
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: CHROMIUM_FLAGS,
     viewport: { width: 1280, height: 800 },
+    serviceWorkers: opts.serviceWorkers ?? "block",
   });
   const errors: string[] = [];
   const watch = (page: Page) => {

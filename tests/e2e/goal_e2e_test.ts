@@ -88,6 +88,8 @@ browserTest(
           ),
         );
         await browser.screenshot(page, "goal-done");
+        await page.locator(".transcript").click({ position: { x: 10, y: 300 } });
+        strictEqual(await chip.getAttribute("open"), null, "a click elsewhere closes it");
         strictEqual(turns, 2);
         strictEqual(evals, 2);
 

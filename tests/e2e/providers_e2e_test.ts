@@ -32,6 +32,7 @@ browserTest(
         const page = await browser.newPage();
         await page.goto(`${url}/`);
         await openProviders(page);
+        await browser.screenshot(page, "providers-panel");
 
         // Add: a custom endpoint at the fake provider.
         await page.locator("[data-pv-add] > summary").click();
@@ -64,6 +65,17 @@ browserTest(
         strictEqual(cfg.custom_providers[0].api_key, "fake-secret-key-0001");
         assert((await Deno.readTextFile(configPath)).startsWith("# my settings"));
 
+        // A metered turn on this endpoint shows as usage once the panel renders again.
+        const session = await app.call<{ session: { session_id: string } }>(
+          "POST",
+          "/api/session/new",
+          {},
+        );
+        app.ctx.db.prepare(
+          `INSERT INTO usage (session_id, model, model_provider, input_tokens, output_tokens,
+             cost, created_at) VALUES (?, 'fake-alpha', 'custom:fakeprov', 1200, 300, 0.0123, ?)`,
+        ).run(session.body.session.session_id, Date.now() / 1000);
+
         // Edit the models, keeping the masked key: the stored key stays and still works.
         await item.locator('[name="models"]').fill("fake-alpha");
         await item.locator('[type="submit"]').click();
@@ -76,6 +88,12 @@ browserTest(
         cfg = await readConfig(configPath);
         strictEqual(cfg.custom_providers[0].api_key, "fake-secret-key-0001");
         deepStrictEqual(cfg.custom_providers[0].models, ["fake-alpha"]);
+        await item.locator(".pv-spark").waitFor();
+        match((await item.locator(".pv-summary-usage").textContent())!, /\$0\.0123/);
+        match(
+          (await item.locator("[data-pv-usage] tbody tr").first().textContent())!,
+          /1,200 \/ 300/,
+        );
         fake.requests.length = 0;
         await item.locator('[data-pv-action="test"]').click();
         await item.locator('[data-pv-test][data-tone="success"]').waitFor();

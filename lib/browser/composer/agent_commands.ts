@@ -4,7 +4,6 @@
 // chat) and `/prompt` (a saved prompt into the draft, with a form for its {{variables}}).
 // Invariants: the draft only changes once the server answered; failures are thrown to the composer.
 import { emitHermesEvent } from "../../shared/ui_events.ts";
-import type { CommandHost } from "./composer_commands.ts";
 
 /** A saved prompt as GET /api/prompts lists it. */
 export interface SavedPromptInfo {
@@ -19,6 +18,30 @@ export interface PersonalityInfo {
   description: string;
 }
 
+/** The agent-setup popovers (components/composer/AgentPanel.tsx): forms, lists, notices. */
+export type AgentPanel =
+  | { kind: "prompt"; name: string; variables: string[] }
+  | { kind: "personality"; list: PersonalityInfo[] }
+  | { kind: "notice"; title: string; text: string };
+
+/** The part of the composer these commands act on (composer_commands.ts's CommandHost has it). */
+export interface AgentHost {
+  deps: {
+    api<T = Record<string, unknown>>(
+      method: "GET" | "POST",
+      path: string,
+      body?: unknown,
+    ): Promise<T>;
+  };
+  ensureSession(): Promise<{ session_id: string }>;
+  replaceDraft(text: string): void;
+  showFlash(text: string): void;
+  focus(): void;
+  send(text: string): Promise<void>;
+  /** Open an agent popover (null closes it). */
+  showPanel(panel: AgentPanel | null): void;
+}
+
 /** POST /api/goal's answer (the part the composer uses). */
 interface GoalAnswer {
   ok: boolean;
@@ -28,7 +51,7 @@ interface GoalAnswer {
 }
 
 /** `/goal [text|status|pause|resume|clear]`. A new goal starts its first turn at once. */
-export async function runGoal(host: CommandHost, arg: string): Promise<void> {
+export async function runGoal(host: AgentHost, arg: string): Promise<void> {
   const s = await host.ensureSession();
   const res = await host.deps.api<GoalAnswer>("POST", "/api/goal", {
     session_id: s.session_id,
@@ -42,28 +65,28 @@ export async function runGoal(host: CommandHost, arg: string): Promise<void> {
     return await host.send(res.kickoff_prompt);
   }
   if (res.action === "status" || res.message.includes("\n")) {
-    host.panel.value = { kind: "notice", title: "Goal", text: res.message };
+    host.showPanel({ kind: "notice", title: "Goal", text: res.message });
     return;
   }
   host.showFlash(res.message);
 }
 
 /** `/personality [name]`: with a name, set it for this chat ("none" clears); else list them. */
-export async function runPersonality(host: CommandHost, arg: string): Promise<void> {
+export async function runPersonality(host: AgentHost, arg: string): Promise<void> {
   if (!arg) {
     const res = await host.deps.api<{ personalities: PersonalityInfo[] }>(
       "GET",
       "/api/personalities",
     );
     host.replaceDraft("");
-    host.panel.value = { kind: "personality", list: res.personalities };
+    host.showPanel({ kind: "personality", list: res.personalities });
     return;
   }
   await setPersonality(host, arg === "none" || arg === "default" ? "" : arg);
 }
 
 /** Set (or, with "", clear) the chat's personality. */
-export async function setPersonality(host: CommandHost, name: string): Promise<void> {
+export async function setPersonality(host: AgentHost, name: string): Promise<void> {
   const s = await host.ensureSession();
   const res = await host.deps.api<{ personality: string | null }>(
     "POST",
@@ -71,7 +94,7 @@ export async function setPersonality(host: CommandHost, name: string): Promise<v
     { session_id: s.session_id, name },
   );
   host.replaceDraft("");
-  host.panel.value = null;
+  host.showPanel(null);
   host.showFlash(
     res.personality ? `Personality: ${res.personality}` : "Personality cleared (default voice)",
   );
@@ -82,19 +105,19 @@ export async function setPersonality(host: CommandHost, name: string): Promise<v
  * it); a prompt without variables goes straight into the draft, one with variables opens the
  * small form first.
  */
-export async function runPrompt(host: CommandHost, arg: string): Promise<void> {
+export async function runPrompt(host: AgentHost, arg: string): Promise<void> {
   if (!arg) return host.replaceDraft("/prompt ");
   const { prompts } = await host.deps.api<{ prompts: SavedPromptInfo[] }>("GET", "/api/prompts");
   const p = prompts.find((x) => x.name === arg) ??
     prompts.find((x) => x.name.toLowerCase() === arg.toLowerCase());
   if (!p) throw new Error(`No saved prompt "${arg}": save one in Settings › Prompts`);
   if (p.variables.length === 0) return await fillPrompt(host, p.name, {});
-  host.panel.value = { kind: "prompt", name: p.name, variables: p.variables };
+  host.showPanel({ kind: "prompt", name: p.name, variables: p.variables });
 }
 
 /** Fill a saved prompt's variables (POST /api/prompts/render) and put the text in the draft. */
 export async function fillPrompt(
-  host: CommandHost,
+  host: AgentHost,
   name: string,
   values: Record<string, string>,
 ): Promise<void> {
@@ -102,7 +125,7 @@ export async function fillPrompt(
     name,
     values,
   });
-  host.panel.value = null;
+  host.showPanel(null);
   host.replaceDraft(res.text);
   host.focus();
 }

@@ -7,7 +7,9 @@ import type { ReadonlySignal, Signal } from "@preact/signals";
 import type { ArgSource, SlashCommand } from "../slash_commands.ts";
 import type { ArgChoice } from "./slash_menu_model.ts";
 import { emitHermesEvent, type HermesEvents } from "../../shared/ui_events.ts";
-import type { PersonalityInfo } from "./agent_commands.ts";
+import type { AgentPanel } from "./agent_commands.ts";
+
+export type { AgentPanel };
 
 /** /goal, /personality and /prompt, loaded on first use (they stay out of the first load). */
 const agentCommands = () => import("./agent_commands.ts");
@@ -18,12 +20,6 @@ export type CommandPanel =
   | { kind: "usage"; session: Record<string, unknown> }
   | { kind: "yolo" }
   | { kind: "mcp"; servers: Array<Record<string, unknown>> };
-
-/** The agent-setup popovers (components/composer/AgentPanel.tsx): forms, lists, notices. */
-export type AgentPanel =
-  | { kind: "prompt"; name: string; variables: string[] }
-  | { kind: "personality"; list: PersonalityInfo[] }
-  | { kind: "notice"; title: string; text: string };
 
 export type PanelState = CommandPanel | AgentPanel;
 
@@ -71,6 +67,8 @@ export interface CommandHost {
   focus(): void;
   /** Send `text` as a message now (used by /goal for its kickoff prompt). */
   send(text: string): Promise<void>;
+  /** Open an agent popover (/prompt's form, the /personality list); null closes it. */
+  showPanel(panel: AgentPanel | null): void;
   ensureSession(): Promise<{ session_id: string }>;
   announceStart(started: StartAnswer, text: string, kind: ChatStartKind): void;
   stop(): Promise<void>;

@@ -26,7 +26,7 @@ import {
   SLASH_COMMANDS,
   type SlashCommand,
 } from "../slash_commands.ts";
-import { emitHermesEvent, type HermesEvents } from "../../shared/ui_events.ts";
+import { emitHermesEvent, type HermesEvents, onHermesEvent } from "../../shared/ui_events.ts";
 import { createAttachmentTray, type DraftAttachment } from "./attachment_tray.ts";
 import { type ArgChoice, createSlashMenu } from "./slash_menu_model.ts";
 import { createSessionLink } from "./composer_session.ts";
@@ -339,6 +339,7 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
     showFlash,
     focus: () => view.focus(),
     send: (text) => sendMessage(text, []),
+    showPanel: (p) => void (panel.value = p),
     ensureSession,
     announceStart,
     stop,
@@ -466,8 +467,14 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
       menu,
       sendQueued: (q) => void sendMessage(q.text, q.attachments),
     });
+    // The Control Center switched the profile: a new chat here follows it (an open one keeps its).
+    const offProfile = onHermesEvent("hermes:profile-changed", ({ name }) => {
+      showProfile.value = true;
+      if (!sid.value) profile.value = name;
+    });
     return () => {
       stop();
+      offProfile();
       clearTimeout(flashTimer);
     };
   }

@@ -178,6 +178,11 @@ function followGoal(): void {
     if (session_id !== openSessionId() || !goalShown()) return;
     void goalChip().then((m) => m.watchAfterRun(session_id, stream_id));
   });
+  // The chip's popover closes on a click elsewhere, like the other popovers.
+  document.addEventListener("pointerdown", (e) => {
+    const open = document.querySelector<HTMLDetailsElement>("details[data-goal-chip][open]");
+    if (open && !open.contains(e.target as Node)) open.open = false;
+  });
   // Loaded while a goal is active: its evaluation (or next turn) may be under way right now.
   const open = openSessionId();
   if (open && document.querySelector('[data-goal-chip][data-status="active"]:not([hidden])')) {

@@ -1,0 +1,243 @@
+// The sidebar's rows: one session item (title, snippet, time, its menu button), the recency
+// group sections, and one page of them (`SidebarPage`, what lib/browser/pages/sidebar.ts fetches
+// as the user scrolls), plus the project chips. Server-rendered; components/Sidebar.tsx holds
+// the frame and loads the data.
+import type { Project } from "../lib/sessions/projects.ts";
+import { highlightSegments } from "../lib/shared/search_highlight.ts";
+import type { SearchHit } from "../lib/sessions/session_search.ts";
+import type { SessionRow } from "../lib/sessions/sessions.ts";
+import { cursorAfter } from "../lib/sessions/session_page.ts";
+import {
+  formatSessionTime,
+  type SessionGroupKey,
+  sessionGroupLabel,
+} from "../lib/shared/session_groups.ts";
+import { Icon } from "./Icon.tsx";
+
+/** A listed session; search results also say what matched. */
+export type SidebarRow = SessionRow & Partial<Pick<SearchHit, "match_type" | "match_preview">>;
+
+export interface SidebarBodyProps {
+  sessions: SidebarRow[];
+  projects: Project[];
+  /** Session open in the main column, highlighted in the list. */
+  activeSessionId: string | null;
+  /** Project filter in effect (`?project=`), if any. */
+  activeProjectId: string | null;
+  /** Search in effect (`?q=`): titles and message text. */
+  query: string;
+  /** The archive view (`?archived=1`): archived sessions only. */
+  archivedView: boolean;
+  archivedCount: number;
+  /** Epoch seconds and the zone offset the groups and times are computed for. */
+  now: number;
+  utcOffsetMinutes: number;
+  /** The recency group of each row (paged list; empty for search results). */
+  rowGroups: SessionGroupKey[];
+  /** Cursor of the next page, null at the end; `count` = rows of every page together. */
+  nextCursor: string | null;
+  count: number;
+  /** The first row starts a new group (always on the first page; on later pages unless the
+   * page continues the previous page's last group). */
+  firstStartsGroup: boolean;
+}
+
+export type SidebarProps = SidebarBodyProps;
+
+/** Build a `/` URL keeping only the given non-empty parameters. */
+export function homeHref(params: Record<string, string | null | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v) search.set(k, v);
+  const s = search.toString();
+  return s ? `/?${s}` : "/";
+}
+
+/** `text` with the words `query` matched wrapped in <mark> (every part escaped by Preact). */
+function Highlighted({ text, query }: { text: string; query: string }) {
+  return (
+    <>
+      {highlightSegments(text, query).map((s, i) =>
+        s.match ? <mark key={i}>{s.text}</mark> : s.text
+      )}
+    </>
+  );
+}
+
+export function SessionItem(
+  { s, props, color, group }: {
+    s: SidebarRow;
+    props: SidebarBodyProps;
+    color: string | null;
+    group?: SessionGroupKey;
+  },
+) {
+  const { query, now, activeProjectId, archivedView } = props;
+  const href = homeHref({
+    session: s.session_id,
+    project: activeProjectId,
+    archived: archivedView ? "1" : null,
+  });
+  const snippet = query && s.match_type === "content" && s.match_preview ? s.match_preview : null;
+  return (
+    <li
+      class="session-row"
+      data-session-id={s.session_id}
+      data-title={s.title}
+      data-pinned={s.pinned ? "true" : "false"}
+      data-archived={s.archived ? "true" : "false"}
+      data-project-id={s.project_id ?? ""}
+      data-streaming={s.is_streaming ? "true" : undefined}
+      data-g={group}
+      data-updated={query ? undefined : String(s.updated_at)}
+      data-cursor={query ? undefined : cursorAfter(s)}
+    >
+      <a
+        class="session-item"
+        href={href}
+        aria-current={s.session_id === props.activeSessionId ? "page" : undefined}
+        data-session-id={s.session_id}
+      >
+        <span
+          class={color ? "project-dot" : "project-dot project-dot-none"}
+          style={color ? `--dot:${color}` : undefined}
+          aria-hidden="true"
+        />
+        <span class="session-text">
+          <span class="session-title">
+            {query ? <Highlighted text={s.title} query={query} /> : s.title}
+          </span>
+          {snippet
+            ? (
+              <span class="session-snippet" data-match="content">
+                <Highlighted text={snippet} query={query} />
+              </span>
+            )
+            : null}
+        </span>
+        {s.archived && !archivedView ? <span class="session-tag">Archived</span> : null}
+        {s.is_streaming
+          ? <span class="session-live" title="Running" aria-label="Running" />
+          : (
+            <time class="session-time" dateTime={new Date(s.updated_at * 1000).toISOString()}>
+              {formatSessionTime(s.updated_at, now, props.utcOffsetMinutes)}
+            </time>
+          )}
+      </a>
+      <button
+        type="button"
+        class="session-menu-btn"
+        data-action="session-menu"
+        aria-haspopup="menu"
+        aria-label={`Options for ${s.title}`}
+        title="Options"
+      >
+        <Icon name="more" size={16} stroke-width="3" />
+      </button>
+    </li>
+  );
+}
+
+/** Project chips: filter links in each project's colour, plus "New project". */
+export function ProjectChips(props: SidebarBodyProps) {
+  const { projects, activeProjectId, query, archivedView } = props;
+  const archived = archivedView ? "1" : null;
+  return (
+    <nav class="project-chips" aria-label="Projects" data-project-chips>
+      {projects.length > 0
+        ? (
+          <a
+            class="chip project-chip"
+            href={homeHref({ q: query, archived })}
+            aria-current={activeProjectId ? undefined : "true"}
+          >
+            All
+          </a>
+        )
+        : null}
+      {projects.map((p) => (
+        <a
+          key={p.project_id}
+          class="chip project-chip"
+          href={homeHref({ project: p.project_id, q: query, archived })}
+          aria-current={p.project_id === activeProjectId ? "true" : undefined}
+          data-project-id={p.project_id}
+          data-name={p.name}
+          data-color={p.color ?? ""}
+          title={`${p.name} (right-click to edit)`}
+        >
+          <span class="project-dot" style={p.color ? `--dot:${p.color}` : undefined} />
+          <span class="chip-label">{p.name}</span>
+        </a>
+      ))}
+      <button
+        type="button"
+        class="chip project-chip project-chip-new"
+        data-action="project-create"
+        aria-haspopup="dialog"
+        title="New project"
+      >
+        <Icon name="plus" size={12} />
+        <span class={projects.length ? "visually-hidden" : "chip-label"}>New project</span>
+      </button>
+    </nav>
+  );
+}
+
+/**
+ * Rows in runs of the same recency group, each run a section; a run gets its header unless it
+ * continues the previous page's last group (`firstHasHeader` false for later pages).
+ */
+export function GroupSections(
+  props: SidebarBodyProps & {
+    row: (s: SidebarRow, i: number) => preact.JSX.Element;
+  },
+) {
+  const runs: Array<{ key: SessionGroupKey; start: number; end: number }> = [];
+  props.rowGroups.forEach((g, i) => {
+    const last = runs.at(-1);
+    if (last && last.key === g) last.end = i + 1;
+    else runs.push({ key: g, start: i, end: i + 1 });
+  });
+  return (
+    <>
+      {runs.map((r, n) => (
+        <section class="session-group" key={`${r.key}-${r.start}`} data-group={r.key}>
+          {n > 0 || props.firstStartsGroup
+            ? <h2 class="session-group-label">{sessionGroupLabel(r.key)}</h2>
+            : null}
+          <ul>
+            {props.sessions.slice(r.start, r.end).map((s, i) =>
+              props.row(s, r.start + i)
+            )}
+          </ul>
+        </section>
+      ))}
+    </>
+  );
+}
+
+/**
+ * A later page of the list (GET /partials/sidebar?cursor=…): its rows in group sections, the
+ * header of a group left out when the page continues it (the server decides, from the cursor).
+ */
+export function SidebarPage(props: SidebarBodyProps) {
+  const colorOf = new Map(props.projects.map((p) => [p.project_id, p.color]));
+  const row = (s: SidebarRow, i: number) => (
+    <SessionItem
+      key={s.session_id}
+      s={s}
+      props={props}
+      color={colorOf.get(s.project_id!) ?? null}
+      group={props.rowGroups[i]}
+    />
+  );
+  return (
+    <div
+      data-sidebar-page
+      data-next-cursor={props.nextCursor ?? ""}
+      data-count={String(props.count)}
+    >
+      <GroupSections {...props} row={row} />
+    </div>
+  );
+}
