@@ -17,6 +17,13 @@ export interface WorkspacePanelProps {
   truncated?: boolean;
 }
 
+/** The panel's views: Files is painted by the server; the others mount on first show. */
+export const PANEL_TABS = [
+  { id: "files", label: "Files" },
+  { id: "git", label: "Git" },
+  { id: "terminal", label: "Terminal" },
+] as const;
+
 /** The cookie holding the panel's open state, read by the server for the first paint. */
 export const PANEL_COOKIE = "hermes_panel";
 
@@ -116,66 +123,104 @@ export function WorkspacePanel(
         </span>
       </header>
 
-      <div class="panel-files" data-panel-files>
-        {sessionId
-          ? (
-            <ul
-              class="file-tree"
-              role="tree"
-              aria-label="Files"
-              data-file-tree
-              data-loaded={rootEntries ? "true" : "false"}
-            >
-              {rootEntries?.map((e) => <TreeItem key={e.path} entry={e} level={1} />)}
-            </ul>
-          )
-          : (
-            <p class="panel-empty">
-              Files appear here once a chat is open. Its workspace is browsed read-only.
-            </p>
-          )}
-        <p class="panel-empty" data-tree-status hidden={!rootEntries || rootEntries.length > 0}>
-          {rootEntries && rootEntries.length === 0 ? "This folder is empty." : ""}
-        </p>
-        {truncated
-          ? <p class="panel-note">Showing the first {rootEntries?.length} entries.</p>
-          : null}
+      <div class="panel-tabs" role="tablist" aria-label="Workspace views" data-panel-tabs>
+        {PANEL_TABS.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            class="panel-tab"
+            id={`panel-tab-${t.id}`}
+            aria-controls={`panel-view-${t.id}`}
+            aria-selected={t.id === "files" ? "true" : "false"}
+            tabIndex={t.id === "files" ? 0 : -1}
+            data-panel-tab={t.id}
+          >
+            {t.label}
+          </button>
+        ))}
       </div>
 
-      <section class="file-preview" data-file-preview aria-label="File preview" hidden>
-        <header class="preview-head">
-          <IconButton
-            action="preview-close"
-            label="Back to files"
-            title="Back to files"
-            icon="arrowLeft"
-          />
-          <span class="preview-path mono" data-preview-path />
-          <span class="preview-meta" data-preview-meta />
-          <button
-            type="button"
-            class="btn btn-icon preview-mode"
-            data-action="preview-source"
-            aria-pressed="false"
-            hidden
-            title="Show source"
-          >
-            <span aria-hidden="true" class="mono">{"</>"}</span>
-            <span class="visually-hidden">Show source</span>
-          </button>
-          <a
-            class="btn btn-icon"
-            data-preview-download
-            href="#"
-            download
-            aria-label="Download file"
-            title="Download"
-          >
-            <Icon name="download" size={16} />
-          </a>
-        </header>
-        <div class="preview-body" data-preview-body tabIndex={0} />
-      </section>
+      <div
+        class="panel-view"
+        role="tabpanel"
+        id="panel-view-files"
+        aria-labelledby="panel-tab-files"
+        data-panel-view="files"
+      >
+        <div class="panel-files" data-panel-files>
+          {sessionId
+            ? (
+              <ul
+                class="file-tree"
+                role="tree"
+                aria-label="Files"
+                data-file-tree
+                data-loaded={rootEntries ? "true" : "false"}
+              >
+                {rootEntries?.map((e) => <TreeItem key={e.path} entry={e} level={1} />)}
+              </ul>
+            )
+            : (
+              <p class="panel-empty">
+                Files appear here once a chat is open. Its workspace is browsed read-only.
+              </p>
+            )}
+          <p class="panel-empty" data-tree-status hidden={!rootEntries || rootEntries.length > 0}>
+            {rootEntries && rootEntries.length === 0 ? "This folder is empty." : ""}
+          </p>
+          {truncated
+            ? <p class="panel-note">Showing the first {rootEntries?.length} entries.</p>
+            : null}
+        </div>
+
+        <section class="file-preview" data-file-preview aria-label="File preview" hidden>
+          <header class="preview-head">
+            <IconButton
+              action="preview-close"
+              label="Back to files"
+              title="Back to files"
+              icon="arrowLeft"
+            />
+            <span class="preview-path mono" data-preview-path />
+            <span class="preview-meta" data-preview-meta />
+            <button
+              type="button"
+              class="btn btn-icon preview-mode"
+              data-action="preview-source"
+              aria-pressed="false"
+              hidden
+              title="Show source"
+            >
+              <span aria-hidden="true" class="mono">{"</>"}</span>
+              <span class="visually-hidden">Show source</span>
+            </button>
+            <a
+              class="btn btn-icon"
+              data-preview-download
+              href="#"
+              download
+              aria-label="Download file"
+              title="Download"
+            >
+              <Icon name="download" size={16} />
+            </a>
+          </header>
+          <div class="preview-body" data-preview-body tabIndex={0} />
+        </section>
+      </div>
+
+      {PANEL_TABS.filter((t) => t.id !== "files").map((t) => (
+        <section
+          key={t.id}
+          class="panel-view"
+          role="tabpanel"
+          id={`panel-view-${t.id}`}
+          aria-labelledby={`panel-tab-${t.id}`}
+          data-panel-view={t.id}
+          hidden
+        />
+      ))}
 
       <template data-template="tree-dir">
         <TreeItem entry={TEMPLATE_ENTRY("dir")} level={1} />

@@ -6,6 +6,7 @@
 // the panel first opens; the highlighter and markdown renderer load later still, only when a
 // preview needs them.
 import { onHermesEvent } from "../../shared/ui_events.ts";
+import { PANEL_VIEWS, type PanelView } from "../workspace/panel_views.ts";
 
 const PANEL_COOKIE = "hermes_panel";
 /** Same breakpoint as static/style.css's phone layout (< 640 px). */
@@ -67,9 +68,56 @@ async function setOpen(open: boolean, opts: { focus?: boolean } = {}): Promise<v
   }
 }
 
+const mounted = new Map<string, Promise<PanelView | null>>();
+
+/** Show the panel view `name` (Files, Git, Terminal), mounting its module on first show. */
+async function showView(name: string, opts: { focus?: boolean } = {}): Promise<void> {
+  const p = panel();
+  if (!p) return;
+  for (const tab of p.querySelectorAll<HTMLElement>("[data-panel-tab]")) {
+    const on = tab.dataset.panelTab === name;
+    tab.setAttribute("aria-selected", String(on));
+    tab.tabIndex = on ? 0 : -1;
+    if (on && opts.focus) tab.focus();
+  }
+  for (const view of p.querySelectorAll<HTMLElement>("[data-panel-view]")) {
+    view.hidden = view.dataset.panelView !== name;
+  }
+  p.dataset.view = name;
+  const load = PANEL_VIEWS[name];
+  const host = p.querySelector<HTMLElement>(`[data-panel-view="${name}"]`);
+  if (!load || !host) return;
+  const ctx = { sessionId: sessionId() };
+  if (!mounted.has(name)) {
+    mounted.set(
+      name,
+      load().then(async (view) => {
+        await view.mount(host, ctx);
+        return view;
+      }).catch((err) => {
+        host.textContent = `This view could not load: ${(err as Error).message}`;
+        return null;
+      }),
+    );
+  } else (await mounted.get(name))?.shown?.(ctx);
+}
+
 function init(): void {
   const p = panel();
   if (!p) return;
+
+  p.querySelector("[data-panel-tabs]")?.addEventListener("click", (e) => {
+    const tab = (e.target as Element).closest<HTMLElement>("[data-panel-tab]");
+    if (tab) void showView(tab.dataset.panelTab!);
+  });
+  p.querySelector("[data-panel-tabs]")?.addEventListener("keydown", (e) => {
+    const ev = e as KeyboardEvent;
+    if (ev.key !== "ArrowRight" && ev.key !== "ArrowLeft") return;
+    const tabs = [...p.querySelectorAll<HTMLElement>("[data-panel-tab]")];
+    const at = tabs.findIndex((t) => t.getAttribute("aria-selected") === "true");
+    const next = tabs[(at + (ev.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length];
+    void showView(next.dataset.panelTab!, { focus: true });
+  });
 
   document.addEventListener("click", (e) => {
     const btn = (e.target as Element).closest<HTMLElement>("[data-action]");
@@ -103,6 +151,7 @@ function init(): void {
     const b = await browser();
     b.resetWorkspace(label);
     if (panelIsOpen()) b.showFiles();
+    for (const view of mounted.values()) (await view)?.sessionChanged?.({ sessionId: sessionId() });
   });
   // Leaving the phone layout drops the slide-over (the desktop state is the cookie's).
   matchMedia(PHONE_QUERY).addEventListener("change", (e) => {
