@@ -141,11 +141,22 @@ Deno.test("memory tool reports errors as tool errors", async () => {
 Deno.test("GET /api/memory and POST /api/memory/write", async () => {
   const app = await createTestApp();
   try {
-    deepStrictEqual((await app.call("GET", "/api/memory")).body, {
-      memory: "",
-      user: "",
-      budget: PROMPT_BUDGET,
-    });
+    // The original's fields, plus (issue 16) SOUL.md and each file's path and mtime.
+    const first = (await app.call<Record<string, unknown>>("GET", "/api/memory")).body;
+    deepStrictEqual(
+      { memory: first.memory, user: first.user, budget: first.budget },
+      { memory: "", user: "", budget: PROMPT_BUDGET },
+    );
+    deepStrictEqual(
+      (first.files as Array<{ section: string; path: string; exists: boolean }>).map((
+        f,
+      ) => [f.section, f.path, f.exists]),
+      [
+        ["memory", join(app.stateDir, "MEMORY.md"), false],
+        ["user", join(app.stateDir, "USER.md"), false],
+        ["soul", join(app.stateDir, "SOUL.md"), false],
+      ],
+    );
     const res = await app.call("POST", "/api/memory/write", {
       section: "user",
       content: "- likes tea\n",
@@ -157,6 +168,27 @@ Deno.test("GET /api/memory and POST /api/memory/write", async () => {
       "- likes tea\n",
     );
     strictEqual(await Deno.readTextFile(join(app.stateDir, "USER.md")), "- likes tea\n");
+    // SOUL.md is written in the profile home and listed with its mtime; the workspace's
+    // AGENTS.md shows for a session.
+    strictEqual(
+      (await app.call("POST", "/api/memory/write", { section: "soul", content: "Be kind." }))
+        .status,
+      200,
+    );
+    await Deno.writeTextFile(join(app.workspace, "AGENTS.md"), "Use tabs.");
+    const sid =
+      (await app.call<{ session: { session_id: string } }>("POST", "/api/session/new", {}))
+        .body.session.session_id;
+    const withSession = await app.call<{
+      soul: string;
+      files: Array<{ section: string; name: string; mtime: number | null; content: string }>;
+    }>("GET", `/api/memory?session_id=${sid}`);
+    strictEqual(withSession.body.soul, "Be kind.");
+    const soul = withSession.body.files.find((f) => f.section === "soul")!;
+    strictEqual(typeof soul.mtime, "number");
+    const project = withSession.body.files.find((f) => f.section === "project")!;
+    deepStrictEqual([project.name, project.content], ["AGENTS.md", "Use tabs."]);
+    strictEqual((await app.call("GET", "/api/memory?profile=nope")).status, 404);
     const bad = await app.call<{ error: string }>("POST", "/api/memory/write", {
       section: "other",
       content: "",

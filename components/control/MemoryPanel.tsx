@@ -1,22 +1,55 @@
-// Control Center › Memory: the agent's long-term notes, MEMORY.md (what it learned) and
-// USER.md (who you are), edited as whole files. Only the first PROMPT_BUDGET characters of
-// each reach the prompt; the counter says when a file runs past it.
+// Control Center › Memory: the active profile's long-term notes, MEMORY.md (what it learned),
+// USER.md (who you are) and SOUL.md (who the agent is), edited as whole files, each with its
+// path and last change. Only the first budget characters of each reach the prompt; the counter
+// says when a file runs past it.
 import type { AppContext } from "../../lib/server/app_context.ts";
-import { PROMPT_BUDGET, readMemory } from "../../lib/agent/memory.ts";
+import { PROMPT_BUDGET } from "../../lib/agent/memory.ts";
+import { type MemoryFileInfo, memoryFiles } from "../../lib/agent/memory_files.ts";
+import { activeProfileName, profileHome } from "../../lib/agent/profiles.ts";
+import { SOUL_BUDGET } from "../../lib/agent/soul.ts";
 import { Section, StatusLine } from "./parts.tsx";
 
 export interface MemoryData {
   memory: string;
   user: string;
+  soul: string;
   budget: number;
+  profile: string;
+  files: MemoryFileInfo[];
 }
 
-export async function loadMemory(app: Pick<AppContext, "config">): Promise<MemoryData> {
-  const [memory, user] = await Promise.all([
-    readMemory(app.config.stateDir, "memory"),
-    readMemory(app.config.stateDir, "user"),
-  ]);
-  return { memory, user, budget: PROMPT_BUDGET };
+export async function loadMemory(app: Pick<AppContext, "config" | "db">): Promise<MemoryData> {
+  const profile = activeProfileName(app.db, app.config);
+  const files = await memoryFiles(profileHome(app.config, profile));
+  const text = (s: string) => files.find((f) => f.section === s)?.content ?? "";
+  return {
+    memory: text("memory"),
+    user: text("user"),
+    soul: text("soul"),
+    budget: PROMPT_BUDGET,
+    profile,
+    files,
+  };
+}
+
+/** "~/…/MEMORY.md · changed <time>" under a file's title. */
+function FileMeta({ file }: { file?: MemoryFileInfo }) {
+  if (!file) return null;
+  return (
+    <p class="cc-row-meta mono" data-memory-path>
+      {file.path}
+      {file.mtime
+        ? (
+          <>
+            {" · changed "}
+            <time dateTime={new Date(file.mtime * 1000).toISOString()} data-cc-localtime>
+              {new Date(file.mtime * 1000).toISOString().slice(0, 16).replace("T", " ")}
+            </time>
+          </>
+        )
+        : " · not created yet"}
+    </p>
+  );
 }
 
 const NUMBER = new Intl.NumberFormat("en-US");
@@ -31,18 +64,20 @@ export function memoryCounterText(length: number, budget: number): string {
 }
 
 function MemoryFile(
-  { section, title, description, content, budget }: {
-    section: "memory" | "user";
+  { section, title, description, content, budget, file }: {
+    section: "memory" | "user" | "soul";
     title: string;
     description: string;
     content: string;
     budget: number;
+    file?: MemoryFileInfo;
   },
 ) {
   const id = `cc-memory-${section}`;
   const over = content.length > budget;
   return (
     <Section hook={`memory-${section}`} title={title} description={description}>
+      <FileMeta file={file} />
       <form class="cc-form" data-cc-form="memory" data-section={section}>
         <label class="visually-hidden" for={id}>{title}</label>
         <textarea
@@ -51,7 +86,9 @@ function MemoryFile(
           class="cc-input cc-code mono"
           rows={9}
           spellcheck={false}
-          placeholder="- One fact per line, as a bullet."
+          placeholder={section === "soul"
+            ? "Who the agent is, in your words: its name, voice and values."
+            : "- One fact per line, as a bullet."}
           value={content}
           data-budget={budget}
           aria-describedby={`${id}-count`}
@@ -74,6 +111,7 @@ function MemoryFile(
 }
 
 export function MemoryPanel({ data }: { data: MemoryData }) {
+  const file = (s: string) => data.files.find((f) => f.section === s);
   return (
     <>
       <MemoryFile
@@ -82,6 +120,7 @@ export function MemoryPanel({ data }: { data: MemoryData }) {
         description="What the agent has learned about your projects and environment."
         content={data.memory}
         budget={data.budget}
+        file={file("memory")}
       />
       <MemoryFile
         section="user"
@@ -89,6 +128,17 @@ export function MemoryPanel({ data }: { data: MemoryData }) {
         description="Who you are and how you like to work."
         content={data.user}
         budget={data.budget}
+        file={file("user")}
+      />
+      <MemoryFile
+        section="soul"
+        title="SOUL.md"
+        description={`Who the agent is: its persona, read first into every conversation${
+          data.profile === "default" ? "" : ` of the ${data.profile} profile`
+        }. Project instructions live in AGENTS.md at a workspace's root.`}
+        content={data.soul}
+        budget={SOUL_BUDGET}
+        file={file("soul")}
       />
     </>
   );

@@ -9,7 +9,7 @@ import { sessionSkillsSection } from "../agent/skills.ts";
 import { personalityPromptSection } from "../agent/personalities.ts";
 import { configForProfile, profileHome, sessionProfile } from "../agent/profiles.ts";
 import { soulPromptSection } from "../agent/soul.ts";
-import { resolveInWorkspace } from "../workspace/workspace_paths.ts";
+import { contextFilesPromptSection } from "../agent/project_context.ts";
 
 /** What sections may look at. `session` is the compact session row. */
 export interface PromptInput {
@@ -24,9 +24,7 @@ export interface PromptInput {
 
 export type PromptSection = (input: PromptInput) => string | null | Promise<string | null>;
 
-/** Context files read from the workspace root, first match of each group wins. */
-export const CONTEXT_FILES = [["AGENTS.md", "HERMES.md", ".hermes.md"], ["CLAUDE.md"]];
-export const MAX_CONTEXT_FILE_CHARS = 20_000;
+export { CONTEXT_FILES, MAX_CONTEXT_FILE_CHARS } from "../agent/project_context.ts";
 
 const identity: PromptSection = ({ model }) =>
   `You are Hermes, a capable assistant running in Hermes Console, a self-hosted web console ` +
@@ -48,26 +46,7 @@ const toolGuide: PromptSection = ({ tools }) => {
     `ask how to proceed.`;
 };
 
-const contextFiles: PromptSection = async ({ session }) => {
-  const parts: string[] = [];
-  for (const group of CONTEXT_FILES) {
-    for (const name of group) {
-      try {
-        // Through the workspace guard: a context file that is a symlink out of the workspace
-        // (say, to the console's config with its keys) must not reach the model.
-        let text = await Deno.readTextFile(await resolveInWorkspace(session.workspace, name));
-        if (text.length > MAX_CONTEXT_FILE_CHARS) {
-          text = text.slice(0, MAX_CONTEXT_FILE_CHARS) + "\n[… truncated]";
-        }
-        parts.push(`## ${name} (project instructions)\n${text.trim()}`);
-        break;
-      } catch {
-        // not present or unreadable: try the next name
-      }
-    }
-  }
-  return parts.length ? parts.join("\n\n") : null;
-};
+const contextFiles: PromptSection = ({ session }) => contextFilesPromptSection(session.workspace);
 
 const userInstructions: PromptSection = ({ app }) => {
   const file = app.config.file as Record<string, unknown>;

@@ -1,15 +1,38 @@
-// GET /api/memory → {memory, user, budget}: the text of MEMORY.md and USER.md ("" when absent)
-// and how many characters of each reach the system prompt.
+// GET /api/memory[?session_id=&profile=] → {memory, user, soul, budget, profile, files: [{section,
+// name, path, exists, mtime, size, budget, content}]}: the agent's MEMORY.md, USER.md and SOUL.md
+// for the profile (the session's, else the one asked, else the active one) and, with a session,
+// its workspace's project context files (AGENTS.md/HERMES.md, CLAUDE.md). `memory` and `user`
+// stay for the original's clients.
 import type { Handlers } from "../../lib/server/file_router.ts";
 import { json } from "../../lib/server/http.ts";
-import { PROMPT_BUDGET, readMemory } from "../../lib/agent/memory.ts";
+import { PROMPT_BUDGET } from "../../lib/agent/memory.ts";
+import { memoryFiles } from "../../lib/agent/memory_files.ts";
+import {
+  activeProfileName,
+  getProfileSettings,
+  profileHome,
+  sessionProfile,
+} from "../../lib/agent/profiles.ts";
+import { getSession } from "../../lib/sessions/sessions.ts";
 
 export const handler: Handlers = {
-  async GET(_req, { app }) {
-    const [memory, user] = await Promise.all([
-      readMemory(app.config.stateDir, "memory"),
-      readMemory(app.config.stateDir, "user"),
-    ]);
-    return json({ memory, user, budget: PROMPT_BUDGET });
+  async GET(_req, { app, url }) {
+    const sid = url.searchParams.get("session_id");
+    const session = sid ? getSession(app.db, sid) : null;
+    const asked = url.searchParams.get("profile");
+    const profile = session
+      ? sessionProfile(app.db, session.session_id)
+      : asked ?? activeProfileName(app.db, app.config);
+    getProfileSettings(app.config, profile); // 404 for an unknown profile
+    const files = await memoryFiles(profileHome(app.config, profile), session?.workspace);
+    const text = (section: string) => files.find((f) => f.section === section)?.content ?? "";
+    return json({
+      memory: text("memory"),
+      user: text("user"),
+      soul: text("soul"),
+      budget: PROMPT_BUDGET,
+      profile,
+      files,
+    });
   },
 };

@@ -356,7 +356,7 @@ function updateCounter(area: HTMLTextAreaElement): void {
 }
 
 async function saveMemory(form: HTMLFormElement, button: HTMLButtonElement | null) {
-  const section = form.dataset.section as "memory" | "user";
+  const section = form.dataset.section as "memory" | "user" | "soul";
   const hook = `memory-${section}`;
   const area = form.elements.namedItem("content") as HTMLTextAreaElement;
   if (area.value === area.defaultValue) {
