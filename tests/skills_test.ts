@@ -97,7 +97,37 @@ Deno.test("skill routes list, read, save, toggle and delete", async (t) => {
         description: "Ship the app to production safely",
         enabled: true,
         source: "state",
+        // Issue 16: categories and linked files.
+        category: null,
+        linked_files: ["checklist.txt"],
       });
+    });
+
+    await t.step("GET /api/skills searches and filters by category", async () => {
+      const found = await app.call<{ skills: { name: string }[] }>(
+        "GET",
+        "/api/skills?q=PRODUCTION",
+      );
+      deepStrictEqual(found.body.skills.map((s) => s.name), ["deploy"]);
+      const none = await app.call<{ skills: unknown[] }>("GET", "/api/skills?q=zzzz");
+      strictEqual(none.body.skills.length, 0);
+      const cats = await app.call<{
+        skills: { name: string; category: string | null }[];
+        categories: { name: string; count: number }[];
+      }>("GET", "/api/skills");
+      const categorized = cats.body.skills.filter((s) => s.category);
+      for (const s of categorized) {
+        const one = await app.call<{ skills: { name: string }[] }>(
+          "GET",
+          `/api/skills?category=${encodeURIComponent(s.category!)}`,
+        );
+        strictEqual(one.body.skills.some((x) => x.name === s.name), true);
+        strictEqual(one.body.skills.every((x) => x.name !== "deploy"), true);
+      }
+      strictEqual(
+        cats.body.categories.reduce((n, c) => n + c.count, 0),
+        cats.body.skills.length,
+      );
     });
 
     await t.step("GET /api/skills/content", async () => {
@@ -285,5 +315,31 @@ Deno.test("GET /api/skills/usage counts the skills the agent loaded, unused ones
   } finally {
     await app.close();
     await fake.close();
+  }
+});
+
+Deno.test("the Skills panel shows categories, linked files and a search box", async () => {
+  const app = await appWithSkills();
+  try {
+    await writeSkill(
+      join(app.stateDir, "skills"),
+      "ops/rollback",
+      "---\ndescription: Roll back a release\n---\nbody\n",
+    );
+    await writeSkill(
+      join(app.stateDir, "skills"),
+      "lint",
+      "---\ncategory: quality\n---\nLint it.\n",
+    );
+    const res = await app.request("GET", "/partials/control-center?section=skills");
+    strictEqual(res.status, 200);
+    const html = await res.text();
+    ok(html.includes("data-cc-skill-search"), "a search box once there are several skills");
+    ok(/data-skill="rollback"[^>]*data-search="rollback roll back a release ops"/.test(html), html);
+    ok(html.includes('<span class="cc-chip">ops</span>'), "the category folder shows");
+    ok(html.includes('<span class="cc-chip">quality</span>'), "front matter category shows");
+    ok(html.includes("checklist.txt"), "linked files show");
+  } finally {
+    await app.close();
   }
 });

@@ -3,11 +3,17 @@
 // and `description`, then Markdown instructions). Disabled skills stay on disk, hidden from
 // the agent.
 import type { AppContext } from "../../lib/server/app_context.ts";
-import { listSkills, readSkill, type Skill, skillJson } from "../../lib/agent/skills.ts";
+import {
+  listSkills,
+  readSkill,
+  type Skill,
+  skillFiles,
+  skillJson,
+} from "../../lib/agent/skills.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import { Field, FormFoot, ListRow, RowButton, RowToggle, Section, StatusLine } from "./parts.tsx";
 
-type SkillRow = ReturnType<typeof skillJson>;
+type SkillRow = ReturnType<typeof skillJson> & { linked_files: string[] };
 
 export interface SkillsData {
   skills: SkillRow[];
@@ -32,7 +38,12 @@ export async function loadSkills(
   app: Pick<AppContext, "config">,
   edit: string | null,
 ): Promise<SkillsData> {
-  const skills = (await listSkills(app.config)).map((s: Skill) => skillJson(s));
+  const skills = await Promise.all(
+    (await listSkills(app.config)).map(async (s: Skill) => ({
+      ...skillJson(s),
+      linked_files: await skillFiles(s.dir, 12),
+    })),
+  );
   if (edit === null) return { skills, editing: null };
   if (edit === "") return { skills, editing: { name: "", content: SKILL_TEMPLATE, isNew: true } };
   try {
@@ -117,23 +128,50 @@ export function SkillsPanel({ data }: { data: SkillsData }) {
     >
       {data.error ? <p class="cc-callout" data-tone="error">{data.error}</p> : null}
       {data.skills.length === 0 && !data.editing ? <p class="cc-empty">No skills yet.</p> : null}
+      {data.skills.length > 3
+        ? (
+          <input
+            type="search"
+            class="cc-input cc-skill-search"
+            placeholder="Search skills by name, description or category"
+            aria-label="Search skills"
+            data-cc-skill-search
+          />
+        )
+        : null}
       {data.skills.length > 0
         ? (
           <ul class="cc-rows" data-cc-list="skills">
             {data.skills.map((s) => (
               <ListRow
                 key={s.name}
-                attrs={{ "data-skill": s.name, "data-enabled": s.enabled ? "true" : "false" }}
+                attrs={{
+                  "data-skill": s.name,
+                  "data-enabled": s.enabled ? "true" : "false",
+                  "data-search": `${s.name} ${s.description} ${s.category ?? ""}`.toLowerCase(),
+                }}
                 name={s.name}
                 tags={
                   <>
                     {s.source === "hermes"
                       ? <span class="cc-chip" title="In ~/.hermes/skills">hermes</span>
                       : null}
+                    {s.category ? <span class="cc-chip">{s.category}</span> : null}
                     {s.enabled ? null : <span class="cc-chip">disabled</span>}
                   </>
                 }
-                meta={s.description ? <p class="cc-row-meta">{s.description}</p> : null}
+                meta={
+                  <>
+                    {s.description ? <p class="cc-row-meta">{s.description}</p> : null}
+                    {s.linked_files.length
+                      ? (
+                        <p class="cc-row-meta mono" data-skill-files>
+                          {s.linked_files.join(" · ")}
+                        </p>
+                      )
+                      : null}
+                  </>
+                }
                 actions={
                   <>
                     <RowToggle action="skill-toggle" name={s.name} enabled={s.enabled} />

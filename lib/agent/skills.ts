@@ -21,11 +21,21 @@ export interface Skill {
   source: "state" | "hermes";
   /** The skill's folder (absolute). */
   dir: string;
+  /** Front matter `category`, else the category folder it sits in, else null. */
+  category?: string | null;
 }
 
 /** The public shape of a skill (its folder path stays on the server). */
-export function skillJson(s: Skill): Pick<Skill, "name" | "description" | "enabled" | "source"> {
-  return { name: s.name, description: s.description, enabled: s.enabled, source: s.source };
+export function skillJson(
+  s: Skill,
+): Pick<Skill, "name" | "description" | "enabled" | "source"> & { category: string | null } {
+  return {
+    name: s.name,
+    description: s.description,
+    enabled: s.enabled,
+    source: s.source,
+    category: s.category ?? null,
+  };
 }
 
 /** Where skills live, in precedence order; the first is where new skills are created. */
@@ -76,7 +86,7 @@ function frontMatterOf(name: string, front: string | null): Record<string, unkno
 export function describeSkill(
   name: string,
   text: string,
-): { description: string; enabled: boolean } {
+): { description: string; enabled: boolean; category?: string } {
   const { front, body } = splitFrontMatter(text);
   const meta = frontMatterOf(name, front);
   let description = typeof meta.description === "string" ? meta.description.trim() : "";
@@ -88,7 +98,14 @@ export function describeSkill(
   if (description.length > MAX_DESCRIPTION_CHARS) {
     description = description.slice(0, MAX_DESCRIPTION_CHARS - 1) + "…";
   }
-  return { description, enabled: meta.enabled !== false && meta.enabled !== "false" };
+  const category = typeof meta.category === "string" && meta.category.trim()
+    ? meta.category.trim().slice(0, 64)
+    : undefined;
+  return {
+    description,
+    enabled: meta.enabled !== false && meta.enabled !== "false",
+    ...(category ? { category } : {}),
+  };
 }
 
 async function isFile(path: string): Promise<boolean> {
@@ -112,6 +129,7 @@ async function skillDirs(
   config: AppConfig,
 ): Promise<Map<string, Omit<Skill, "description" | "enabled">>> {
   const found = new Map<string, Omit<Skill, "description" | "enabled">>();
+  // A skill one level down sits in a category folder (skills/<category>/<skill>/SKILL.md).
   for (const root of skillRoots(config)) {
     for (const entry of await subdirs(root.dir)) {
       const direct = join(root.dir, entry);
@@ -124,7 +142,7 @@ async function skillDirs(
       for (const inner of await subdirs(direct)) {
         const dir = join(direct, inner);
         if (SKILL_NAME_RE.test(inner) && !found.has(inner) && await isFile(join(dir, "SKILL.md"))) {
-          found.set(inner, { name: inner, source: root.source, dir });
+          found.set(inner, { name: inner, source: root.source, dir, category: entry });
         }
       }
     }
@@ -138,7 +156,8 @@ export async function listSkills(config: AppConfig): Promise<Skill[]> {
   for (const s of (await skillDirs(config)).values()) {
     try {
       const text = await Deno.readTextFile(join(s.dir, "SKILL.md"));
-      out.push({ ...s, ...describeSkill(s.name, text) });
+      const meta = describeSkill(s.name, text);
+      out.push({ ...s, ...meta, category: meta.category ?? s.category ?? null });
     } catch (err) {
       out.push({ ...s, description: `(unreadable: ${(err as Error).message})`, enabled: false });
     }

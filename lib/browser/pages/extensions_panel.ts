@@ -374,6 +374,16 @@ async function saveMemory(form: HTMLFormElement, button: HTMLButtonElement | nul
   });
 }
 
+/** Show only the skills whose name, description or category holds every typed word. */
+function filterSkills(input: HTMLInputElement): void {
+  const words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+  const list = input.closest("[data-cc-section]")?.querySelector("[data-cc-list=skills]");
+  for (const row of list?.querySelectorAll<HTMLElement>("[data-skill]") ?? []) {
+    const text = row.dataset.search ?? "";
+    row.hidden = !words.every((w) => text.includes(w));
+  }
+}
+
 /* Wiring ------------------------------------------------------------------------------ */
 
 function init(): void {
@@ -401,6 +411,9 @@ function init(): void {
   document.addEventListener("input", (e) => {
     const area = e.target as HTMLTextAreaElement;
     if (area.form?.dataset.ccForm === "memory") updateCounter(area);
+    if ((e.target as HTMLElement).hasAttribute?.("data-cc-skill-search")) {
+      filterSkills(e.target as HTMLInputElement);
+    }
   });
 
   document.addEventListener("submit", (e) => {
