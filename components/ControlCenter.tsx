@@ -25,6 +25,7 @@ import { loadProviders, type ProvidersData, ProvidersPanel } from "./control/Pro
 import { loadSkills, type SkillsData, SkillsPanel } from "./control/SkillsPanel.tsx";
 import { loadSystem, type SystemData, SystemPanel } from "./control/SystemPanel.tsx";
 import { loadTasks, type TasksData, TasksPanel } from "./control/TasksPanel.tsx";
+import { loadLogs, type LogsData, LogsPanel } from "./control/LogsPanel.tsx";
 import { loadProfiles, type ProfilesData, ProfilesPanel } from "./control/ProfilesPanel.tsx";
 import { loadPrompts, type PromptsData, PromptsPanel } from "./control/PromptsPanel.tsx";
 import { loadShares, type SharesData, SharesPanel } from "./control/SharesPanel.tsx";
@@ -43,6 +44,7 @@ export const CONTROL_TABS = [
   { id: "tasks", label: "Tasks" },
   { id: "sharing", label: "Sharing" },
   { id: "system", label: "System", group: "" },
+  { id: "logs", label: "Logs" },
 ] as const;
 
 export type ControlTab = typeof CONTROL_TABS[number]["id"];
@@ -62,6 +64,7 @@ export interface ControlCenterData {
   skills: SkillsData;
   memory: MemoryData;
   tasks: TasksData;
+  logs: LogsData;
   sharing: SharesData;
   system: SystemData;
 }
@@ -78,6 +81,9 @@ export interface ControlCenterQuery {
   taskEdit?: string | null;
   /** Scheduled task whose history is open (`history`). */
   taskHistory?: string | null;
+  /** The Logs panel's filters (`log_level`, `log_q`). */
+  logLevel?: string | null;
+  logQuery?: string | null;
   /** Profile whose form is open (`profile`): a name, "" for a new one, null for none. */
   profileEdit?: string | null;
   /** Saved prompt whose form is open (`prompt`): a name, "" for a new one, null for none. */
@@ -105,6 +111,7 @@ export async function loadControlPanel<T extends ControlTab>(
     skills: () => loadSkills(app, q.skillEdit),
     memory: () => loadMemory(app),
     tasks: () => loadTasks(app, q.taskEdit ?? null, q.taskHistory ?? null),
+    logs: () => loadLogs(app, q.logLevel ?? null, q.logQuery ?? null),
     sharing: () => loadShares(app),
     system: () => loadSystem(app, settings()),
   };
@@ -137,6 +144,7 @@ export function ControlPanel<T extends ControlTab>(
     skills: (d) => <SkillsPanel data={d} />,
     memory: (d) => <MemoryPanel data={d} />,
     tasks: (d) => <TasksPanel data={d} />,
+    logs: (d) => <LogsPanel data={d} />,
     sharing: (d) => <SharesPanel data={d} />,
     system: (d) => <SystemPanel data={d} />,
   };

@@ -74,3 +74,30 @@ Deno.test("GET /api/system/health reports each subsystem without secrets", async
     await app.close();
   }
 });
+
+Deno.test("the Control Center's Logs panel shows recent lines, filtered, keys masked", async () => {
+  const app = await createTestApp({
+    configYaml:
+      `model:\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n  api_key: ${KEY}\n`,
+  });
+  try {
+    app.ctx.log.warn(`upstream refused ${KEY}`);
+    app.ctx.log.error("the <script>disk</script> is full");
+    const all = await (await app.request("GET", "/partials/control-center?section=logs")).text();
+    ok(all.includes("upstream refused ***"), all);
+    ok(!all.includes(KEY), "a key leaked into the Logs panel");
+    ok(all.includes("the &lt;script") && !all.includes("<script>disk"), "log text is escaped");
+    const errors = await (await app.request(
+      "GET",
+      "/partials/control-center?section=logs&log_level=ERROR",
+    )).text();
+    ok(!errors.includes("upstream refused") && errors.includes("is full"));
+    const q = await (await app.request(
+      "GET",
+      "/partials/control-center?section=logs&log_q=UPSTREAM",
+    )).text();
+    ok(q.includes("upstream refused") && !q.includes("is full"));
+  } finally {
+    await app.close();
+  }
+});

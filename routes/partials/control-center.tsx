@@ -30,6 +30,8 @@ export const handler: Handlers = {
       skillEdit: p.get("skill"),
       taskEdit: p.get("task"),
       taskHistory: p.get("history"),
+      logLevel: p.get("log_level"),
+      logQuery: p.get("log_q"),
       profileEdit: p.get("profile"),
       promptEdit: p.get("prompt"),
     };
