@@ -19,7 +19,8 @@ for (const protocol of ["openai", "anthropic", "openai-native"] as const) {
       strictEqual(started.title, "Say hello to the world please");
       const res = await h.stream(started.stream_id);
       strictEqual(res.status, 200);
-      strictEqual(res.headers.get("cache-control"), "no-cache");
+      // API.md: streams say no-cache; issue 13: every /api/* answer also says no-store.
+      strictEqual(res.headers.get("cache-control"), "no-cache, no-store");
       strictEqual(res.headers.get("x-accel-buffering"), "no");
       ok(res.closedByServer);
       const names = res.events.map((e) => e.event);

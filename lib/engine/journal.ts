@@ -130,7 +130,7 @@ export function recoverInterruptedStreams(db: Db, clock: Clock): StreamRow[] {
     for (const s of running) {
       try {
         // What the client saw may be ahead of the last periodic save of the answer.
-        recoverRunMessages(db, clock, s);
+        recoverRunMessages(db, clock, s, readEvents(db, s.stream_id));
       } catch { /* the rebuild is best effort; closing the run is not */ }
       let seq = lastSeq(db, s.stream_id);
       append(s.stream_id, ++seq, {

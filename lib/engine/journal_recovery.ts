@@ -15,7 +15,6 @@ import {
 } from "../sessions/messages.ts";
 import { type Db, transaction } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
-import { readEvents } from "./journal.ts";
 
 /** A transcript row as the journal shows it. */
 export type JournalMessage =
@@ -175,15 +174,16 @@ function attachCalls(
 
 /**
  * Bring the transcript of an interrupted run up to its journal (SQLite; call before the run's
- * closing events are appended). Returns how many rows were updated or appended.
+ * closing events are appended). `events` is the run's journal (lib/engine/journal.ts readEvents). Returns how many rows were updated or appended.
  */
 export function recoverRunMessages(
   db: Db,
   clock: Clock,
   run: { stream_id: string; session_id: string; turn_id: string },
+  events: readonly SequencedEvent[],
 ): number {
   return transaction(db, () => {
-    const journal = messagesFromJournal(readEvents(db, run.stream_id));
+    const journal = messagesFromJournal(events);
     if (journal.length === 0) return 0;
     const stored = listTurnMessages(db, run.session_id, run.turn_id);
     const plan = planRecovery(stored, journal);

@@ -13,9 +13,12 @@ import {
   sessionGroupOf,
 } from "../shared/session_groups.ts";
 
-/** Hidden scratch sessions (empty and never named); the same text as the partial index. */
+/**
+ * What the list shows: not a hidden scratch session (empty and never named) and not a delegated
+ * child (lib/sessions/delegate_sessions.ts). The same text as the partial index (migration 11).
+ */
 export const VISIBLE_SQL =
-  "NOT (message_count = 0 AND title = 'Untitled' AND active_stream_id IS NULL)";
+  "(NOT (message_count = 0 AND title = 'Untitled' AND active_stream_id IS NULL) AND delegate_call_id IS NULL)";
 
 export const DEFAULT_PAGE = 100;
 export const MAX_PAGE = 500;

@@ -295,14 +295,24 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX sessions_by_profile ON sessions(profile);
   CREATE TABLE app_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   `,
-  // 8: the sidebar pages the visible sessions by (pinned, updated_at, session_id) keyset
+  // 10: delegated sub-tasks (lib/engine/child_run.ts): a child session records the parent's
+  // `delegate` tool call that spawned it; such sessions are hidden from the session list and
+  // go with their parent (a fork's parent link stays a plain reference).
+  `
+  ALTER TABLE sessions ADD COLUMN delegate_call_id TEXT;
+  CREATE INDEX sessions_by_parent ON sessions(parent_session_id) WHERE delegate_call_id IS NOT NULL;
+  CREATE TRIGGER delegate_children_ad AFTER DELETE ON sessions BEGIN
+    DELETE FROM sessions WHERE parent_session_id = OLD.session_id AND delegate_call_id IS NOT NULL;
+  END;
+  `,
+  // 11: the sidebar pages the visible sessions by (pinned, updated_at, session_id) keyset
   // (lib/sessions/session_page.ts). The index is partial on the visibility rule (same text as
-  // VISIBLE_SQL) so a page reads the index alone; session_counts keeps the number of visible
-  // sessions per (archived, project) up to date from triggers, so the total a page carries is
-  // a lookup, not a count over every row (16 ms at 100,000 sessions).
+  // VISIBLE_SQL: not an untouched scratch session, not a delegated child) so a page reads the
+  // index alone; session_counts keeps the number of visible sessions per (archived, project) up
+  // to date from triggers, so the total a page carries is a lookup, not a count over every row.
   `
   CREATE INDEX sessions_page ON sessions(archived, pinned DESC, updated_at DESC, session_id DESC)
-    WHERE NOT (message_count = 0 AND title = 'Untitled' AND active_stream_id IS NULL);
+    WHERE (NOT (message_count = 0 AND title = 'Untitled' AND active_stream_id IS NULL) AND delegate_call_id IS NULL);
   CREATE TABLE session_counts (
     archived INTEGER NOT NULL,
     project_id TEXT NOT NULL,
@@ -311,32 +321,33 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   INSERT INTO session_counts
     SELECT archived, coalesce(project_id, ''), count(*) FROM sessions
-    WHERE NOT (message_count = 0 AND title = 'Untitled' AND active_stream_id IS NULL)
+    WHERE (NOT (message_count = 0 AND title = 'Untitled' AND active_stream_id IS NULL) AND delegate_call_id IS NULL)
     GROUP BY 1, 2;
   CREATE TRIGGER session_counts_ai AFTER INSERT ON sessions
-  WHEN NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL) BEGIN
+  WHEN (NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL) AND NEW.delegate_call_id IS NULL) BEGIN
     INSERT INTO session_counts VALUES (NEW.archived, coalesce(NEW.project_id, ''), 1)
       ON CONFLICT (archived, project_id) DO UPDATE SET n = n + 1;
   END;
   CREATE TRIGGER session_counts_ad AFTER DELETE ON sessions
-  WHEN NOT (OLD.message_count = 0 AND OLD.title = 'Untitled' AND OLD.active_stream_id IS NULL) BEGIN
+  WHEN (NOT (OLD.message_count = 0 AND OLD.title = 'Untitled' AND OLD.active_stream_id IS NULL) AND OLD.delegate_call_id IS NULL) BEGIN
     UPDATE session_counts SET n = n - 1
     WHERE archived = OLD.archived AND project_id = coalesce(OLD.project_id, '');
   END;
   CREATE TRIGGER session_counts_au
-  AFTER UPDATE OF archived, project_id, message_count, title, active_stream_id ON sessions
-  WHEN (NOT (OLD.message_count = 0 AND OLD.title = 'Untitled' AND OLD.active_stream_id IS NULL)) IS NOT (NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL))
-    OR (NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL) AND (OLD.archived IS NOT NEW.archived OR OLD.project_id IS NOT NEW.project_id))
+  AFTER UPDATE OF archived, project_id, message_count, title, active_stream_id, delegate_call_id
+  ON sessions
+  WHEN (NOT (OLD.message_count = 0 AND OLD.title = 'Untitled' AND OLD.active_stream_id IS NULL) AND OLD.delegate_call_id IS NULL) IS NOT (NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL) AND NEW.delegate_call_id IS NULL)
+    OR ((NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL) AND NEW.delegate_call_id IS NULL) AND (OLD.archived IS NOT NEW.archived OR OLD.project_id IS NOT NEW.project_id))
   BEGIN
     UPDATE session_counts SET n = n - 1
-    WHERE NOT (OLD.message_count = 0 AND OLD.title = 'Untitled' AND OLD.active_stream_id IS NULL)
+    WHERE (NOT (OLD.message_count = 0 AND OLD.title = 'Untitled' AND OLD.active_stream_id IS NULL) AND OLD.delegate_call_id IS NULL)
       AND archived = OLD.archived AND project_id = coalesce(OLD.project_id, '');
     INSERT INTO session_counts
-      SELECT NEW.archived, coalesce(NEW.project_id, ''), 1 WHERE NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL)
+      SELECT NEW.archived, coalesce(NEW.project_id, ''), 1 WHERE (NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL) AND NEW.delegate_call_id IS NULL)
       ON CONFLICT (archived, project_id) DO UPDATE SET n = n + 1;
   END;
   `,
-  // 11: sign-in by passkey (lib/security/passkeys.ts) and the single-use, expiring challenges of
+  // 12: sign-in by passkey (lib/security/passkeys.ts) and the single-use, expiring challenges of
   // passkey and OpenID Connect ceremonies (lib/security/auth_challenges.ts).
   `
   CREATE TABLE passkeys (
@@ -355,7 +366,7 @@ export const MIGRATIONS: readonly string[] = [
     expires_at REAL NOT NULL
   );
   `,
-  // 12: read-only shared snapshots of a conversation (lib/sharing/shares.ts): the token is the
+  // 13: read-only shared snapshots of a conversation (lib/sharing/shares.ts): the token is the
   // capability, the snapshot is frozen at share time; deleting the session deletes its shares.
   `
   CREATE TABLE shares (
@@ -370,12 +381,6 @@ export const MIGRATIONS: readonly string[] = [
     revoked_at REAL
   );
   CREATE INDEX shares_by_session ON shares(session_id);
-  `,
-  // 13: delegated sub-tasks (lib/engine/child_run.ts): a child session records the parent's
-  // `delegate` tool call that spawned it; such sessions are hidden from the session list.
-  `
-  ALTER TABLE sessions ADD COLUMN delegate_call_id TEXT;
-  CREATE INDEX sessions_by_parent ON sessions(parent_session_id) WHERE delegate_call_id IS NOT NULL;
   `,
 ];
 
