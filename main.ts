@@ -15,13 +15,13 @@ import { McpManager } from "./lib/mcp/manager.ts";
 import { resolveProviders } from "./lib/providers/provider_config.ts";
 import { TaskScheduler } from "./lib/tasks/scheduler.ts";
 import { createOtelTelemetry } from "./lib/telemetry/otel.ts";
-import { afterTurn } from "./lib/goals/goal_runner.ts";
 import { createTaskRunner } from "./lib/tasks/task_runner.ts";
 import { systemTimers } from "./lib/timers.ts";
 import { createToolsRuntime, type ToolsRuntimeOptions } from "./lib/tools/runtime.ts";
 import { RunManager } from "./lib/engine/run_manager.ts";
 import { createModelCatalog } from "./lib/models/model_catalog.ts";
 import { sessionEvents } from "./lib/sessions/session_events.ts";
+import { createTerminalManager } from "./lib/terminal/terminal_manager.ts";
 
 export interface BuildOptions {
   clock?: Clock;
@@ -60,6 +60,16 @@ export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
     runs: new RunManager({ db, clock, log }),
     models: createModelCatalog({ getConfig: () => ctx.config, stateDir: config.stateDir, log }),
     tasks: undefined as unknown as TaskScheduler, // wired just below: its runner needs ctx
+    // The person's terminals share the agent's sandbox (its status and masked paths).
+    terminals: createTerminalManager({
+      sandbox: {
+        status: () => ctx.tools.commands.status(),
+        get hiddenPaths() {
+          return ctx.tools.commands.hiddenPaths;
+        },
+      },
+      env: () => ({ PATH: ctx.config.env.PATH, LANG: ctx.config.env.LANG }),
+    }),
   };
   // OpenTelemetry only when an OTLP endpoint is configured; its SDK loads on the first run.
   // Registered first so it closes last, after the runs it traces (onClose runs in reverse).
@@ -71,7 +81,10 @@ export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
   // Standing goals judge each finished turn and may start the next one (lib/goals).
   ctx.runs.configure({
     onRunEnd: (run) => {
-      afterTurn(ctx, run, { fetch: ctx.runs.options(ctx.config).fetch }).catch((err) =>
+      // The goals code (and its evaluator's SDK) loads on the first finished run.
+      import("./lib/goals/goal_runner.ts").then(({ afterTurn }) =>
+        afterTurn(ctx, run, { fetch: ctx.runs.options(ctx.config).fetch })
+      ).catch((err) =>
         log.warn("goal evaluation failed", { session_id: run.sessionId, error: String(err) })
       );
     },
@@ -83,6 +96,7 @@ export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
   ctx.onClose.push(() => ctx.mcp.close());
   ctx.onClose.push(() => ctx.tools.close());
   ctx.onClose.push(() => ctx.runs.close());
+  ctx.onClose.push(() => ctx.terminals.shutdown());
   const router = createRouter({
     manifest,
     app: ctx,

@@ -2,139 +2,6 @@
 
 import * as $0 from "./routes/_app.tsx";
 import * as $1 from "./routes/_middleware.ts";
-import * as $2 from "./routes/api/approval/inject_test.ts";
-import * as $3 from "./routes/api/approval/pending.ts";
-import * as $4 from "./routes/api/approval/respond.ts";
-import * as $5 from "./routes/api/approval/stream.ts";
-import * as $6 from "./routes/api/auth/login.ts";
-import * as $7 from "./routes/api/auth/logout.ts";
-import * as $8 from "./routes/api/auth/oidc/callback.ts";
-import * as $9 from "./routes/api/auth/oidc/login.ts";
-import * as $10 from "./routes/api/auth/passkey/delete.ts";
-import * as $11 from "./routes/api/auth/passkey/login.ts";
-import * as $12 from "./routes/api/auth/passkey/options.ts";
-import * as $13 from "./routes/api/auth/passkey/register.ts";
-import * as $14 from "./routes/api/auth/passkey/register/options.ts";
-import * as $15 from "./routes/api/auth/passkeys.ts";
-import * as $16 from "./routes/api/auth/status.ts";
-import * as $17 from "./routes/api/chat.ts";
-import * as $18 from "./routes/api/chat/cancel.ts";
-import * as $19 from "./routes/api/chat/start.ts";
-import * as $20 from "./routes/api/chat/stream/index.ts";
-import * as $21 from "./routes/api/chat/stream/status.ts";
-import * as $22 from "./routes/api/clarify/respond.ts";
-import * as $23 from "./routes/api/crons.ts";
-import * as $24 from "./routes/api/crons/create.ts";
-import * as $25 from "./routes/api/crons/delete.ts";
-import * as $26 from "./routes/api/crons/history.ts";
-import * as $27 from "./routes/api/crons/output.ts";
-import * as $28 from "./routes/api/crons/pause.ts";
-import * as $29 from "./routes/api/crons/recent.ts";
-import * as $30 from "./routes/api/crons/resume.ts";
-import * as $31 from "./routes/api/crons/run.ts";
-import * as $32 from "./routes/api/crons/status.ts";
-import * as $33 from "./routes/api/crons/update.ts";
-import * as $34 from "./routes/api/default-model.ts";
-import * as $35 from "./routes/api/file.ts";
-import * as $36 from "./routes/api/file/open-vscode.ts";
-import * as $37 from "./routes/api/file/path.ts";
-import * as $38 from "./routes/api/file/raw.ts";
-import * as $39 from "./routes/api/file/reveal.ts";
-import * as $40 from "./routes/api/git-info.ts";
-import * as $41 from "./routes/api/goal.ts";
-import * as $42 from "./routes/api/insights.ts";
-import * as $43 from "./routes/api/list.ts";
-import * as $44 from "./routes/api/logs.ts";
-import * as $45 from "./routes/api/mcp/reload.ts";
-import * as $46 from "./routes/api/mcp/servers.ts";
-import * as $47 from "./routes/api/mcp/servers/[name].ts";
-import * as $48 from "./routes/api/mcp/tools.ts";
-import * as $49 from "./routes/api/media.ts";
-import * as $50 from "./routes/api/memory.ts";
-import * as $51 from "./routes/api/memory/write.ts";
-import * as $52 from "./routes/api/model/auxiliary.ts";
-import * as $53 from "./routes/api/models.ts";
-import * as $54 from "./routes/api/models/live.ts";
-import * as $55 from "./routes/api/models/refresh.ts";
-import * as $56 from "./routes/api/onboarding/complete.ts";
-import * as $57 from "./routes/api/onboarding/probe.ts";
-import * as $58 from "./routes/api/onboarding/setup.ts";
-import * as $59 from "./routes/api/onboarding/status.ts";
-import * as $60 from "./routes/api/personalities.ts";
-import * as $61 from "./routes/api/personality/set.ts";
-import * as $62 from "./routes/api/profile/active.ts";
-import * as $63 from "./routes/api/profile/create.ts";
-import * as $64 from "./routes/api/profile/delete.ts";
-import * as $65 from "./routes/api/profile/switch.ts";
-import * as $66 from "./routes/api/profile/update.ts";
-import * as $67 from "./routes/api/profiles.ts";
-import * as $68 from "./routes/api/projects.ts";
-import * as $69 from "./routes/api/projects/bind.ts";
-import * as $70 from "./routes/api/projects/create.ts";
-import * as $71 from "./routes/api/projects/delete.ts";
-import * as $72 from "./routes/api/projects/rename.ts";
-import * as $73 from "./routes/api/prompts.ts";
-import * as $74 from "./routes/api/prompts/delete.ts";
-import * as $75 from "./routes/api/prompts/render.ts";
-import * as $76 from "./routes/api/provider/cost-history.ts";
-import * as $77 from "./routes/api/provider/quota.ts";
-import * as $78 from "./routes/api/providers.ts";
-import * as $79 from "./routes/api/providers/delete.ts";
-import * as $80 from "./routes/api/providers/test.ts";
-import * as $81 from "./routes/api/reasoning.ts";
-import * as $82 from "./routes/api/session/archive.ts";
-import * as $83 from "./routes/api/session/branch.ts";
-import * as $84 from "./routes/api/session/clear.ts";
-import * as $85 from "./routes/api/session/compress.ts";
-import * as $86 from "./routes/api/session/delegate.ts";
-import * as $87 from "./routes/api/session/delete.ts";
-import * as $88 from "./routes/api/session/duplicate.ts";
-import * as $89 from "./routes/api/session/export.ts";
-import * as $90 from "./routes/api/session/import.ts";
-import * as $91 from "./routes/api/session/index.ts";
-import * as $92 from "./routes/api/session/move.ts";
-import * as $93 from "./routes/api/session/network.ts";
-import * as $94 from "./routes/api/session/new.ts";
-import * as $95 from "./routes/api/session/pin.ts";
-import * as $96 from "./routes/api/session/rename.ts";
-import * as $97 from "./routes/api/session/retry.ts";
-import * as $98 from "./routes/api/session/status.ts";
-import * as $99 from "./routes/api/session/truncate.ts";
-import * as $100 from "./routes/api/session/undo.ts";
-import * as $101 from "./routes/api/session/update.ts";
-import * as $102 from "./routes/api/session/usage.ts";
-import * as $103 from "./routes/api/session/yolo.ts";
-import * as $104 from "./routes/api/sessions.ts";
-import * as $105 from "./routes/api/sessions/events.ts";
-import * as $106 from "./routes/api/sessions/search.ts";
-import * as $107 from "./routes/api/settings.ts";
-import * as $108 from "./routes/api/share/create.ts";
-import * as $109 from "./routes/api/share/list.ts";
-import * as $110 from "./routes/api/share/revoke.ts";
-import * as $111 from "./routes/api/skills.ts";
-import * as $112 from "./routes/api/skills/content.ts";
-import * as $113 from "./routes/api/skills/delete.ts";
-import * as $114 from "./routes/api/skills/save.ts";
-import * as $115 from "./routes/api/skills/toggle.ts";
-import * as $116 from "./routes/api/skills/usage.ts";
-import * as $117 from "./routes/api/system/health.ts";
-import * as $118 from "./routes/api/upload.ts";
-import * as $119 from "./routes/api/workspaces.ts";
-import * as $120 from "./routes/api/workspaces/add.ts";
-import * as $121 from "./routes/api/workspaces/remove.ts";
-import * as $122 from "./routes/api/workspaces/rename.ts";
-import * as $123 from "./routes/health.ts";
-import * as $124 from "./routes/index.tsx";
-import * as $125 from "./routes/insights.tsx";
-import * as $126 from "./routes/login.tsx";
-import * as $127 from "./routes/manifest.json.ts";
-import * as $128 from "./routes/onboarding.tsx";
-import * as $129 from "./routes/partials/control-center.tsx";
-import * as $130 from "./routes/partials/sidebar.tsx";
-import * as $131 from "./routes/session/[id].tsx";
-import * as $132 from "./routes/share/[token].tsx";
-import * as $133 from "./routes/static/[...path].ts";
-import * as $134 from "./routes/sw.js.ts";
 import * as $$0 from "./islands/ActivityGroup.tsx";
 import * as $$1 from "./islands/Composer.tsx";
 import * as $$2 from "./islands/Transcript.tsx";
@@ -145,139 +12,861 @@ export const manifest: Manifest = {
   routes: {
     "./routes/_app.tsx": $0,
     "./routes/_middleware.ts": $1,
-    "./routes/api/approval/inject_test.ts": $2,
-    "./routes/api/approval/pending.ts": $3,
-    "./routes/api/approval/respond.ts": $4,
-    "./routes/api/approval/stream.ts": $5,
-    "./routes/api/auth/login.ts": $6,
-    "./routes/api/auth/logout.ts": $7,
-    "./routes/api/auth/oidc/callback.ts": $8,
-    "./routes/api/auth/oidc/login.ts": $9,
-    "./routes/api/auth/passkey/delete.ts": $10,
-    "./routes/api/auth/passkey/login.ts": $11,
-    "./routes/api/auth/passkey/options.ts": $12,
-    "./routes/api/auth/passkey/register.ts": $13,
-    "./routes/api/auth/passkey/register/options.ts": $14,
-    "./routes/api/auth/passkeys.ts": $15,
-    "./routes/api/auth/status.ts": $16,
-    "./routes/api/chat.ts": $17,
-    "./routes/api/chat/cancel.ts": $18,
-    "./routes/api/chat/start.ts": $19,
-    "./routes/api/chat/stream/index.ts": $20,
-    "./routes/api/chat/stream/status.ts": $21,
-    "./routes/api/clarify/respond.ts": $22,
-    "./routes/api/crons.ts": $23,
-    "./routes/api/crons/create.ts": $24,
-    "./routes/api/crons/delete.ts": $25,
-    "./routes/api/crons/history.ts": $26,
-    "./routes/api/crons/output.ts": $27,
-    "./routes/api/crons/pause.ts": $28,
-    "./routes/api/crons/recent.ts": $29,
-    "./routes/api/crons/resume.ts": $30,
-    "./routes/api/crons/run.ts": $31,
-    "./routes/api/crons/status.ts": $32,
-    "./routes/api/crons/update.ts": $33,
-    "./routes/api/default-model.ts": $34,
-    "./routes/api/file.ts": $35,
-    "./routes/api/file/open-vscode.ts": $36,
-    "./routes/api/file/path.ts": $37,
-    "./routes/api/file/raw.ts": $38,
-    "./routes/api/file/reveal.ts": $39,
-    "./routes/api/git-info.ts": $40,
-    "./routes/api/goal.ts": $41,
-    "./routes/api/insights.ts": $42,
-    "./routes/api/list.ts": $43,
-    "./routes/api/logs.ts": $44,
-    "./routes/api/mcp/reload.ts": $45,
-    "./routes/api/mcp/servers.ts": $46,
-    "./routes/api/mcp/servers/[name].ts": $47,
-    "./routes/api/mcp/tools.ts": $48,
-    "./routes/api/media.ts": $49,
-    "./routes/api/memory.ts": $50,
-    "./routes/api/memory/write.ts": $51,
-    "./routes/api/model/auxiliary.ts": $52,
-    "./routes/api/models.ts": $53,
-    "./routes/api/models/live.ts": $54,
-    "./routes/api/models/refresh.ts": $55,
-    "./routes/api/onboarding/complete.ts": $56,
-    "./routes/api/onboarding/probe.ts": $57,
-    "./routes/api/onboarding/setup.ts": $58,
-    "./routes/api/onboarding/status.ts": $59,
-    "./routes/api/personalities.ts": $60,
-    "./routes/api/personality/set.ts": $61,
-    "./routes/api/profile/active.ts": $62,
-    "./routes/api/profile/create.ts": $63,
-    "./routes/api/profile/delete.ts": $64,
-    "./routes/api/profile/switch.ts": $65,
-    "./routes/api/profile/update.ts": $66,
-    "./routes/api/profiles.ts": $67,
-    "./routes/api/projects.ts": $68,
-    "./routes/api/projects/bind.ts": $69,
-    "./routes/api/projects/create.ts": $70,
-    "./routes/api/projects/delete.ts": $71,
-    "./routes/api/projects/rename.ts": $72,
-    "./routes/api/prompts.ts": $73,
-    "./routes/api/prompts/delete.ts": $74,
-    "./routes/api/prompts/render.ts": $75,
-    "./routes/api/provider/cost-history.ts": $76,
-    "./routes/api/provider/quota.ts": $77,
-    "./routes/api/providers.ts": $78,
-    "./routes/api/providers/delete.ts": $79,
-    "./routes/api/providers/test.ts": $80,
-    "./routes/api/reasoning.ts": $81,
-    "./routes/api/session/archive.ts": $82,
-    "./routes/api/session/branch.ts": $83,
-    "./routes/api/session/clear.ts": $84,
-    "./routes/api/session/compress.ts": $85,
-    "./routes/api/session/delegate.ts": $86,
-    "./routes/api/session/delete.ts": $87,
-    "./routes/api/session/duplicate.ts": $88,
-    "./routes/api/session/export.ts": $89,
-    "./routes/api/session/import.ts": $90,
-    "./routes/api/session/index.ts": $91,
-    "./routes/api/session/move.ts": $92,
-    "./routes/api/session/network.ts": $93,
-    "./routes/api/session/new.ts": $94,
-    "./routes/api/session/pin.ts": $95,
-    "./routes/api/session/rename.ts": $96,
-    "./routes/api/session/retry.ts": $97,
-    "./routes/api/session/status.ts": $98,
-    "./routes/api/session/truncate.ts": $99,
-    "./routes/api/session/undo.ts": $100,
-    "./routes/api/session/update.ts": $101,
-    "./routes/api/session/usage.ts": $102,
-    "./routes/api/session/yolo.ts": $103,
-    "./routes/api/sessions.ts": $104,
-    "./routes/api/sessions/events.ts": $105,
-    "./routes/api/sessions/search.ts": $106,
-    "./routes/api/settings.ts": $107,
-    "./routes/api/share/create.ts": $108,
-    "./routes/api/share/list.ts": $109,
-    "./routes/api/share/revoke.ts": $110,
-    "./routes/api/skills.ts": $111,
-    "./routes/api/skills/content.ts": $112,
-    "./routes/api/skills/delete.ts": $113,
-    "./routes/api/skills/save.ts": $114,
-    "./routes/api/skills/toggle.ts": $115,
-    "./routes/api/skills/usage.ts": $116,
-    "./routes/api/system/health.ts": $117,
-    "./routes/api/upload.ts": $118,
-    "./routes/api/workspaces.ts": $119,
-    "./routes/api/workspaces/add.ts": $120,
-    "./routes/api/workspaces/remove.ts": $121,
-    "./routes/api/workspaces/rename.ts": $122,
-    "./routes/health.ts": $123,
-    "./routes/index.tsx": $124,
-    "./routes/insights.tsx": $125,
-    "./routes/login.tsx": $126,
-    "./routes/manifest.json.ts": $127,
-    "./routes/onboarding.tsx": $128,
-    "./routes/partials/control-center.tsx": $129,
-    "./routes/partials/sidebar.tsx": $130,
-    "./routes/session/[id].tsx": $131,
-    "./routes/share/[token].tsx": $132,
-    "./routes/static/[...path].ts": $133,
-    "./routes/sw.js.ts": $134,
+    "./routes/api/approval/inject_test.ts": {
+      load: () => import("./routes/api/approval/inject_test.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/approval/pending.ts": {
+      load: () => import("./routes/api/approval/pending.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/approval/respond.ts": {
+      load: () => import("./routes/api/approval/respond.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/approval/stream.ts": {
+      load: () => import("./routes/api/approval/stream.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/auth/login.ts": {
+      load: () => import("./routes/api/auth/login.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/auth/logout.ts": {
+      load: () => import("./routes/api/auth/logout.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/auth/oidc/callback.ts": {
+      load: () => import("./routes/api/auth/oidc/callback.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/auth/oidc/login.ts": {
+      load: () => import("./routes/api/auth/oidc/login.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/auth/passkey/delete.ts": {
+      load: () => import("./routes/api/auth/passkey/delete.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/auth/passkey/login.ts": {
+      load: () => import("./routes/api/auth/passkey/login.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/auth/passkey/options.ts": {
+      load: () => import("./routes/api/auth/passkey/options.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/auth/passkey/register.ts": {
+      load: () => import("./routes/api/auth/passkey/register.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/auth/passkey/register/options.ts": {
+      load: () => import("./routes/api/auth/passkey/register/options.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/auth/passkeys.ts": {
+      load: () => import("./routes/api/auth/passkeys.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/auth/status.ts": {
+      load: () => import("./routes/api/auth/status.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/chat.ts": {
+      load: () => import("./routes/api/chat.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/chat/cancel.ts": {
+      load: () => import("./routes/api/chat/cancel.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/chat/start.ts": {
+      load: () => import("./routes/api/chat/start.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/chat/stream/index.ts": {
+      load: () => import("./routes/api/chat/stream/index.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/chat/stream/status.ts": {
+      load: () => import("./routes/api/chat/stream/status.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/clarify/respond.ts": {
+      load: () => import("./routes/api/clarify/respond.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/crons.ts": {
+      load: () => import("./routes/api/crons.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/crons/create.ts": {
+      load: () => import("./routes/api/crons/create.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/crons/delete.ts": {
+      load: () => import("./routes/api/crons/delete.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/crons/history.ts": {
+      load: () => import("./routes/api/crons/history.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/crons/output.ts": {
+      load: () => import("./routes/api/crons/output.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/crons/pause.ts": {
+      load: () => import("./routes/api/crons/pause.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/crons/recent.ts": {
+      load: () => import("./routes/api/crons/recent.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/crons/resume.ts": {
+      load: () => import("./routes/api/crons/resume.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/crons/run.ts": {
+      load: () => import("./routes/api/crons/run.ts"),
+      methods: ["POST", "GET"],
+      page: false,
+    },
+    "./routes/api/crons/status.ts": {
+      load: () => import("./routes/api/crons/status.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/crons/update.ts": {
+      load: () => import("./routes/api/crons/update.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/default-model.ts": {
+      load: () => import("./routes/api/default-model.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/file.ts": {
+      load: () => import("./routes/api/file.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/file/create-dir.ts": {
+      load: () => import("./routes/api/file/create-dir.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/file/create.ts": {
+      load: () => import("./routes/api/file/create.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/file/delete.ts": {
+      load: () => import("./routes/api/file/delete.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/file/move.ts": {
+      load: () => import("./routes/api/file/move.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/file/open-vscode.ts": {
+      load: () => import("./routes/api/file/open-vscode.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/file/path.ts": {
+      load: () => import("./routes/api/file/path.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/file/raw.ts": {
+      load: () => import("./routes/api/file/raw.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/file/rename.ts": {
+      load: () => import("./routes/api/file/rename.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/file/restore.ts": {
+      load: () => import("./routes/api/file/restore.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/file/reveal.ts": {
+      load: () => import("./routes/api/file/reveal.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/file/save.ts": {
+      load: () => import("./routes/api/file/save.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/file/trash.ts": {
+      load: () => import("./routes/api/file/trash.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/folder/download.ts": {
+      load: () => import("./routes/api/folder/download.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/git-info.ts": {
+      load: () => import("./routes/api/git-info.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/git/branch.ts": {
+      load: () => import("./routes/api/git/branch.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/git/branches.ts": {
+      load: () => import("./routes/api/git/branches.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/git/checkout.ts": {
+      load: () => import("./routes/api/git/checkout.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/git/commit.ts": {
+      load: () => import("./routes/api/git/commit.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/git/diff.ts": {
+      load: () => import("./routes/api/git/diff.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/git/discard.ts": {
+      load: () => import("./routes/api/git/discard.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/git/fetch.ts": {
+      load: () => import("./routes/api/git/fetch.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/git/log.ts": {
+      load: () => import("./routes/api/git/log.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/git/pull.ts": {
+      load: () => import("./routes/api/git/pull.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/git/push.ts": {
+      load: () => import("./routes/api/git/push.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/git/stage-hunk.ts": {
+      load: () => import("./routes/api/git/stage-hunk.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/git/stage.ts": {
+      load: () => import("./routes/api/git/stage.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/git/status.ts": {
+      load: () => import("./routes/api/git/status.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/git/unstage-hunk.ts": {
+      load: () => import("./routes/api/git/unstage-hunk.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/git/unstage.ts": {
+      load: () => import("./routes/api/git/unstage.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/goal.ts": {
+      load: () => import("./routes/api/goal.ts"),
+      methods: ["GET", "POST"],
+      page: false,
+    },
+    "./routes/api/insights.ts": {
+      load: () => import("./routes/api/insights.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/list.ts": {
+      load: () => import("./routes/api/list.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/logs.ts": {
+      load: () => import("./routes/api/logs.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/mcp/reload.ts": {
+      load: () => import("./routes/api/mcp/reload.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/mcp/servers.ts": {
+      load: () => import("./routes/api/mcp/servers.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/mcp/servers/[name].ts": {
+      load: () => import("./routes/api/mcp/servers/[name].ts"),
+      methods: ["PUT", "PATCH", "DELETE"],
+      page: false,
+    },
+    "./routes/api/mcp/tools.ts": {
+      load: () => import("./routes/api/mcp/tools.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/media.ts": {
+      load: () => import("./routes/api/media.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/memory.ts": {
+      load: () => import("./routes/api/memory.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/memory/write.ts": {
+      load: () => import("./routes/api/memory/write.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/model/auxiliary.ts": {
+      load: () => import("./routes/api/model/auxiliary.ts"),
+      methods: ["GET", "POST"],
+      page: false,
+    },
+    "./routes/api/models.ts": {
+      load: () => import("./routes/api/models.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/models/live.ts": {
+      load: () => import("./routes/api/models/live.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/models/refresh.ts": {
+      load: () => import("./routes/api/models/refresh.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/onboarding/complete.ts": {
+      load: () => import("./routes/api/onboarding/complete.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/onboarding/probe.ts": {
+      load: () => import("./routes/api/onboarding/probe.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/onboarding/setup.ts": {
+      load: () => import("./routes/api/onboarding/setup.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/onboarding/status.ts": {
+      load: () => import("./routes/api/onboarding/status.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/personalities.ts": {
+      load: () => import("./routes/api/personalities.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/personality/set.ts": {
+      load: () => import("./routes/api/personality/set.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/profile/active.ts": {
+      load: () => import("./routes/api/profile/active.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/profile/create.ts": {
+      load: () => import("./routes/api/profile/create.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/profile/delete.ts": {
+      load: () => import("./routes/api/profile/delete.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/profile/switch.ts": {
+      load: () => import("./routes/api/profile/switch.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/profile/update.ts": {
+      load: () => import("./routes/api/profile/update.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/profiles.ts": {
+      load: () => import("./routes/api/profiles.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/projects.ts": {
+      load: () => import("./routes/api/projects.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/projects/bind.ts": {
+      load: () => import("./routes/api/projects/bind.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/projects/create.ts": {
+      load: () => import("./routes/api/projects/create.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/projects/delete.ts": {
+      load: () => import("./routes/api/projects/delete.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/projects/rename.ts": {
+      load: () => import("./routes/api/projects/rename.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/prompts.ts": {
+      load: () => import("./routes/api/prompts.ts"),
+      methods: ["GET", "POST"],
+      page: false,
+    },
+    "./routes/api/prompts/delete.ts": {
+      load: () => import("./routes/api/prompts/delete.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/prompts/render.ts": {
+      load: () => import("./routes/api/prompts/render.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/provider/cost-history.ts": {
+      load: () => import("./routes/api/provider/cost-history.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/provider/quota.ts": {
+      load: () => import("./routes/api/provider/quota.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/providers.ts": {
+      load: () => import("./routes/api/providers.ts"),
+      methods: ["GET", "POST"],
+      page: false,
+    },
+    "./routes/api/providers/delete.ts": {
+      load: () => import("./routes/api/providers/delete.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/providers/test.ts": {
+      load: () => import("./routes/api/providers/test.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/reasoning.ts": {
+      load: () => import("./routes/api/reasoning.ts"),
+      methods: ["GET", "POST"],
+      page: false,
+    },
+    "./routes/api/rollback/diff.ts": {
+      load: () => import("./routes/api/rollback/diff.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/rollback/list.ts": {
+      load: () => import("./routes/api/rollback/list.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/rollback/restore.ts": {
+      load: () => import("./routes/api/rollback/restore.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/archive.ts": {
+      load: () => import("./routes/api/session/archive.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/branch.ts": {
+      load: () => import("./routes/api/session/branch.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/clear.ts": {
+      load: () => import("./routes/api/session/clear.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/compress.ts": {
+      load: () => import("./routes/api/session/compress.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/delegate.ts": {
+      load: () => import("./routes/api/session/delegate.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/session/delete.ts": {
+      load: () => import("./routes/api/session/delete.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/duplicate.ts": {
+      load: () => import("./routes/api/session/duplicate.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/export.ts": {
+      load: () => import("./routes/api/session/export.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/session/import.ts": {
+      load: () => import("./routes/api/session/import.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/index.ts": {
+      load: () => import("./routes/api/session/index.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/session/move.ts": {
+      load: () => import("./routes/api/session/move.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/network.ts": {
+      load: () => import("./routes/api/session/network.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/new.ts": {
+      load: () => import("./routes/api/session/new.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/pin.ts": {
+      load: () => import("./routes/api/session/pin.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/rename.ts": {
+      load: () => import("./routes/api/session/rename.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/retry.ts": {
+      load: () => import("./routes/api/session/retry.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/status.ts": {
+      load: () => import("./routes/api/session/status.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/session/truncate.ts": {
+      load: () => import("./routes/api/session/truncate.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/undo.ts": {
+      load: () => import("./routes/api/session/undo.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/update.ts": {
+      load: () => import("./routes/api/session/update.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/usage.ts": {
+      load: () => import("./routes/api/session/usage.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/session/yolo.ts": {
+      load: () => import("./routes/api/session/yolo.ts"),
+      methods: ["GET", "POST"],
+      page: false,
+    },
+    "./routes/api/sessions.ts": {
+      load: () => import("./routes/api/sessions.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/sessions/events.ts": {
+      load: () => import("./routes/api/sessions/events.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/sessions/search.ts": {
+      load: () => import("./routes/api/sessions/search.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/settings.ts": {
+      load: () => import("./routes/api/settings.ts"),
+      methods: ["GET", "POST"],
+      page: false,
+    },
+    "./routes/api/share/create.ts": {
+      load: () => import("./routes/api/share/create.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/share/list.ts": {
+      load: () => import("./routes/api/share/list.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/share/revoke.ts": {
+      load: () => import("./routes/api/share/revoke.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/skills.ts": {
+      load: () => import("./routes/api/skills.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/skills/content.ts": {
+      load: () => import("./routes/api/skills/content.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/skills/delete.ts": {
+      load: () => import("./routes/api/skills/delete.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/skills/save.ts": {
+      load: () => import("./routes/api/skills/save.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/skills/toggle.ts": {
+      load: () => import("./routes/api/skills/toggle.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/skills/usage.ts": {
+      load: () => import("./routes/api/skills/usage.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/system/health.ts": {
+      load: () => import("./routes/api/system/health.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/terminal/close.ts": {
+      load: () => import("./routes/api/terminal/close.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/terminal/input.ts": {
+      load: () => import("./routes/api/terminal/input.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/terminal/list.ts": {
+      load: () => import("./routes/api/terminal/list.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/terminal/output.ts": {
+      load: () => import("./routes/api/terminal/output.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/terminal/resize.ts": {
+      load: () => import("./routes/api/terminal/resize.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/terminal/start.ts": {
+      load: () => import("./routes/api/terminal/start.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/terminal/ws.ts": {
+      load: () => import("./routes/api/terminal/ws.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/upload.ts": {
+      load: () => import("./routes/api/upload.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/upload/extract.ts": {
+      load: () => import("./routes/api/upload/extract.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/workspace/upload.ts": {
+      load: () => import("./routes/api/workspace/upload.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/workspaces.ts": {
+      load: () => import("./routes/api/workspaces.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/workspaces/add.ts": {
+      load: () => import("./routes/api/workspaces/add.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/workspaces/remove.ts": {
+      load: () => import("./routes/api/workspaces/remove.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/workspaces/rename.ts": {
+      load: () => import("./routes/api/workspaces/rename.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/workspaces/reorder.ts": {
+      load: () => import("./routes/api/workspaces/reorder.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/workspaces/suggest.ts": {
+      load: () => import("./routes/api/workspaces/suggest.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/health.ts": {
+      load: () => import("./routes/health.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/index.tsx": {
+      load: () => import("./routes/index.tsx"),
+      methods: ["GET"],
+      page: true,
+    },
+    "./routes/insights.tsx": {
+      load: () => import("./routes/insights.tsx"),
+      methods: ["GET"],
+      page: true,
+    },
+    "./routes/login.tsx": {
+      load: () => import("./routes/login.tsx"),
+      methods: ["GET"],
+      page: true,
+    },
+    "./routes/manifest.json.ts": {
+      load: () => import("./routes/manifest.json.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/onboarding.tsx": {
+      load: () => import("./routes/onboarding.tsx"),
+      methods: ["GET"],
+      page: true,
+    },
+    "./routes/partials/control-center.tsx": {
+      load: () => import("./routes/partials/control-center.tsx"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/partials/sidebar.tsx": {
+      load: () => import("./routes/partials/sidebar.tsx"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/session/[id].tsx": {
+      load: () => import("./routes/session/[id].tsx"),
+      methods: ["GET"],
+      page: true,
+    },
+    "./routes/share/[token].tsx": {
+      load: () => import("./routes/share/[token].tsx"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/static/[...path].ts": {
+      load: () => import("./routes/static/[...path].ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/sw.js.ts": {
+      load: () => import("./routes/sw.js.ts"),
+      methods: ["GET"],
+      page: false,
+    },
   },
   islands: {
     "./islands/ActivityGroup.tsx": $$0,

@@ -4,7 +4,6 @@
 // which subgoals remain. Invariants: it sees the goal and the latest exchange only (bounded
 // text), never tools; a malformed or failed answer is an error the caller counts, never a verdict.
 import { z } from "zod";
-import { streamObject } from "ai";
 import type { EngineHost } from "../engine/engine_host.ts";
 import { createLanguageModel } from "../providers/model_stream.ts";
 import { pickEndpoint, resolveProviders } from "../providers/provider_config.ts";
@@ -70,6 +69,8 @@ export async function evaluateGoal(
       goal.subgoals.map((s) => `- [${s.done ? "x" : " "}] ${s.title}`).join("\n")
     }`
     : "";
+  // The AI SDK loads on first use: a console that never sets a goal never pays for it.
+  const { streamObject } = await import("ai");
   const result = streamObject({
     model: await createLanguageModel(endpoint, model, opts.fetch),
     schema: VerdictSchema,

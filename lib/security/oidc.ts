@@ -2,12 +2,17 @@
 // openid-client. Invariants: only while auth is on and `config.oidc` is set; state, nonce and
 // the PKCE verifier are single-use and expire (auth_challenges.ts); every fetch to the issuer
 // (discovery, JWKS, token) goes through the SSRF guard (the admin's issuer may be on loopback
-// or a private network, metadata/link-local never); only an allowlisted verified email or
-// group gets a session.
-import * as client from "openid-client";
+// or a private network, metadata/link-local never); the state is bound to the browser that
+// started the sign-in (a cookie), so a callback URL handed to someone else logs nobody in; only
+// an allowlisted verified email or group gets a session.
+import type * as OidcClient from "openid-client";
+
+/** openid-client loads on the first sign-in, not at start (a console without OIDC never needs it). */
+const loadClient = () => import("openid-client");
 import type { AppConfig, OidcConfig } from "../settings/config.ts";
 import { ValidationError } from "../errors.ts";
-import { authEnabled, type Security } from "./auth.ts";
+import { authEnabled, readCookie, type Security } from "./auth.ts";
+import { constantTimeEqual } from "./password.ts";
 import { putChallenge, takeChallenge } from "./auth_challenges.ts";
 import { checkHost, safeNextPath } from "./request_guard.ts";
 import { guardedFetch } from "./url_guard.ts";
@@ -16,6 +21,20 @@ import { guardedFetch } from "./url_guard.ts";
 export const OIDC_CALLBACK_PATH = "/api/auth/oidc/callback";
 /** Seconds a user may spend at the provider before the state expires. */
 const STATE_TTL_SECONDS = 600;
+/** Cookie naming the sign-in this browser started (its state); only the OIDC routes see it. */
+export const OIDC_STATE_COOKIE = "hermes_oidc_state";
+
+/** Set-Cookie binding a sign-in's state to this browser (Lax: sent on the provider's redirect). */
+export function oidcStateCookie(state: string, secure: boolean): string {
+  return `${OIDC_STATE_COOKIE}=${state}; Path=/api/auth/oidc/; Max-Age=${STATE_TTL_SECONDS}; ` +
+    `HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+/** Set-Cookie that forgets the state cookie (the callback ran, whatever its outcome). */
+export function clearedOidcStateCookie(secure: boolean): string {
+  return `${OIDC_STATE_COOKIE}=; Path=/api/auth/oidc/; Max-Age=0; HttpOnly; SameSite=Lax` +
+    (secure ? "; Secure" : "");
+}
 
 /** A sign-in the provider vouched for but the allowlist refused, or a broken ceremony. */
 export class OidcRefusedError extends Error {
@@ -33,10 +52,10 @@ export function oidcProviderName(config: AppConfig): string {
 }
 
 /** The issuer's metadata, discovered once per app (failures are not kept). */
-const discovered = new WeakMap<Security, Promise<client.Configuration>>();
+const discovered = new WeakMap<Security, Promise<OidcClient.Configuration>>();
 
 /** fetch for openid-client: the SSRF guard with private addresses allowed (admin's issuer). */
-const issuerFetch: client.CustomFetch = (url, options) =>
+const issuerFetch: OidcClient.CustomFetch = (url, options) =>
   guardedFetch(url, {
     method: options.method,
     headers: options.headers,
@@ -53,10 +72,11 @@ function isLoopbackUrl(raw: string): boolean {
   }
 }
 
-function configuration(sec: Security, oidc: OidcConfig): Promise<client.Configuration> {
+function configuration(sec: Security, oidc: OidcConfig): Promise<OidcClient.Configuration> {
   let pending = discovered.get(sec);
   if (!pending) {
     pending = (async () => {
+      const client = await loadClient();
       // Plain http only for an issuer on this machine (a local test or dev provider).
       const insecure = new URL(oidc.issuer).protocol === "http:" && isLoopbackUrl(oidc.issuer);
       const config = await client.discovery(
@@ -99,12 +119,12 @@ export async function startOidcLogin(
   req: Request,
   url: URL,
   next: string | null,
-): Promise<URL> {
+): Promise<{ url: URL; state: string }> {
   const oidc = requireOidc(sec);
   checkHost(req, sec.config);
   const host = (req.headers.get("host") ?? url.host).trim().toLowerCase();
   const redirectUri = oidc.redirectUri ?? `${url.protocol}//${host}${OIDC_CALLBACK_PATH}`;
-  let config: client.Configuration;
+  let config: OidcClient.Configuration;
   try {
     config = await configuration(sec, oidc);
   } catch (err) {
@@ -112,6 +132,7 @@ export async function startOidcLogin(
       `Cannot reach the sign-in provider ${oidc.issuer}: ${(err as Error).message}`,
     );
   }
+  const client = await loadClient();
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
@@ -121,7 +142,7 @@ export async function startOidcLogin(
     redirectUri,
     next: safeNextPath(next),
   }, STATE_TTL_SECONDS);
-  return client.buildAuthorizationUrl(config, {
+  const target = client.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri,
     scope: oidc.scopes.join(" "),
     code_challenge: await client.calculatePKCECodeChallenge(verifier),
@@ -129,6 +150,7 @@ export async function startOidcLogin(
     state,
     nonce,
   });
+  return { url: target, state };
 }
 
 /** Who signed in, for the log. */
@@ -143,9 +165,21 @@ export interface OidcIdentity {
  * with the PKCE verifier, check the ID token's nonce, then the allowlist. Throws
  * OidcRefusedError with a message fit to show the user.
  */
-export async function finishOidcLogin(sec: Security, url: URL): Promise<OidcIdentity> {
+export async function finishOidcLogin(
+  sec: Security,
+  req: Request,
+  url: URL,
+): Promise<OidcIdentity> {
   const oidc = requireOidc(sec);
   const state = url.searchParams.get("state") ?? "";
+  const mine = readCookie(req.headers.get("cookie"), OIDC_STATE_COOKIE) ?? "";
+  const enc = new TextEncoder();
+  if (state === "" || !constantTimeEqual(enc.encode(mine), enc.encode(state))) {
+    throw new OidcRefusedError(
+      "This sign-in was not started in this browser (or it expired). Start again from the " +
+        "login page.",
+    );
+  }
   const pending = takeChallenge(sec.db, sec.clock, "oidc", state);
   if (!pending) {
     throw new OidcRefusedError(
@@ -158,10 +192,11 @@ export async function finishOidcLogin(sec: Security, url: URL): Promise<OidcIden
     throw new OidcRefusedError(`The provider did not sign you in: ${detail.slice(0, 200)}`);
   }
   const config = await configuration(sec, oidc);
+  const client = await loadClient();
   // The URL the provider redirected to, as registered (behind a proxy url.origin may differ).
   const current = new URL(String(pending.redirectUri));
   current.search = url.search;
-  let claims: client.IDToken | undefined;
+  let claims: OidcClient.IDToken | undefined;
   let accessToken = "";
   try {
     const tokens = await client.authorizationCodeGrant(config, current, {

@@ -3,14 +3,10 @@
 // origin come from the request's Host after the DNS-rebinding check, never from the body; each
 // challenge is single-use and expires (auth_challenges.ts) and is bound to that RP ID and
 // origin; a login's signature counter must move forward; public keys never leave the server.
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+
+/** The WebAuthn library loads on the first passkey ceremony, not at start. */
+const webauthn = () => import("@simplewebauthn/server");
 import { z } from "zod";
 import type { AppConfig } from "../settings/config.ts";
 import { AuthError, NotFoundError, ValidationError } from "../errors.ts";
@@ -142,7 +138,7 @@ export async function startRegistration(sec: Security, rp: RpContext, rpName: st
   if (existing.length >= MAX_PASSKEYS) {
     throw new ValidationError(`Up to ${MAX_PASSKEYS} passkeys can be registered; remove one first`);
   }
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: rpName.slice(0, 64) || "Hermes Console",
     rpID: rp.rpID,
     userID: USER_ID,
@@ -176,7 +172,7 @@ export async function finishRegistration(
   const expected = takeCeremony(sec, "passkey_register", response.response.clientDataJSON, rp);
   let verification;
   try {
-    verification = await verifyRegistrationResponse({
+    verification = await (await webauthn()).verifyRegistrationResponse({
       response,
       expectedChallenge: expected.challenge,
       expectedOrigin: rp.origin,
@@ -217,7 +213,7 @@ export async function startLogin(sec: Security, rp: RpContext) {
     transports: string;
   }[];
   if (creds.length === 0) throw new ValidationError("No passkeys are registered");
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: rp.rpID,
     allowCredentials: creds.map((c) => ({ id: c.id, transports: parseTransports(c) })),
     userVerification: "preferred",
@@ -257,7 +253,7 @@ export async function finishLogin(
   if (!row) throw new AuthError("Passkey sign-in failed: this passkey is not registered here");
   let verification;
   try {
-    verification = await verifyAuthenticationResponse({
+    verification = await (await webauthn()).verifyAuthenticationResponse({
       response,
       expectedChallenge: expected.challenge,
       expectedOrigin: rp.origin,

@@ -53,8 +53,21 @@ export interface AppModuleProps {
   state: Record<string, unknown>;
 }
 
+/** A route loaded on its first request, with what it exports read at generation time. */
+export interface LazyRoute {
+  load: () => Promise<RouteModule>;
+  /** The methods its `handler` answers (["*"] for a function handler). */
+  methods: string[];
+  /** It default-exports a page component. */
+  page: boolean;
+}
+
+export function isLazyRoute(r: RouteModule | LazyRoute): r is LazyRoute {
+  return typeof (r as LazyRoute).load === "function";
+}
+
 export interface Manifest {
-  routes: Record<string, RouteModule>;
+  routes: Record<string, RouteModule | LazyRoute>;
   islands: Record<string, Record<string, unknown>>;
   baseUrl: string;
 }
@@ -106,17 +119,24 @@ type ConnInfo = { remoteAddr?: { hostname?: string } };
 export function createRouter({ manifest, app, renderPage }: MountOptions): Hono {
   const hono = new Hono();
   const middlewares: Array<{ prefix: string; fn: Middleware }> = [];
-  const routes: Array<{ path: string; file: string; mod: RouteModule }> = [];
-  const appModule = manifest.routes["./routes/_app.tsx"]?.default as
+  const routes: Array<{ path: string; file: string; mod: () => Promise<RouteModule> }> = [];
+  const appEntry = manifest.routes["./routes/_app.tsx"];
+  const appModule = (appEntry && !isLazyRoute(appEntry) ? appEntry.default : undefined) as
     | ComponentType<AppModuleProps>
     | undefined;
 
-  for (const [file, mod] of Object.entries(manifest.routes)) {
+  for (const [file, entry] of Object.entries(manifest.routes)) {
     const base = file.split("/").at(-1)!;
     if (base.startsWith("_middleware.")) {
+      if (isLazyRoute(entry)) throw new Error(`${file} must be imported statically`);
       const prefix = file.replace(/^\.\/routes/, "").replace(/\/_middleware\.\w+$/, "") || "";
-      middlewares.push({ prefix, fn: mod.handler as Middleware });
+      middlewares.push({ prefix, fn: entry.handler as Middleware });
     } else if (!base.startsWith("_")) {
+      // A lazy route's module is imported once, on its first request.
+      let loaded: Promise<RouteModule> | undefined;
+      const mod = isLazyRoute(entry)
+        ? () => (loaded ??= entry.load())
+        : () => Promise.resolve(entry);
       routes.push({ path: routePathFromFile(file), file, mod });
     }
   }
@@ -179,10 +199,11 @@ export function createRouter({ manifest, app, renderPage }: MountOptions): Hono 
     return step(0);
   };
 
-  for (const { path, mod } of routes) {
-    const page = mod.default;
-    const handler = mod.handler;
+  for (const { path, mod: load } of routes) {
     hono.all(path, async (c) => {
+      const mod = await load();
+      const page = mod.default;
+      const handler = mod.handler;
       const req = c.req.raw;
       const ctx = makeContext(req, c, c.req.param() as Record<string, string>);
       ctx.render = (data?: unknown, init?: ResponseInit) => {

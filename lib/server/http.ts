@@ -134,6 +134,53 @@ export function requireParam(url: URL, name: string): string {
 }
 
 /** A JSON response with the API's caching header. */
+/**
+ * A JSON object answered as a stream: `fields` as usual, plus `listKey` holding the items that
+ * `next()` hands out a batch at a time (null when done), stringified as the stream is read. A
+ * long list (every session of a large history) never becomes one multi-megabyte string or one
+ * array of every row in memory.
+ */
+export function jsonListStream(
+  listKey: string,
+  next: () => readonly unknown[] | null,
+  fields: Record<string, unknown>,
+): Response {
+  const enc = new TextEncoder();
+  let started = false;
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (!started) {
+        started = true;
+        const head = JSON.stringify(fields).slice(0, -1);
+        controller.enqueue(
+          enc.encode(`${head}${head.length > 1 ? "," : ""}${JSON.stringify(listKey)}:[`),
+        );
+        return;
+      }
+      const items = next();
+      if (items === null) {
+        controller.enqueue(enc.encode("]}"));
+        controller.close();
+        return;
+      }
+      if (items.length === 0) return;
+      const text = items.map((x) => JSON.stringify(x)).join(",");
+      controller.enqueue(enc.encode((sent > 0 ? "," : "") + text));
+      sent += items.length;
+    },
+  });
+  return new Response(body, {
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+/** Batches of `items` for jsonListStream. */
+export function inBatches<T>(items: readonly T[], size = 200): () => T[] | null {
+  let at = 0;
+  return () => (at >= items.length ? null : items.slice(at, at += size));
+}
+
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,

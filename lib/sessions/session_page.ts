@@ -261,17 +261,39 @@ export function listSessionPage(db: Db, filter: SessionFilter, opts: PageOptions
   };
 }
 
+
 /**
- * Every session matching the filter, newest `updated_at` first: GET /api/sessions without
- * paging parameters, as the original answered it (its clients sort and group themselves).
+ * Every matching session, newest updated_at first, read in batches for a streamed answer: the order
+ * is fixed first (ids only, newest updated_at first), then each batch of full rows is read when
+ * the stream asks for it, so rows are short-lived and a large history is never all in memory at
+ * once. A session deleted meanwhile is skipped; one changed meanwhile keeps its place.
  */
-export function listAllSessions(db: Db, filter: SessionFilter): SessionRow[] {
+export function allSessionsInBatches(
+  db: Db,
+  filter: SessionFilter,
+  batch = 250,
+): { count: number; next(): SessionRow[] | null } {
   const where = filterWhere(db, filter);
-  return selectCompactRows(
-    db,
-    `SELECT ${COMPACT_COLUMNS} FROM sessions WHERE ${where.sql} ORDER BY updated_at DESC`,
-    where.args,
-  );
+  const ids = (db.prepare(
+    `SELECT session_id FROM sessions WHERE ${where.sql} ORDER BY updated_at DESC`,
+  ).all(...where.args) as Array<{ session_id: string }>).map((r) => r.session_id);
+  let at = 0;
+  return {
+    count: ids.length,
+    next() {
+      if (at >= ids.length) return null;
+      const chunk = ids.slice(at, at += batch);
+      const rows = selectCompactRows(
+        db,
+        `SELECT ${COMPACT_COLUMNS} FROM sessions WHERE session_id IN (${
+          chunk.map(() => "?").join(",")
+        })`,
+        chunk,
+      );
+      const byId = new Map(rows.map((r) => [r.session_id, r]));
+      return chunk.map((id) => byId.get(id)).filter((r): r is SessionRow => !!r);
+    },
+  };
 }
 
 /** The cursor that continues after `s` (the client keeps it per row to merge fresh pages). */
