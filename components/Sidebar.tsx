@@ -16,6 +16,7 @@ import {
 } from "../lib/sessions/session_page.ts";
 import { localUtcOffsetMinutes } from "../lib/shared/session_groups.ts";
 import { Icon } from "./Icon.tsx";
+import { profileNames } from "../lib/agent/profiles.ts";
 import {
   GroupSections,
   homeHref,
@@ -43,7 +44,7 @@ export const SIDEBAR_RESULTS = 100;
  * searches titles and message text (full-text); unknown project ids are ignored.
  */
 export function loadSidebar(
-  app: Pick<AppContext, "db" | "clock">,
+  app: Pick<AppContext, "db" | "clock" | "config">,
   params: URLSearchParams,
   activeSessionId: string | null,
   cookieHeader: string | null = null,
@@ -56,7 +57,27 @@ export function loadSidebar(
   const activeProjectId = projects.some((p) => p.project_id === projectParam) ? projectParam : null;
   const now = clock();
   const utcOffsetMinutes = viewerUtcOffset(params, cookieHeader, localUtcOffsetMinutes(now));
-  const base = { projects, activeSessionId, activeProjectId, query, archivedView, now };
+  // The Tasks and profile chips (lib/tasks, lib/agent/profiles.ts): filters on the server.
+  const profiles = profileNames(app.config);
+  const profileParam = params.get("profile");
+  const activeProfile = profileParam && profiles.includes(profileParam) ? profileParam : null;
+  const tasksView = params.get("tasks") === "1";
+  const filterChoices = {
+    tasks: !!db.prepare("SELECT 1 FROM cron_jobs LIMIT 1").get() ||
+      !!db.prepare("SELECT 1 FROM sessions WHERE cron_job_id IS NOT NULL LIMIT 1").get(),
+    profiles,
+  };
+  const base = {
+    projects,
+    activeSessionId,
+    activeProjectId,
+    query,
+    archivedView,
+    now,
+    tasksView,
+    activeProfile,
+    filterChoices,
+  };
   if (query) {
     // The sidebar shows the best SIDEBAR_RESULTS matches (its DOM stays small) and says how
     // many there are in all; narrowing the search finds the rest.
@@ -82,6 +103,8 @@ export function loadSidebar(
   const filter: SessionFilter = {
     archived: archivedView ? "only" : "exclude",
     project: activeProjectId ?? undefined,
+    ...(tasksView ? { tasks: "only" as const } : {}),
+    ...(activeProfile ? { profile: activeProfile } : {}),
   };
   const cursor = params.get("cursor");
   const page = listSessionPage(db, filter, {

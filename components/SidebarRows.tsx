@@ -24,6 +24,11 @@ export interface SidebarBodyProps {
   activeSessionId: string | null;
   /** Project filter in effect (`?project=`), if any. */
   activeProjectId: string | null;
+  /** Only scheduled tasks' sessions (`?tasks=1`), and/or one profile's (`?profile=`). */
+  tasksView?: boolean;
+  activeProfile?: string | null;
+  /** What the filter chips offer: a Tasks chip when tasks exist, profiles when there are 2+. */
+  filterChoices?: { tasks: boolean; profiles: string[] };
   /** Search in effect (`?q=`): titles and message text. */
   query: string;
   /** The archive view (`?archived=1`): archived sessions only. */
@@ -141,6 +146,71 @@ export function SessionItem(
 export function ProjectChips(props: SidebarBodyProps) {
   const { projects, activeProjectId, query, archivedView } = props;
   const archived = archivedView ? "1" : null;
+  return (
+    <>
+      <ProjectChipList {...props} archived={archived} />
+      <ViewChips {...props} archived={archived} />
+    </>
+  );
+}
+
+/**
+ * Scheduled tasks' sessions and the agent profiles, as chips beside the projects: shown only
+ * when there is something to choose (a task ran; two profiles exist). Each keeps the open chat.
+ */
+function ViewChips(props: SidebarBodyProps & { archived: string | null }) {
+  const choices = props.filterChoices;
+  if (!choices || (!choices.tasks && choices.profiles.length < 2)) return null;
+  const keep = {
+    session: props.activeSessionId,
+    project: props.activeProjectId,
+    q: props.query,
+    archived: props.archived,
+  };
+  return (
+    <nav class="project-chips view-chips" aria-label="Filters" data-view-chips>
+      {choices.tasks
+        ? (
+          <a
+            class="chip project-chip"
+            href={homeHref({
+              ...keep,
+              tasks: props.tasksView ? null : "1",
+              profile: props.activeProfile,
+            })}
+            aria-current={props.tasksView ? "true" : undefined}
+            data-view="tasks"
+          >
+            <span class="chip-label">Tasks</span>
+          </a>
+        )
+        : null}
+      {choices.profiles.length > 1
+        ? choices.profiles.map((name) => (
+          <a
+            key={name}
+            class="chip project-chip"
+            href={homeHref({
+              ...keep,
+              tasks: props.tasksView ? "1" : null,
+              profile: props.activeProfile === name ? null : name,
+            })}
+            aria-current={props.activeProfile === name ? "true" : undefined}
+            data-view="profile"
+            data-profile={name}
+          >
+            <span class="chip-label">{name}</span>
+          </a>
+        ))
+        : null}
+    </nav>
+  );
+}
+
+function ProjectChipList(
+  props: SidebarBodyProps & { archived: string | null },
+) {
+  const { projects, activeProjectId, query, archived } = props;
   return (
     <nav class="project-chips" aria-label="Projects" data-project-chips>
       {projects.length > 0

@@ -84,6 +84,14 @@ export function configForProfile(config: AppConfig, name: string | null | undefi
   return n === DEFAULT_PROFILE ? config : { ...config, stateDir: profileHome(config, n) };
 }
 
+/** Every profile's name, `default` first (for filters and pickers). */
+export function profileNames(config: AppConfig): string[] {
+  return [
+    DEFAULT_PROFILE,
+    ...Object.keys(section(config.file)).filter((n) => n !== DEFAULT_PROFILE),
+  ];
+}
+
 export function activeProfileName(db: Db, config: AppConfig): string {
   const row = db.prepare("SELECT value FROM app_state WHERE key = 'active_profile'").get() as
     | { value: string }

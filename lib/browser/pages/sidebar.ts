@@ -32,11 +32,11 @@ function projects(): ProjectInfo[] {
     }));
 }
 
-/** The page's view state: the URL's session/project/archived plus the search box. */
+/** The page's view state: the URL's session/project/archived/tasks/profile plus the search box. */
 function viewParams(): URLSearchParams {
   const url = new URL(location.href);
   const out = new URLSearchParams();
-  for (const k of ["session", "project", "archived"]) {
+  for (const k of ["session", "project", "archived", "tasks", "profile"]) {
     const v = url.searchParams.get(k);
     if (v) out.set(k, v);
   }
