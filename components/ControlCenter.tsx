@@ -3,7 +3,7 @@
 // appearance, preferences, the agent's providers, profiles and extensions (MCP servers, skills,
 // memory, saved prompts), scheduled tasks, share links and the system. Served as an HTML fragment by /partials/control-center (fresh
 // data at every opening, one panel at a time after a change) and driven by
-// lib/browser/pages/control_center.ts + lib/browser/pages/extensions_panel.ts.
+// lib/browser/pages/control_center.ts + lib/browser/control/extensions_panel.ts.
 import { type ComponentChildren, Fragment } from "preact";
 import type { AppContext } from "../lib/server/app_context.ts";
 import { getSettings } from "../lib/settings/settings.ts";
@@ -43,8 +43,8 @@ export const CONTROL_TABS = [
   { id: "prompts", label: "Prompts" },
   { id: "tasks", label: "Tasks" },
   { id: "sharing", label: "Sharing" },
-  { id: "system", label: "System", group: "" },
   { id: "logs", label: "Logs" },
+  { id: "system", label: "System", group: "" },
 ] as const;
 
 export type ControlTab = typeof CONTROL_TABS[number]["id"];

@@ -126,7 +126,7 @@ Deno.test("choice once approves this time only; session approves the pattern for
     );
     await resolveApproval(app.ctx, { sessionId: ctx.sessionId, choice: "session" });
     strictEqual((await again).approved, true);
-    deepStrictEqual(await ask(app, ctx), { approved: true, via: "session" });
+    deepStrictEqual(await ask(app, ctx), { approved: true, via: "session", rule: "rm_recursive" });
     strictEqual(pendingApprovals(app.ctx.db, ctx.sessionId).pending_count, 0);
 
     // Another session still asks.
@@ -162,7 +162,11 @@ Deno.test("choice always writes the allowlist to config.yaml, keeping comments a
     match(text, /command_allowlist:\n(\s*#.*\n)?\s*- rm_recursive\n/);
     // Applies to every session now, and is not written twice.
     const other = await toolContext(app);
-    deepStrictEqual(await ask(app, other), { approved: true, via: "allowlist" });
+    deepStrictEqual(await ask(app, other), {
+      approved: true,
+      via: "allowlist",
+      rule: "rm_recursive",
+    });
     const again = ask(app, ctx, { ...RM, patternKeys: ["rm_recursive", "sudo"] });
     await resolveApproval(app.ctx, { sessionId: ctx.sessionId, choice: "always" });
     await again;
@@ -539,4 +543,114 @@ Deno.test("askClarify() settles on timeout and on cancellation", async () => {
     strictEqual(await cancelled, "(no answer: the run was cancelled)");
     deepStrictEqual(timers.pending(), []);
   }, { tools: { timers } });
+});
+
+Deno.test("edit-then-run: the edited command runs once and the agent is told what ran", async () => {
+  await withApp(async (app, ctx) => {
+    await Deno.mkdir(join(app.workspace, "build", "tmp"), { recursive: true });
+    await Deno.writeTextFile(join(app.workspace, "build", "keep.txt"), "keep");
+    const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
+    const result = runToolCall(tools, "terminal", { command: "rm -rf build" }, ctx);
+    await until(() => pendingApprovals(app.ctx.db, ctx.sessionId).pending_count === 1, "pending");
+    const { approval_id } = pendingApprovals(app.ctx.db, ctx.sessionId).pending!;
+    const res = await app.call("POST", "/api/approval/respond", {
+      session_id: ctx.sessionId,
+      approval_id,
+      choice: "once",
+      command: "rm -rf build/tmp",
+    });
+    strictEqual(res.status, 200);
+    deepStrictEqual(
+      { ...(res.body as Record<string, unknown>), pending_count: undefined },
+      {
+        ok: true,
+        choice: "once",
+        approval_id,
+        command: "rm -rf build/tmp",
+        resolved: true,
+        pending_count: undefined,
+      },
+    );
+    const out = await result;
+    strictEqual(out.isError, false, out.output);
+    match(out.output, /the user edited the command before allowing it; this ran instead:\nrm -rf build\/tmp/);
+    strictEqual(await Deno.readTextFile(join(app.workspace, "build", "keep.txt")), "keep");
+    await rejects(() => Deno.stat(join(app.workspace, "build", "tmp")));
+    const row = app.ctx.db.prepare("SELECT status, edited_command FROM approvals").get();
+    deepStrictEqual({ ...row }, { status: "approved", edited_command: "rm -rf build/tmp" });
+  });
+});
+
+Deno.test("edit-then-run: a hardline edit is refused and the approval stays pending", async () => {
+  await withApp(async (app, ctx) => {
+    await Deno.mkdir(join(app.workspace, "build"));
+    const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
+    const result = runToolCall(tools, "terminal", { command: "rm -rf build" }, ctx);
+    await until(() => pendingApprovals(app.ctx.db, ctx.sessionId).pending_count === 1, "pending");
+    for (const command of ["rm -rf ~", "rm -rf /", "  "]) {
+      const res = await app.call<{ error: string }>("POST", "/api/approval/respond", {
+        session_id: ctx.sessionId,
+        choice: "once",
+        command,
+      });
+      strictEqual(res.status, 400, command);
+      ok(res.body.error.length > 0);
+    }
+    const asSession = await app.call("POST", "/api/approval/respond", {
+      session_id: ctx.sessionId,
+      choice: "session",
+      command: "rm -rf build/x",
+    });
+    strictEqual(asSession.status, 400, "an edited command is allowed once only");
+    strictEqual(pendingApprovals(app.ctx.db, ctx.sessionId).pending_count, 1, "still pending");
+    await app.call("POST", "/api/approval/respond", { session_id: ctx.sessionId, choice: "deny" });
+    strictEqual((await result).denied, true);
+    ok((await Deno.stat(join(app.workspace, "build"))).isDirectory);
+  });
+});
+
+Deno.test("GET /api/approval/inbox lists every session's pending approvals with titles", async () => {
+  await withApp(async (app, ctx) => {
+    const other = createSession(app.ctx.db, app.ctx.clock, { workspace: ctx.workspace });
+    app.ctx.db.prepare("UPDATE sessions SET title = 'Deploy fix' WHERE session_id = ?")
+      .run(other.session_id);
+    const empty = await app.call("GET", "/api/approval/inbox");
+    deepStrictEqual(empty.body, { approvals: [], count: 0, sessions: 0 });
+    const a = ask(app, ctx);
+    const b = ask(app, ctx, { ...RM, command: "rm -rf dist" });
+    const c = requestApproval(app.ctx, {
+      sessionId: other.session_id,
+      streamId: null as unknown as string,
+      signal: ctx.signal,
+      ...RM,
+      command: "git push --force",
+    });
+    await until(() => count(app, "SELECT COUNT(*) AS n FROM approvals") === 3, "three pending");
+    const res = await app.call<
+      { approvals: Array<Record<string, unknown>>; count: number; sessions: number }
+    >("GET", "/api/approval/inbox");
+    strictEqual(res.status, 200);
+    strictEqual(res.body.count, 3);
+    strictEqual(res.body.sessions, 2);
+    deepStrictEqual(
+      res.body.approvals.map((x) => [x.command, x.position, x.session_title]),
+      [["rm -rf build", 1, "Untitled"], ["rm -rf dist", 2, "Untitled"], [
+        "git push --force",
+        1,
+        "Deploy fix",
+      ]],
+    );
+    // Answering from the inbox names the approval: the second of a queue can be answered first.
+    const second = res.body.approvals[1];
+    const r = await app.call("POST", "/api/approval/respond", {
+      session_id: second.session_id,
+      approval_id: second.approval_id,
+      choice: "deny",
+    });
+    strictEqual(r.status, 200);
+    strictEqual((await b).approved, false);
+    strictEqual((await app.call<{ count: number }>("GET", "/api/approval/inbox")).body.count, 2);
+    ctx.controller.abort();
+    await Promise.allSettled([a, c]);
+  });
 });

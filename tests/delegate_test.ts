@@ -194,8 +194,17 @@ Deno.test("a child's dangerous command asks in the parent's stream and a deny re
     match(childAfter, /BLOCKED/);
     match(childAfter, /not from a sub-agent/);
     await Deno.stat(join(h.workspace, "build/sub"));
-    const prog = progress(res.events);
-    deepStrictEqual(prog.at(-1)!.child.status, "denied");
+    // The nested card walks running → needs approval → running → denied.
+    deepStrictEqual(progress(res.events).map((p) => [p.child.tool_call_id, p.child.status]), [
+      ["child_rm", "running"],
+      ["child_rm", "awaiting_approval"],
+      ["child_rm", "running"],
+      ["child_rm", "denied"],
+    ]);
+    const childCall = h.app.ctx.db.prepare(
+      "SELECT status FROM tool_calls WHERE tool_call_id = 'child_rm'",
+    ).get() as { status: string };
+    strictEqual(childCall.status, "denied");
     strictEqual(res.events.at(-1)!.event, "stream_end");
   } finally {
     await h.close();
@@ -305,6 +314,24 @@ Deno.test("a child that fails or hits its step cap is a tool result, and the par
     strictEqual(n.n, 2);
     const done = res.events.find((e) => e.event === "done");
     ok(done, "the parent finished normally");
+
+    // Deleting the parent deletes its hidden children; a fork's parent link is left alone.
+    const fork = await h.call("POST", "/api/session/branch", { session_id: h.sessionId });
+    strictEqual(fork.status, 200);
+    strictEqual(
+      (await h.call("POST", "/api/session/delete", { session_id: h.sessionId })).status,
+      200,
+    );
+    const left = h.app.ctx.db.prepare(
+      "SELECT count(*) AS n FROM sessions WHERE delegate_call_id IS NOT NULL",
+    ).get() as { n: number };
+    strictEqual(left.n, 0);
+    ok(
+      h.app.ctx.db.prepare("SELECT 1 FROM sessions WHERE session_id = ?").get(
+        fork.body.session.session_id,
+      ),
+      "the fork survives",
+    );
   } finally {
     await h.close();
   }

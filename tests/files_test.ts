@@ -136,6 +136,17 @@ Deno.test("GET /api/file returns UTF-8 text with replacement characters and a li
       content: "line one\nligne deux — é\n",
       size: new TextEncoder().encode("line one\nligne deux — é\n").length,
       lines: 2,
+      // The editor's save base (conflict check): the file's mtime and the hash of its bytes.
+      mtime: (await Deno.stat(join(ws, "poem.md"))).mtime!.getTime() / 1000,
+      sha256: Array.from(
+        new Uint8Array(
+          await crypto.subtle.digest(
+            "SHA-256",
+            new TextEncoder().encode("line one\nligne deux — é\n"),
+          ),
+        ),
+        (b) => b.toString(16).padStart(2, "0"),
+      ).join(""),
     });
     await Deno.writeFile(join(ws, "bin.dat"), new Uint8Array([0x61, 0xff, 0xfe, 0x62]));
     const bin = await app.call("GET", `/api/file?session_id=${sid}&path=bin.dat`);

@@ -71,6 +71,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     tools: opts.tools,
     log: createLogger({ write: (l) => logs.push(l) }),
   });
+  // Scripted turns stay exact: a test that wants model-written titles turns them on.
+  app.ctx.runs.configure({ autoTitle: false });
   const request = async (
     method: string,
     path: string,

@@ -42,8 +42,15 @@ async function setup(extraEnv: Record<string, string> = {}) {
   };
 }
 
-/** Start at the console, sign in at the provider as `login`; returns the callback path. */
-async function throughProvider(app: TestApp, login: string, next = "/"): Promise<string> {
+/**
+ * Start at the console, sign in at the provider as `login`; returns the callback path and the
+ * state cookie the console set in this "browser".
+ */
+async function throughProvider(
+  app: TestApp,
+  login: string,
+  next = "/",
+): Promise<{ path: string; cookie: string }> {
   const start = await app.request(
     "GET",
     `/api/auth/oidc/login?next=${encodeURIComponent(next)}`,
@@ -51,13 +58,22 @@ async function throughProvider(app: TestApp, login: string, next = "/"): Promise
     HOST,
   );
   strictEqual(start.status, 302, await start.clone().text());
+  const cookie = start.headers.getSetCookie().find((c) => c.startsWith("hermes_oidc_state="));
+  ok(cookie, "the sign-in is bound to this browser by a cookie");
+  match(cookie, /Path=\/api\/auth\/oidc\/;.*HttpOnly; SameSite=Lax/);
   const back = await signInAtProvider(start.headers.get("location")!, login);
   strictEqual(back.origin + back.pathname, CALLBACK);
-  return back.pathname + back.search;
+  return { path: back.pathname + back.search, cookie: cookie.split(";")[0] };
 }
 
-function callback(app: TestApp, path: string) {
-  return app.request("GET", path, undefined, HOST);
+function callback(app: TestApp, flow: { path: string; cookie: string }) {
+  return app.request("GET", flow.path, undefined, { ...HOST, cookie: flow.cookie });
+}
+
+/** The login cookie a response sets, or null (a cleared state cookie is not a session). */
+function sessionSet(res: Response): string | null {
+  const c = res.headers.getSetCookie().find((c) => c.startsWith("hermes_session="));
+  return c ? c.split(";")[0] : null;
 }
 
 Deno.test("OIDC sign-in: an allowlisted email gets the session cookie and lands on next", async () => {
@@ -77,21 +93,22 @@ Deno.test("OIDC sign-in: an allowlisted email gets the session cookie and lands 
     const login = await (await t.app.request("GET", "/login", undefined, HOST)).text();
     match(login, /href="\/api\/auth\/oidc\/login\?next=%2F"[^>]*>Sign in with Test IdP</);
 
-    const path = await throughProvider(t.app, "alice", "/session/abc?x=1");
-    const res = await callback(t.app, path);
+    const flow = await throughProvider(t.app, "alice", "/session/abc?x=1");
+    const res = await callback(t.app, flow);
     strictEqual(res.status, 302, await res.clone().text());
     strictEqual(res.headers.get("location"), "/session/abc?x=1");
-    const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
+    const cookie = sessionSet(res)!;
     match(cookie, /^hermes_session=[0-9a-f]{32}\./);
+    ok(res.headers.getSetCookie().some((c) => /^hermes_oidc_state=;.*Max-Age=0/.test(c)));
     const me = await t.app.call<Record<string, unknown>>("GET", "/api/auth/status", undefined, {
       cookie,
     });
     strictEqual(me.body.logged_in, true);
 
     // The same callback again (a replay, or a copied URL): its state is spent.
-    const replay = await callback(t.app, path);
+    const replay = await callback(t.app, flow);
     strictEqual(replay.status, 403);
-    strictEqual(replay.headers.get("set-cookie"), null);
+    strictEqual(sessionSet(replay), null);
     match(await replay.text(), /expired or was already used/);
   } finally {
     await t.close();
@@ -103,7 +120,7 @@ Deno.test("OIDC sign-in: a group on the allowlist is enough", async () => {
   try {
     const res = await callback(t.app, await throughProvider(t.app, "grace"));
     strictEqual(res.status, 302, await res.clone().text());
-    ok(res.headers.get("set-cookie")?.startsWith("hermes_session="));
+    ok(sessionSet(res));
   } finally {
     await t.close();
   }
@@ -114,7 +131,7 @@ Deno.test("OIDC sign-in refuses an account off the allowlist with a clear page a
   try {
     const res = await callback(t.app, await throughProvider(t.app, "mallory"));
     strictEqual(res.status, 403);
-    strictEqual(res.headers.get("set-cookie"), null);
+    strictEqual(sessionSet(res), null);
     match(res.headers.get("content-type") ?? "", /^text\/html/);
     const html = await res.text();
     match(html, /mallory@example\.com is not allowed to use this console/);
@@ -128,37 +145,59 @@ Deno.test("OIDC sign-in refuses an account off the allowlist with a clear page a
   }
 });
 
-Deno.test("OIDC callback refuses a tampered or missing state", async () => {
+Deno.test("OIDC callback refuses a tampered or missing state, and one started in another browser", async () => {
   const t = await setup();
   try {
-    const path = await throughProvider(t.app, "alice");
-    const url = new URL(path, "http://x");
+    const flow = await throughProvider(t.app, "alice");
+    const url = new URL(flow.path, "http://x");
     const state = url.searchParams.get("state")!;
-    url.searchParams.set("state", state.slice(0, -2) + (state.endsWith("AA") ? "BB" : "AA"));
-    const tampered = await callback(t.app, url.pathname + url.search);
-    strictEqual(tampered.status, 403);
-    strictEqual(tampered.headers.get("set-cookie"), null);
+    const forged = state.slice(0, -2) + (state.endsWith("AA") ? "BB" : "AA");
+    url.searchParams.set("state", forged);
+    const path = url.pathname + url.search;
+    for (const cookie of [flow.cookie, `hermes_oidc_state=${forged}`]) {
+      const tampered = await callback(t.app, { path, cookie });
+      strictEqual(tampered.status, 403, cookie);
+      strictEqual(sessionSet(tampered), null);
+    }
     url.searchParams.delete("state");
-    const missing = await callback(t.app, url.pathname + url.search);
+    const missing = await callback(t.app, { path: url.pathname + url.search, cookie: "" });
     strictEqual(missing.status, 403);
-    strictEqual(missing.headers.get("set-cookie"), null);
+    strictEqual(sessionSet(missing), null);
+
+    // A callback URL handed to another browser (login CSRF): no state cookie there, refused;
+    // the browser that started the sign-in can still finish it.
+    const elsewhere = await callback(t.app, { path: flow.path, cookie: "" });
+    strictEqual(elsewhere.status, 403);
+    strictEqual(sessionSet(elsewhere), null);
+    match(await elsewhere.text(), /not started in this browser/);
+    strictEqual((await callback(t.app, flow)).status, 302);
+
     // A code from one sign-in under the state of another: PKCE and the code binding refuse it.
-    const other = new URL(await throughProvider(t.app, "alice"), "http://x");
-    other.searchParams.set("code", url.searchParams.get("code")!);
-    const swapped = await callback(t.app, other.pathname + other.search);
-    strictEqual(swapped.status, 403);
-    strictEqual(swapped.headers.get("set-cookie"), null);
+    const first = await throughProvider(t.app, "alice");
+    const second = await throughProvider(t.app, "alice");
+    const swapped = new URL(second.path, "http://x");
+    swapped.searchParams.set("code", new URL(first.path, "http://x").searchParams.get("code")!);
+    const res = await callback(t.app, {
+      path: swapped.pathname + swapped.search,
+      cookie: second.cookie,
+    });
+    strictEqual(res.status, 403);
+    strictEqual(sessionSet(res), null);
+
     // Hostile parameters: a provider error is shown as text, never markup.
-    const error = await callback(
-      t.app,
-      `/api/auth/oidc/callback?state=${
-        new URL(await throughProvider(t.app, "alice"), "http://x")
-          .searchParams.get("state")
-      }&error=access_denied&error_description=%3Cscript%3Ex%3C/script%3E`,
-    );
+    const third = await throughProvider(t.app, "alice");
+    const errUrl = new URL(third.path, "http://x");
+    errUrl.searchParams.delete("code");
+    errUrl.searchParams.set("error", "access_denied");
+    errUrl.searchParams.set("error_description", "<script>x</script>");
+    const error = await callback(t.app, {
+      path: errUrl.pathname + errUrl.search,
+      cookie: third.cookie,
+    });
     strictEqual(error.status, 403);
     const html = await error.text();
     ok(!html.includes("<script>x"), "the description is escaped");
+    match(html, /&#60;script&#62;x/);
   } finally {
     await t.close();
   }

@@ -12,7 +12,14 @@ import {
   STATE_CHANGING_GET_PATHS,
 } from "../lib/security/request_proof.ts";
 
-const EXEMPT = new Set(["/api/auth/login", "/api/auth/logout"]);
+// Sign-in routes prove themselves (a password, or a passkey's signature over a single-use
+// challenge); logout ends only the session its own cookie names.
+const EXEMPT = new Set([
+  "/api/auth/login",
+  "/api/auth/logout",
+  "/api/auth/passkey/options",
+  "/api/auth/passkey/login",
+]);
 
 Deno.test("checkRequestProof: every unsafe route in the manifest refuses a request without the token (auth off)", async () => {
   const app = await createTestApp();

@@ -72,17 +72,15 @@ Deno.test("passkey routes answer a clear 400 while auth is off", async () => {
   }
 });
 
-Deno.test("passkey management routes refuse a request without a login", async () => {
+Deno.test("passkey management routes refuse a request without a login (401)", async () => {
   const app = await createTestApp({ env: { HERMES_WEBUI_PASSWORD: PASSWORD } });
   try {
     strictEqual((await app.request("GET", "/api/auth/passkeys", undefined, HOST)).status, 401);
-    // Writes without a login fail the request proof (403) before reaching the route; the
-    // route's own login check answers a script that skips the proof header.
     for (const path of ["/api/auth/passkey/register/options", "/api/auth/passkey/register"]) {
-      strictEqual((await app.request("POST", path, {}, HOST)).status, 403, path);
+      strictEqual((await app.request("POST", path, {}, HOST)).status, 401, path);
     }
     const del = await app.request("POST", "/api/auth/passkey/delete", { id: "x" }, HOST);
-    strictEqual(del.status, 403);
+    strictEqual(del.status, 401);
     // No passkey yet: the login options say so.
     const opts = await app.call<Json>("POST", "/api/auth/passkey/options", {}, HOST, {
       proof: false,

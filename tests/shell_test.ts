@@ -415,11 +415,14 @@ Deno.test("GET / paints the workspace panel open from its cookie, root folder li
     assertMatch(closed, /<div class="app" data-workspace-panel="closed"/);
     assertMatch(closed, /data-file-tree="true" data-loaded="false"><\/ul>/, "listed lazily");
 
-    // No session open: nothing to browse, said plainly.
+    // No session open (a new chat): the panel shows the workspace the chat will use, listed by
+    // the browser (GET /api/list?workspace=), with a note saying so — never an empty panel.
     const empty = await (await app.request("GET", "/", undefined, { cookie: "hermes_panel=open" }))
       .text();
     assertMatch(empty, /data-workspace-panel="open"/);
-    assertMatch(empty, /Files appear here once a chat is open/);
+    assertMatch(empty, /data-workspace="[^"]+"/);
+    assertMatch(empty, /data-file-tree="true" data-loaded="false"/);
+    assertMatch(empty, /The workspace this new chat will use/);
   } finally {
     await app.close();
   }

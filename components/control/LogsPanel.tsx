@@ -1,6 +1,6 @@
 // Control Center › Logs: the server's own recent log lines (the bounded, redacted ring behind
 // GET /api/logs), newest last, filtered by level and text. Server-rendered; the filter form and
-// the refresh button re-render this panel (lib/browser/pages/logs_panel.ts).
+// the refresh button re-render this panel (lib/browser/control/logs_panel.ts).
 import type { AppContext } from "../../lib/server/app_context.ts";
 import type { LogLevel, LogLine } from "../../lib/log.ts";
 import { Section, StatusLine } from "./parts.tsx";

@@ -54,7 +54,7 @@ function FileMeta({ file }: { file?: MemoryFileInfo }) {
 
 const NUMBER = new Intl.NumberFormat("en-US");
 
-/** The counter under each file (lib/browser/pages/extensions_panel.ts words it the same way). */
+/** The counter under each file (lib/browser/control/extensions_panel.ts words it the same way). */
 export function memoryCounterText(length: number, budget: number): string {
   return length > budget
     ? `${NUMBER.format(length)} characters: only the first ${

@@ -2,7 +2,7 @@
 // the last outcome, with pause/resume, Run now, Edit and History. The form takes a name, the
 // prompt, a schedule (cron, "every 15 minutes" or a time, read in the browser's zone), the
 // workspace, model, where the output goes and whether to deny anything that would ask.
-// Driven by lib/browser/pages/tasks_panel.ts; every change re-renders this panel server-side.
+// Driven by lib/browser/control/tasks_panel.ts; every change re-renders this panel server-side.
 import type { AppContext } from "../../lib/server/app_context.ts";
 import { getJob, listJobs, runHistory } from "../../lib/tasks/jobs.ts";
 import { jobView, runView } from "../../lib/tasks/job_view.ts";

@@ -56,3 +56,53 @@ browserTest("a delegate call shows the child's tool calls as nested cards", asyn
     await t.close();
   }
 });
+
+browserTest(
+  "a child's approval shows in the parent's page while its nested card waits",
+  async () => {
+    const t = await transcriptFixture();
+    try {
+      await Deno.mkdir(`${t.h.workspace}/build`, { recursive: true });
+      t.h.fake.enqueue(
+        {
+          toolCalls: [{
+            id: "call_del",
+            name: "delegate",
+            args: { task: "Clean the build directory.", tools: ["terminal"] },
+          }],
+        },
+        { toolCalls: [{ id: "child_rm", name: "terminal", args: { command: "rm -rf build/" } }] },
+        { text: "Not allowed to clean." },
+        { text: "The sub-agent was not allowed to clean the build." },
+      );
+      await t.open();
+      await t.send("clean the build");
+      const approval = t.page.locator(".approval-card");
+      await approval.waitFor();
+      strictEqual(await approval.locator(".approval-command").textContent(), "rm -rf build/");
+      await t.page.locator("summary").filter({ hasText: "Activity" }).first().click();
+      const nested = t.page.locator(
+        '.tool-card[data-tool="delegate"] .tool-children .tool-card[data-tool="terminal"]',
+      );
+      await t.page.waitForFunction(() =>
+        document.querySelector(
+          '.tool-card[data-tool="delegate"] .tool-children .tool-card[data-tool="terminal"]',
+        )?.getAttribute("data-status") === "awaiting_approval"
+      );
+      await t.browser.screenshot(t.page, "delegate-nested-approval");
+      await approval.locator('[data-choice="deny-open"]').click();
+    await approval.locator('[data-choice="deny"]').click();
+      await t.settled();
+      await t.page.waitForFunction(() =>
+        document.querySelector(
+          '.tool-card[data-tool="delegate"] .tool-children .tool-card[data-tool="terminal"]',
+        )?.getAttribute("data-status") === "denied"
+      );
+      strictEqual(await nested.count(), 1);
+      await Deno.stat(`${t.h.workspace}/build`);
+      t.browser.assertNoErrors();
+    } finally {
+      await t.close();
+    }
+  },
+);

@@ -1,6 +1,6 @@
 // Passkeys in a real browser with Chromium's virtual authenticator (CDP WebAuthn domain):
 // log in with the password, add a passkey from the Control Center, log out, then sign in with
-// the passkey from /login, which offers the button only once a passkey exists.
+// the passkey from /login, which offers the button only once a passkey exists; then remove it.
 import { ok, strictEqual } from "node:assert/strict";
 import { createTestApp, serveTestApp } from "../helpers.ts";
 import { hasChromium, launchBrowser } from "./browser.ts";
@@ -8,7 +8,7 @@ import { hasChromium, launchBrowser } from "./browser.ts";
 const PASSWORD = "correct horse battery staple";
 
 Deno.test({
-  name: "passkey: register from the Control Center, log out, sign in with it",
+  name: "passkey: register from the Control Center, log out, sign in with it, remove it",
   ignore: !hasChromium,
   async fn() {
     const app = await createTestApp({ env: { HERMES_WEBUI_PASSWORD: PASSWORD } });
@@ -66,6 +66,17 @@ Deno.test({
       strictEqual(status.passkeys_enabled, true);
       const list = await page.evaluate(() => fetch("/api/auth/passkeys").then((r) => r.json()));
       ok(typeof list.passkeys[0].last_used_at === "number", "the sign-in is recorded");
+
+      // Remove it from the Control Center: the list empties and /login stops offering it.
+      await page.locator('[data-action="control-center"]').first().click();
+      await page.locator('[data-cc-tab="system"]').click();
+      const row = page.locator("[data-passkey-list] [data-passkey-id]").first();
+      await row.locator("[data-cc-ask]").click();
+      await row.locator('button[data-cc-action="passkey-remove"]').click();
+      await page.locator("[data-passkey-empty]").waitFor();
+      await browser.screenshot(page, "passkey-removed");
+      const after = await page.evaluate(() => fetch("/api/auth/status").then((r) => r.json()));
+      strictEqual(after.passkeys_enabled, false);
 
       const unexpected = browser.errors.filter((e) => !/status of 401/.test(e));
       strictEqual(unexpected.length, 0, unexpected.join("\n"));

@@ -5,10 +5,10 @@
 // offline shows the offline page.
 import { ok, strictEqual } from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, launchBrowser, withAppInBrowser } from "./browser.ts";
+import { browserTest, ensureIslandsBuilt, launchBrowser, withAppInBrowser } from "./browser.ts";
 import { appendMessages } from "../../lib/sessions/messages.ts";
 import { createSession } from "../../lib/sessions/sessions.ts";
-import type { TestApp } from "../helpers.ts";
+import { createTestApp, serveTestApp, type TestApp } from "../helpers.ts";
 
 const PASSWORD = "correct horse battery staple";
 
@@ -107,11 +107,23 @@ browserTest("share: the owner shares from the sidebar, an anonymous reader sees 
 browserTest(
   "install: the manifest is valid and a reload offline shows the offline page",
   async () => {
-    await withAppInBrowser({}, async ({ url, browser }) => {
+    await ensureIslandsBuilt();
+    const app = await createTestApp();
+    const server = serveTestApp(app);
+    const url = server.url;
+    // This one test lets the worker run (launchBrowser blocks it by default).
+    const browser = await launchBrowser({ serviceWorkers: "allow" });
+    try {
       const page = await browser.newPage();
       await page.goto(`${url}/`);
       // The layout script registers /sw.js after load; wait until it controls the page.
-      await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+      const registered = await page.evaluate(() =>
+        Promise.race([
+          navigator.serviceWorker.ready.then(() => true),
+          new Promise<boolean>((r) => setTimeout(() => r(false), 20_000)),
+        ])
+      );
+      ok(registered, "the page registered /sw.js");
       const cdp = await browser.context.newCDPSession(page);
       const manifest = await cdp.send("Page.getAppManifest") as {
         url: string;
@@ -148,6 +160,10 @@ browserTest(
       // The offline answer is a 503 the console logs as a failed load; nothing else failed.
       const unexpected = browser.errors.filter((e) => !e.includes("status of 503"));
       strictEqual(unexpected.length, 0, unexpected.join("\n"));
-    });
+    } finally {
+      await browser.close();
+      await server.shutdown();
+      await app.close();
+    }
   },
 );

@@ -4,7 +4,7 @@
 // /partials/control-center at every opening. Escape and the scrim close it; focus stays
 // inside (the rest of the page is inert, Tab wraps) and returns to the opener. Tabs follow
 // the ARIA tabs pattern (arrows, Home, End). This script runs the Conversation, Appearance,
-// Preferences, Providers and System panels; lib/browser/pages/extensions_panel.ts runs the rest.
+// Preferences, Providers and System panels; lib/browser/control/extensions_panel.ts runs the rest.
 import { api, ApiError } from "../api_client.ts";
 import {
   changedFields,
@@ -57,6 +57,21 @@ function errorLayer(message: string): HTMLElement {
   return layer;
 }
 
+let panelScripts: Promise<unknown> | undefined;
+
+/**
+ * The panels' own scripts (extensions, tasks, logs, sharing) load when the Control Center first
+ * opens, not with the page: each registers its listeners once, on import.
+ */
+function loadPanelScripts(): Promise<unknown> {
+  return panelScripts ??= Promise.all([
+    import("../control/extensions_panel.ts"),
+    import("../control/tasks_panel.ts"),
+    import("../control/logs_panel.ts"),
+    import("../control/shares_panel.ts"),
+  ]);
+}
+
 /** Fetch the dialog, put it on the page and move focus into it. */
 async function open(from: HTMLElement | null, tab?: string): Promise<void> {
   if (opening) return;
@@ -69,7 +84,11 @@ async function open(from: HTMLElement | null, tab?: string): Promise<void> {
   from?.setAttribute("aria-busy", "true");
   let layer: HTMLElement;
   try {
-    const html = await fetchControlFragment({ tab: tab ?? lastTab });
+    // The panels' scripts are wired before the dialog shows, so no form can submit unhandled.
+    const [html] = await Promise.all([
+      fetchControlFragment({ tab: tab ?? lastTab }),
+      loadPanelScripts(),
+    ]);
     const tpl = document.createElement("template");
     tpl.innerHTML = html.trim();
     const first = tpl.content.firstElementChild as HTMLElement | null;

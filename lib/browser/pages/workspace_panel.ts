@@ -7,6 +7,7 @@
 // preview needs them.
 import { onHermesEvent } from "../../shared/ui_events.ts";
 import { PANEL_VIEWS, type PanelView } from "../workspace/panel_views.ts";
+import { workspacePathOf } from "../../markdown/urls.ts";
 
 const PANEL_COOKIE = "hermes_panel";
 /** Same breakpoint as static/style.css's phone layout (< 640 px). */
@@ -120,6 +121,16 @@ function init(): void {
   });
 
   document.addEventListener("click", (e) => {
+    // `workspace://path` links in answers open the file in the panel; never followed as links.
+    const link = (e.target as Element).closest<HTMLAnchorElement>('a[href^="workspace:" i]');
+    if (link) {
+      e.preventDefault();
+      const path = workspacePathOf(link.getAttribute("href") ?? "");
+      if (path) {
+        void setOpen(true).then(() => browser()).then((b) => b.openPreview(path));
+      }
+      return;
+    }
     const btn = (e.target as Element).closest<HTMLElement>("[data-action]");
     const action = btn?.dataset.action;
     if (action === "toggle-workspace") {
@@ -143,6 +154,13 @@ function init(): void {
     void browser().then((b) => b.reloadFiles());
   });
   onHermesEvent("hermes:session-updated", async ({ session_id, workspace }) => {
+    // A new chat's panel (no session yet) adopts the session its composer just created.
+    const p = panel();
+    if (p && !sessionId()) {
+      p.dataset.sessionId = session_id;
+      delete p.dataset.workspace;
+      p.querySelector("[data-new-chat-note]")?.remove();
+    }
     if (session_id !== sessionId()) return;
     const home = document.querySelector<HTMLElement>(".topbar")?.dataset.home?.replace(/\/+$/, "");
     const label = home && (workspace === home || workspace.startsWith(home + "/"))

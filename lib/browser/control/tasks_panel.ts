@@ -1,4 +1,5 @@
-// Browser-safe page script (lib/browser/pages): imports nothing from Deno or the database.
+// Browser-safe (lib/browser/control): imports nothing from Deno or the database. Loaded by
+// lib/browser/pages/control_center.ts when the Control Center first opens (not on page load).
 // Control Center › Tasks in the browser: create and edit scheduled tasks (the schedule is read
 // in the browser's own time zone), pause/resume, run now, history and delete through
 // /api/crons/*. After each change the server renders the panel again and it is swapped in.

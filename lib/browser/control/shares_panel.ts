@@ -1,4 +1,5 @@
-// Browser-safe page script (lib/browser/pages): imports nothing from Deno or the database.
+// Browser-safe (lib/browser/control): imports nothing from Deno or the database. Loaded by
+// lib/browser/pages/control_center.ts when the Control Center first opens (not on page load).
 // The Control Center's Sharing tab (components/control/SharesPanel.tsx): Copy link puts the
 // link's full address on the clipboard; a confirmed Revoke ends the link and re-renders the tab.
 import { api } from "../api_client.ts";

@@ -1,4 +1,5 @@
-// Browser-safe page script (lib/browser/pages): imports nothing from Deno or the database.
+// Browser-safe (lib/browser/control): imports nothing from Deno or the database. Loaded by
+// lib/browser/pages/control_center.ts when the Control Center first opens (not on page load).
 // Control Center › Logs in the browser: the filter form and Refresh re-render the panel from the
 // server (the lines are always the server's own, redacted ring).
 import { controlLayer, refreshPanel } from "../control_panels.ts";

@@ -1,4 +1,5 @@
-// Browser-safe page script (lib/browser/pages): imports nothing from Deno or the database.
+// Browser-safe (lib/browser/control): imports nothing from Deno or the database. Loaded by
+// lib/browser/pages/control_center.ts when the Control Center first opens (not on page load).
 // The agent's extensions in the Control Center: MCP servers (add, edit, enable/disable,
 // reconnect, delete through /api/mcp/*), skills (create, edit SKILL.md, enable/disable,
 // delete through /api/skills/*) and the memory files (/api/memory/write). After each change
