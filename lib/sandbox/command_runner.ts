@@ -3,6 +3,7 @@
 // slirp4netns gives it a network without the host's loopback: sandbox_network.ts), else directly.
 // Invariants: a command never outlives its timeout, its cancellation or the app; output is capped
 // as head + tail; no server secret is ever in a child's environment.
+import { signalProcesses } from "./proc_children.ts";
 import { join } from "node:path";
 import {
   DEFAULT_BWRAP_PATH,
@@ -139,13 +140,11 @@ export function createCommandRunner(opts: CommandRunnerOptions = {}): CommandRun
   };
 
   const killGroup = (child: Deno.ChildProcess, sig: Deno.Signal) => {
+    // The whole group (the sandbox and what it started), then the child itself for certain.
+    signalProcesses([-child.pid], sig);
     try {
-      Deno.kill(-child.pid, sig);
-    } catch {
-      try {
-        child.kill(sig);
-      } catch { /* already gone */ }
-    }
+      child.kill(sig);
+    } catch { /* already gone */ }
   };
 
   const runner: CommandRunner = {

@@ -23,23 +23,30 @@ export async function netnsPid(
   outer: boolean,
   signal: AbortSignal,
 ): Promise<number | null> {
-  const children = async (pid: number) =>
-    (await Deno.readTextFile(`/proc/${pid}/task/${pid}/children`)).trim().split(/\s+/)
-      .map(Number).filter((n) => n > 0);
-  const ownNet = await Deno.readLink("/proc/self/ns/net");
-  const apart = async (pid: number) => await Deno.readLink(`/proc/${pid}/ns/net`) !== ownNet;
-  for (let i = 0; i < 500 && !signal.aborted; i++) {
-    try {
-      if (outer) {
-        if (await apart(spawned)) return spawned;
-      } else {
-        const [pid] = await children(spawned);
-        if (pid && await apart(pid) && (await children(pid)).length > 0) return pid;
-      }
-    } catch { /* not there yet, or gone */ }
-    await new Promise((r) => setTimeout(r, 10));
+  // Deno refuses /proc/<pid>/… to anything short of --allow-all, so a short shell (an allowed
+  // program) watches the process tree and prints the pid once it stands in its own netns.
+  const script = 'own=$(readlink /proc/self/ns/net); i=0; while [ "$i" -lt 500 ]; do ' +
+    'if [ "$2" = 1 ]; then p=$1; ' +
+    'if [ -e "/proc/$p/ns/net" ] && [ "$(readlink /proc/$p/ns/net 2>/dev/null)" != "$own" ]; ' +
+    'then echo "$p"; exit 0; fi; ' +
+    'else p=$(cut -d" " -f1 "/proc/$1/task/$1/children" 2>/dev/null); ' +
+    'if [ -n "$p" ] && [ "$(readlink /proc/$p/ns/net 2>/dev/null)" != "$own" ] && ' +
+    '[ -s "/proc/$p/task/$p/children" ]; then echo "$p"; exit 0; fi; fi; ' +
+    "i=$((i+1)); sleep 0.01; done; exit 1";
+  try {
+    const out = await new Deno.Command("/bin/sh", {
+      args: ["-c", script, "sh", String(spawned), outer ? "1" : "0"],
+      clearEnv: true,
+      env: { PATH: "/usr/bin:/bin" },
+      stdout: "piped",
+      stderr: "null",
+      signal,
+    }).output();
+    const pid = Number(new TextDecoder().decode(out.stdout).trim());
+    return out.success && pid > 0 ? pid : null;
+  } catch {
+    return null; // cancelled, or the shell could not start: the command runs offline
   }
-  return null;
 }
 
 /**

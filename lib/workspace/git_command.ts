@@ -3,6 +3,7 @@
 // git runs inside the terminal's bubblewrap sandbox when the host has one (workspace read-only,
 // no network, unprivileged, console files masked), always with an explicit minimal environment
 // (no server secret), every config-driven program neutralised, a timeout and an output cap.
+import { signalProcesses } from "../sandbox/proc_children.ts";
 import { sandboxedCommand, type SandboxHandle } from "../sandbox/bwrap_sandbox.ts";
 import { OutputCapture } from "../sandbox/command_runner.ts";
 
@@ -21,6 +22,11 @@ export interface GitRunOptions {
   git?: string;
   /** PATH for git (default a system PATH). */
   path?: string;
+  /**
+   * Bind the workspace read-write in the sandbox (the Git panel's stage/commit/checkout write
+   * `.git` and the worktree). Every other guard stays; default read-only.
+   */
+  writable?: boolean;
 }
 
 export interface GitResult {
@@ -154,7 +160,7 @@ async function spawnGit(
       argv,
       workspace: opts.workspace,
       cwd: opts.cwd,
-      writable: false,
+      writable: opts.writable === true,
       hiddenPaths: opts.sandbox.hiddenPaths,
       env,
     })
@@ -183,13 +189,10 @@ async function spawnGit(
     };
   }
   const kill = () => {
+    signalProcesses([-child.pid], "SIGKILL");
     try {
-      Deno.kill(-child.pid, "SIGKILL");
-    } catch {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* gone */ }
-    }
+      child.kill("SIGKILL");
+    } catch { /* gone */ }
   };
   let timedOut = false;
   let truncated = false;
