@@ -12,6 +12,11 @@ export const manifest: Manifest = {
   routes: {
     "./routes/_app.tsx": $0,
     "./routes/_middleware.ts": $1,
+    "./routes/api/approval/inbox.ts": {
+      load: () => import("./routes/api/approval/inbox.ts"),
+      methods: ["GET"],
+      page: false,
+    },
     "./routes/api/approval/inject_test.ts": {
       load: () => import("./routes/api/approval/inject_test.ts"),
       methods: ["GET"],
@@ -29,6 +34,11 @@ export const manifest: Manifest = {
     },
     "./routes/api/approval/stream.ts": {
       load: () => import("./routes/api/approval/stream.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/attachment.ts": {
+      load: () => import("./routes/api/attachment.ts"),
       methods: ["GET"],
       page: false,
     },
@@ -87,6 +97,31 @@ export const manifest: Manifest = {
       methods: ["GET"],
       page: false,
     },
+    "./routes/api/background.ts": {
+      load: () => import("./routes/api/background.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/background/dismiss.ts": {
+      load: () => import("./routes/api/background/dismiss.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/background/events.ts": {
+      load: () => import("./routes/api/background/events.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/background/status.ts": {
+      load: () => import("./routes/api/background/status.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/btw.ts": {
+      load: () => import("./routes/api/btw.ts"),
+      methods: ["POST"],
+      page: false,
+    },
     "./routes/api/chat.ts": {
       load: () => import("./routes/api/chat.ts"),
       methods: ["POST"],
@@ -99,6 +134,11 @@ export const manifest: Manifest = {
     },
     "./routes/api/chat/start.ts": {
       load: () => import("./routes/api/chat/start.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/chat/steer.ts": {
+      load: () => import("./routes/api/chat/steer.ts"),
       methods: ["POST"],
       page: false,
     },
@@ -567,6 +607,11 @@ export const manifest: Manifest = {
       methods: ["POST"],
       page: false,
     },
+    "./routes/api/session/context.ts": {
+      load: () => import("./routes/api/session/context.ts"),
+      methods: ["GET"],
+      page: false,
+    },
     "./routes/api/session/delegate.ts": {
       load: () => import("./routes/api/session/delegate.ts"),
       methods: ["GET"],
@@ -617,6 +662,16 @@ export const manifest: Manifest = {
       methods: ["POST"],
       page: false,
     },
+    "./routes/api/session/reasoning.ts": {
+      load: () => import("./routes/api/session/reasoning.ts"),
+      methods: ["GET", "POST"],
+      page: false,
+    },
+    "./routes/api/session/regenerate.ts": {
+      load: () => import("./routes/api/session/regenerate.ts"),
+      methods: ["POST"],
+      page: false,
+    },
     "./routes/api/session/rename.ts": {
       load: () => import("./routes/api/session/rename.ts"),
       methods: ["POST"],
@@ -632,9 +687,24 @@ export const manifest: Manifest = {
       methods: ["GET"],
       page: false,
     },
+    "./routes/api/session/title/regenerate.ts": {
+      load: () => import("./routes/api/session/title/regenerate.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/tool_diff.ts": {
+      load: () => import("./routes/api/session/tool_diff.ts"),
+      methods: ["GET"],
+      page: false,
+    },
     "./routes/api/session/truncate.ts": {
       load: () => import("./routes/api/session/truncate.ts"),
       methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/session/turns.ts": {
+      load: () => import("./routes/api/session/turns.ts"),
+      methods: ["GET"],
       page: false,
     },
     "./routes/api/session/undo.ts": {
@@ -650,6 +720,11 @@ export const manifest: Manifest = {
     "./routes/api/session/usage.ts": {
       load: () => import("./routes/api/session/usage.ts"),
       methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/session/variant.ts": {
+      load: () => import("./routes/api/session/variant.ts"),
+      methods: ["GET", "POST"],
       page: false,
     },
     "./routes/api/session/yolo.ts": {

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../lib/browser/api_client.ts";
 import type { ApprovalEventData } from "../lib/shared/chat_events.ts";
 import { Icon } from "./Icon.tsx";
+import { AlwaysCategory } from "./ApprovalScopeChoice.tsx";
 
 export type ApprovalChoice = "once" | "session" | "always" | "deny";
 
@@ -17,17 +18,31 @@ export interface ApprovalCardProps {
   onSettled: (pendingCount: number | null) => void;
 }
 
-/** The three ways to allow, in the order the card offers them; "once" has the focus. */
+/**
+ * The ways to allow, in the order the card offers them; "once" has the focus. Lasting grants
+ * cover this exact command in this workspace by default (scope `command`); the whole category
+ * (scope `pattern`) is a separate, explicit choice.
+ */
 const ALLOW: ReadonlyArray<{
   choice: Exclude<ApprovalChoice, "deny">;
+  scope?: "command" | "pattern";
   label: string;
   primary?: boolean;
   kbd?: string;
   title?: string;
 }> = [
   { choice: "once", label: "Allow once", primary: true, kbd: "Enter" },
-  { choice: "session", label: "Allow for this session" },
-  { choice: "always", label: "Always allow", title: "Also added to the allowlist in config.yaml" },
+  {
+    choice: "session",
+    label: "Allow for this session",
+    title: "Commands of this kind, in this chat only, until it ends",
+  },
+  {
+    choice: "always",
+    scope: "command",
+    label: "Always allow this exact command",
+    title: "Only this exact command text, only in this workspace; saved to config.yaml",
+  },
 ];
 
 function typing(el: EventTarget | null): boolean {
@@ -55,7 +70,7 @@ export function ApprovalCard({ sessionId, approval, pendingCount, onSettled }: A
     if (denying) reasonField.current?.focus();
   }, [denying]);
 
-  async function respond(choice: ApprovalChoice) {
+  async function respond(choice: ApprovalChoice, scope?: "command" | "pattern") {
     if (busy) return;
     setBusy(choice);
     setError(null);
@@ -65,6 +80,7 @@ export function ApprovalCard({ sessionId, approval, pendingCount, onSettled }: A
         session_id: sessionId,
         choice,
         approval_id: approval.approval_id,
+        ...(scope ? { scope } : {}),
         ...(message ? { message } : {}),
       });
       onSettled(typeof res.pending_count === "number" ? res.pending_count : null);
@@ -123,7 +139,7 @@ export function ApprovalCard({ sessionId, approval, pendingCount, onSettled }: A
               value={reason}
               onInput={(e) => setReason(e.currentTarget.value)}
             />
-            <button type="submit" class="btn btn-danger" data-choice="deny" disabled={!!busy}>
+            <button type="submit" class="btn btn-danger-quiet" data-choice="deny" disabled={!!busy}>
               Deny
             </button>
             <button type="button" class="btn btn-quiet" onClick={() => setDenying(false)}>
@@ -142,7 +158,7 @@ export function ApprovalCard({ sessionId, approval, pendingCount, onSettled }: A
                 data-choice={a.choice}
                 disabled={!!busy}
                 title={a.title}
-                onClick={() => respond(a.choice)}
+                onClick={() => respond(a.choice, a.scope)}
               >
                 {a.kbd
                   ? (
@@ -153,6 +169,11 @@ export function ApprovalCard({ sessionId, approval, pendingCount, onSettled }: A
                   : a.label}
               </button>
             ))}
+            <AlwaysCategory
+              keys={approval.pattern_keys ?? [approval.pattern_key]}
+              disabled={!!busy}
+              onClick={() => respond("always", "pattern")}
+            />
             <button
               type="button"
               class="btn btn-danger-quiet"

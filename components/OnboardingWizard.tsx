@@ -1,7 +1,7 @@
 // The first-run wizard (/onboarding): pick a provider — a local Ollama or LM Studio that was
 // detected, a hosted API (OpenAI, Anthropic, OpenRouter) or any OpenAI-compatible URL —
 // test it, then choose a model and a workspace (and optionally a password) and finish.
-// Server-rendered with GET /api/onboarding/status's data; lib/browser/pages/onboarding.ts steps
+// Server-rendered with GET /api/onboarding/status's data; lib/browser/onboarding_wizard.ts steps
 // through it and calls /api/onboarding/probe and /complete. "Skip for now" never traps.
 import type { ComponentChildren } from "preact";
 import type { OnboardingStatus } from "../lib/settings/onboarding.ts";

@@ -265,6 +265,16 @@ export function Sidebar(props: SidebarProps) {
       <footer class="sidebar-foot">
         <button
           type="button"
+          class="btn btn-ghost approval-inbox-badge"
+          data-approval-inbox
+          aria-haspopup="dialog"
+          hidden
+        >
+          <span class="approval-inbox-count" data-approval-inbox-count>0</span>
+          <span data-approval-inbox-text>Approvals waiting</span>
+        </button>
+        <button
+          type="button"
           class="btn btn-ghost control-center-btn"
           data-action="control-center"
           aria-haspopup="dialog"

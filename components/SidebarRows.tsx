@@ -144,8 +144,7 @@ export function SessionItem(
 
 /** Project chips: filter links in each project's colour, plus "New project". */
 export function ProjectChips(props: SidebarBodyProps) {
-  const { projects, activeProjectId, query, archivedView } = props;
-  const archived = archivedView ? "1" : null;
+  const archived = props.archivedView ? "1" : null;
   return (
     <>
       <ProjectChipList {...props} archived={archived} />
@@ -211,13 +210,14 @@ function ProjectChipList(
   props: SidebarBodyProps & { archived: string | null },
 ) {
   const { projects, activeProjectId, query, archived } = props;
+  const session = props.activeSessionId; // filtering keeps the open chat open
   return (
     <nav class="project-chips" aria-label="Projects" data-project-chips>
       {projects.length > 0
         ? (
           <a
             class="chip project-chip"
-            href={homeHref({ q: query, archived })}
+            href={homeHref({ session, q: query, archived })}
             aria-current={activeProjectId ? undefined : "true"}
           >
             All
@@ -228,7 +228,7 @@ function ProjectChipList(
         <a
           key={p.project_id}
           class="chip project-chip"
-          href={homeHref({ project: p.project_id, q: query, archived })}
+          href={homeHref({ session, project: p.project_id, q: query, archived })}
           aria-current={p.project_id === activeProjectId ? "true" : undefined}
           data-project-id={p.project_id}
           data-name={p.name}

@@ -3,10 +3,13 @@
 // (when the page carries a clipped copy) fetched on "Show full output". Rendered inside the
 // Activity disclosure, never as a chat message.
 import { useState } from "preact/hooks";
+import { AllowedByRule } from "./AllowedByRule.tsx";
 import type { ToolView } from "../lib/shared/transcript_model.ts";
 import type { ToolCallStatus } from "../lib/shared/chat_events.ts";
 import { Icon, type IconName } from "./Icon.tsx";
 import { DelegateChildren } from "./DelegateChildren.tsx";
+import { RollbackButton, UNDOABLE_TOOLS } from "./RollbackButton.tsx";
+import { DiffSlot } from "./transcript/DiffSlot.tsx";
 
 /**
  * How a tool name reads on its card: MCP tools (`mcp__<server>__<tool>`) show the tool with
@@ -119,6 +122,7 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
           ? <span class="tool-server" title={`MCP server ${label.server}`}>{label.server}</span>
           : null}
         <span class="tool-target" title={tool.target}>{tool.target}</span>
+        <AllowedByRule result={tool.result} />
         <span class="tool-status" data-status={status}>
           {status === "running" || status === "pending"
             ? <span class="spinner" aria-hidden="true" />
@@ -175,6 +179,20 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
               )
               : null}
             {error ? <p class="tool-error" role="alert">{error}</p> : null}
+            {(tool.name === "write_file" || tool.name === "patch") && status === "completed"
+              ? <DiffSlot sessionId={sessionId} toolCallId={tool.id} />
+              : null}
+            {UNDOABLE_TOOLS.has(tool.name) && (status === "completed" || status === "error")
+              ? (
+                <div class="tool-undo">
+                  <RollbackButton
+                    sessionId={sessionId}
+                    toolCallId={tool.id}
+                    label="Undo this change"
+                  />
+                </div>
+              )
+              : null}
           </div>
         )
         : null}

@@ -80,6 +80,22 @@ export function Topbar(
         <GoalChip goal={goal} />
         <button
           type="button"
+          class="btn btn-icon context-ring"
+          data-context-ring
+          aria-label="Context window use"
+          hidden
+        >
+          {
+            /* A ring drawn as two SVG circles (no gradients, DESIGN.md): the arc's length is the
+              share in use, `--used` (0–100) set by lib/browser/context_ring.ts. */
+          }
+          <svg class="context-ring-dial" viewBox="0 0 16 16" aria-hidden="true">
+            <circle class="context-ring-track" cx="8" cy="8" r="6" pathLength="100" />
+            <circle class="context-ring-arc" cx="8" cy="8" r="6" pathLength="100" />
+          </svg>
+        </button>
+        <button
+          type="button"
           class="btn btn-icon theme-toggle"
           data-action="toggle-theme"
           aria-label="Switch theme"

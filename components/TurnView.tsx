@@ -12,6 +12,10 @@ import {
   type TurnModel,
 } from "../lib/shared/transcript_model.ts";
 import { toolLabel } from "./ToolCard.tsx";
+import { AnswerActions, UserActions } from "./transcript/MessageActions.tsx";
+import { NoticeHint } from "./transcript/NoticeHint.tsx";
+import { orderTurn } from "../lib/shared/transcript_order.ts";
+import { AttachmentChips } from "./transcript/AttachmentChips.tsx";
 
 export interface TurnViewProps {
   sessionId: string;
@@ -50,6 +54,7 @@ export function TurnView(
   { sessionId, turn, live = false, compression = null, renderSegment, children }: TurnViewProps,
 ) {
   const failed = failedTools(turn);
+  const ordered = orderTurn(turn); // the Activity in order; narration inside once answered
   return (
     <div class="turn" data-turn={turn.key} data-live={live ? "" : undefined}>
       {turn.user
@@ -57,16 +62,13 @@ export function TurnView(
           <div class="msg msg-user" data-idx={turn.user.idx ?? undefined}>
             <div class="msg-user-bubble">
               {turn.user.text}
-              {turn.user.attachments.length
-                ? (
-                  <span class="msg-attachments">
-                    {turn.user.attachments.map((a, i) => (
-                      <span class="msg-attachment" key={i}>{a}</span>
-                    ))}
-                  </span>
-                )
-                : null}
+              <AttachmentChips
+                sessionId={sessionId}
+                files={turn.userFiles ??
+                  turn.user.attachments.map((name) => ({ name, image: false }))}
+              />
             </div>
+            {live ? null : <UserActions turn={turn} />}
           </div>
         )
         : null}
@@ -87,6 +89,7 @@ export function TurnView(
             thinking={turn.thinking}
             tools={turn.tools}
             todos={turn.todos}
+            steps={ordered.steps}
             live={live && turn.tools.some((t) => OPEN.has(t.status))}
           />
         )
@@ -107,7 +110,7 @@ export function TurnView(
           </ul>
         )
         : null}
-      {turn.segments.map((s) => renderSegment ? renderSegment(s) : <Prose key={s.key} seg={s} />)}
+      {ordered.answer.map((s) => renderSegment ? renderSegment(s) : <Prose key={s.key} seg={s} />)}
       {turn.notices.map((n, i) => (
         <div
           class="turn-notice"
@@ -117,9 +120,10 @@ export function TurnView(
         >
           <span class="turn-notice-title">{n.title}</span>
           <span class="turn-notice-message">{n.message}</span>
-          {n.hint ? <p class="turn-notice-hint">{n.hint}</p> : null}
+          {n.hint || n.link ? <NoticeHint hint={n.hint} link={n.link} /> : null}
         </div>
       ))}
+      {!live && turn.user && turn.segments.length ? <AnswerActions turn={turn} /> : null}
       {children}
     </div>
   );

@@ -1,10 +1,13 @@
 // The composer's workspace switcher: the registered workspaces (`GET /api/workspaces`) with the
 // chat's current one marked, and "Add workspace…" (POST /api/workspaces/add) that registers a
-// directory and switches to it. Loaded on demand by the Composer island (dynamic import).
+// directory and switches to it (its field suggests recent folders and git repos: GET
+// /api/workspaces/suggest), and "Manage workspaces…" (rename, reorder, remove:
+// WorkspaceManage.tsx). Loaded on demand by the Composer island (dynamic import).
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../lib/browser/api_client.ts";
 import { shortPath } from "../lib/browser/composer_state.ts";
 import { Icon } from "./Icon.tsx";
+import { WorkspaceManage } from "./WorkspaceManage.tsx";
 
 interface Workspace {
   path: string;
@@ -24,11 +27,10 @@ export function WorkspaceMenu({ current, home, onPick, onClose }: WorkspaceMenuP
   const [list, setList] = useState<Workspace[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
-  const [path, setPath] = useState("");
+  const [managing, setManaging] = useState(false);
   const [busy, setBusy] = useState(false);
   const [active, setActive] = useState(0);
   const root = useRef<HTMLDivElement>(null);
-  const field = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     const ctrl = new AbortController();
@@ -47,9 +49,10 @@ export function WorkspaceMenu({ current, home, onPick, onClose }: WorkspaceMenuP
   }, []);
 
   useEffect(() => {
-    if (adding) field.current?.focus();
-    else root.current?.querySelector<HTMLElement>(`#ws-opt-${active}`)?.focus();
-  }, [adding, list, active]);
+    if (!adding && !managing) {
+      root.current?.querySelector<HTMLElement>(`#ws-opt-${active}`)?.focus();
+    }
+  }, [adding, managing, list, active]);
 
   const choose = async (target: string) => {
     setBusy(true);
@@ -63,8 +66,8 @@ export function WorkspaceMenu({ current, home, onPick, onClose }: WorkspaceMenuP
     }
   };
 
-  const add = async () => {
-    const raw = path.trim();
+  const add = async (typed: string) => {
+    const raw = typed.trim();
     if (!raw) return;
     setBusy(true);
     setError(null);
@@ -78,7 +81,7 @@ export function WorkspaceMenu({ current, home, onPick, onClose }: WorkspaceMenuP
     }
   };
 
-  const count = (list?.length ?? 0) + 1; // + "Add workspace…"
+  const count = (list?.length ?? 0) + 2; // + "Add workspace…", "Manage workspaces…"
 
   return (
     <div
@@ -104,7 +107,17 @@ export function WorkspaceMenu({ current, home, onPick, onClose }: WorkspaceMenuP
       <p class="pop-heading">Workspace</p>
       {error ? <p class="pop-error" role="alert">{error}</p> : null}
       {!list && !error ? <p class="pop-empty">Loading workspaces…</p> : null}
-      <ul class="pop-list" role="menu" aria-label="Workspaces">
+      {managing && list
+        ? (
+          <WorkspaceManage
+            list={list}
+            home={home}
+            onChanged={setList}
+            onDone={() => setManaging(false)}
+          />
+        )
+        : null}
+      <ul class="pop-list" role="menu" aria-label="Workspaces" hidden={managing}>
         {(list ?? []).map((w, i) => (
           <li role="none" key={w.path}>
             <button
@@ -125,46 +138,82 @@ export function WorkspaceMenu({ current, home, onPick, onClose }: WorkspaceMenuP
           </li>
         ))}
         <li role="none">
-          {adding
-            ? (
-              <form
-                class="workspace-add"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  add();
-                }}
-              >
-                <input
-                  ref={field}
-                  class="pop-filter"
-                  type="text"
-                  placeholder="/path/to/project or ~/project"
-                  aria-label="Workspace path"
-                  value={path}
-                  spellcheck={false}
-                  autocomplete="off"
-                  onInput={(e) => setPath(e.currentTarget.value)}
-                />
-                <button type="submit" class="pop-button" disabled={busy || !path.trim()}>
-                  Add
-                </button>
-              </form>
-            )
-            : (
-              <button
-                type="button"
-                id={`ws-opt-${list?.length ?? 0}`}
-                role="menuitem"
-                class="pop-option workspace-add-open"
-                tabIndex={active === (list?.length ?? 0) ? 0 : -1}
-                onClick={() => setAdding(true)}
-              >
-                <Icon name="plus" size={13} />
-                <span>Add workspace…</span>
-              </button>
-            )}
+          {adding ? <WorkspaceAdd busy={busy} onSubmit={add} /> : (
+            <button
+              type="button"
+              id={`ws-opt-${list?.length ?? 0}`}
+              role="menuitem"
+              class="pop-option workspace-add-open"
+              tabIndex={active === (list?.length ?? 0) ? 0 : -1}
+              onClick={() => setAdding(true)}
+            >
+              <Icon name="plus" size={13} />
+              <span>Add workspace…</span>
+            </button>
+          )}
+        </li>
+        <li role="none">
+          <button
+            type="button"
+            role="menuitem"
+            class="pop-option workspace-manage-open"
+            id={`ws-opt-${(list?.length ?? 0) + 1}`}
+            tabIndex={active === (list?.length ?? 0) + 1 ? 0 : -1}
+            data-workspace-manage-open
+            onClick={() => setManaging(true)}
+          >
+            <span>Manage workspaces…</span>
+          </button>
         </li>
       </ul>
     </div>
+  );
+}
+
+/** The "Add workspace…" field, with suggestions (GET /api/workspaces/suggest?prefix=). */
+function WorkspaceAdd({ busy, onSubmit }: { busy: boolean; onSubmit(path: string): void }) {
+  const [path, setPath] = useState("");
+  const [suggestions, setSuggestions] = useState<string[]>([]);
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
+  useEffect(() => {
+    const ctrl = new AbortController();
+    const t = setTimeout(() => {
+      api<{ suggestions: string[] }>(
+        "GET",
+        `/api/workspaces/suggest?prefix=${encodeURIComponent(path.trim())}`,
+        undefined,
+        { signal: ctrl.signal },
+      ).then((r) => setSuggestions(r.suggestions), () => {});
+    }, path ? 150 : 0);
+    return () => (clearTimeout(t), ctrl.abort());
+  }, [path]);
+  return (
+    <form
+      class="workspace-add"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit(path);
+      }}
+    >
+      <input
+        ref={field}
+        class="pop-filter"
+        type="text"
+        placeholder="/path/to/project or ~/project"
+        aria-label="Workspace path"
+        value={path}
+        spellcheck={false}
+        autocomplete="off"
+        list="workspace-suggestions"
+        onInput={(e) => setPath(e.currentTarget.value)}
+      />
+      <datalist id="workspace-suggestions" data-workspace-suggestions>
+        {suggestions.map((s) => <option key={s} value={s} />)}
+      </datalist>
+      <button type="submit" class="pop-button" disabled={busy || !path.trim()}>
+        Add
+      </button>
+    </form>
   );
 }

@@ -15,6 +15,25 @@ export interface WorkspacePanelProps {
   rootEntries: FileEntry[] | null;
   /** The root folder held more entries than listed. */
   truncated?: boolean;
+  /**
+   * A new chat (no session yet): the workspace it will use, absolute. The panel lists it
+   * (GET /api/list?workspace=) so a new chat's panel is never empty.
+   */
+  workspace?: string | null;
+  /** The width the person dragged the panel to (the `hermes_panel_width` cookie), px. */
+  width?: number | null;
+}
+
+/** The cookie holding the panel's width (px) the person chose, read for the first paint. */
+export const PANEL_WIDTH_COOKIE = "hermes_panel_width";
+export const PANEL_MIN_WIDTH = 260;
+export const PANEL_MAX_WIDTH = 1200;
+
+/** A width from the cookie, clamped; null when absent or not a number. */
+export function panelWidthFrom(raw: string | null | undefined): number | null {
+  const n = Number(raw);
+  if (!raw || !Number.isFinite(n)) return null;
+  return Math.round(Math.min(PANEL_MAX_WIDTH, Math.max(PANEL_MIN_WIDTH, n)));
 }
 
 /** The panel's views: Files is painted by the server; the others mount on first show. */
@@ -46,6 +65,8 @@ export function TreeItem({ entry, level }: { entry: FileEntry; level: number }) 
         <span class="tree-caret" aria-hidden="true" />
         <Icon name={isDir ? "folder" : "file"} size={14} class="icon tree-icon" />
         <span class="tree-name">{entry.name}</span>
+        {/* A mouse affordance for the row's menu; the keyboard has Shift+F10 / the menu key. */}
+        <span class="tree-more" data-tree-more aria-hidden="true" title="Actions">⋯</span>
       </span>
       {isDir ? <ul role="group" class="tree-group" hidden /> : null}
     </li>
@@ -85,17 +106,88 @@ function IconButton(
   );
 }
 
+/** The preview of the chosen file (and the editor, which replaces its body on demand). */
+function FilePreview() {
+  return (
+    <section class="file-preview" data-file-preview aria-label="File preview" hidden>
+      <header class="preview-head">
+        <IconButton
+          action="preview-close"
+          label="Back to files"
+          title="Back to files"
+          icon="arrowLeft"
+        />
+        <span class="preview-path mono" data-preview-path />
+        <span class="preview-meta" data-preview-meta />
+        <button
+          type="button"
+          class="btn btn-icon preview-mode"
+          data-action="preview-source"
+          aria-pressed="false"
+          hidden
+          title="Show source"
+        >
+          <span aria-hidden="true" class="mono">{"</>"}</span>
+          <span class="visually-hidden">Show source</span>
+        </button>
+        <button
+          type="button"
+          class="btn btn-icon"
+          data-action="preview-edit"
+          aria-label="Edit file"
+          title="Edit"
+          hidden
+        >
+          <Icon name="edit" size={16} />
+        </button>
+        <a
+          class="btn btn-icon"
+          data-preview-download
+          href="#"
+          download
+          aria-label="Download file"
+          title="Download"
+        >
+          <Icon name="download" size={16} />
+        </a>
+      </header>
+      <div class="preview-body" data-preview-body tabIndex={0} />
+    </section>
+  );
+}
+
+/** The drag handle on the panel's left edge (lib/browser/workspace/panel_resize.ts). */
+function PanelResize({ width }: { width: number | null }) {
+  return (
+    <div
+      class="panel-resize"
+      data-panel-resize
+      role="separator"
+      aria-orientation="vertical"
+      aria-label="Resize the workspace panel"
+      aria-valuemin={PANEL_MIN_WIDTH}
+      aria-valuemax={PANEL_MAX_WIDTH}
+      aria-valuenow={width ?? undefined}
+      tabIndex={0}
+    />
+  );
+}
+
 export function WorkspacePanel(
-  { sessionId, workspaceLabel, rootEntries, truncated }: WorkspacePanelProps,
+  { sessionId, workspaceLabel, rootEntries, truncated, width, workspace }: WorkspacePanelProps,
 ) {
+  const w = width ? Math.round(width) : null;
   return (
     <aside
       class="workspace-panel"
       id="workspace-panel"
       aria-label="Workspace files"
       data-session-id={sessionId ?? undefined}
+      data-workspace={!sessionId && workspace ? workspace : undefined}
       data-preview="closed"
     >
+      {w ? <style>{`.app{--panel-width:${w}px;--panel-width-preview:${w}px}`}</style> : null}
+      <PanelResize width={w} />
       <header class="panel-head">
         <span class="panel-root" title={workspaceLabel ?? undefined}>
           <Icon name="folder" size={14} />
@@ -103,6 +195,17 @@ export function WorkspacePanel(
         </span>
         <span class="git-badge mono" data-git-badge hidden />
         <span class="panel-head-actions">
+          {sessionId
+            ? (
+              <IconButton
+                action="panel-more"
+                label="Workspace actions: new file, new folder, upload, download, recently deleted"
+                title="More"
+                icon="more"
+                size={14}
+              />
+            )
+            : null}
           {sessionId
             ? (
               <IconButton
@@ -149,7 +252,14 @@ export function WorkspacePanel(
         data-panel-view="files"
       >
         <div class="panel-files" data-panel-files>
-          {sessionId
+          {!sessionId && workspace
+            ? (
+              <p class="panel-note" data-new-chat-note>
+                The workspace this new chat will use. Files can be changed once it starts.
+              </p>
+            )
+            : null}
+          {sessionId || workspace
             ? (
               <ul
                 class="file-tree"
@@ -163,7 +273,7 @@ export function WorkspacePanel(
             )
             : (
               <p class="panel-empty">
-                Files appear here once a chat is open. Its workspace is browsed read-only.
+                Files appear here once a chat is open.
               </p>
             )}
           <p class="panel-empty" data-tree-status hidden={!rootEntries || rootEntries.length > 0}>
@@ -172,42 +282,12 @@ export function WorkspacePanel(
           {truncated
             ? <p class="panel-note">Showing the first {rootEntries?.length} entries.</p>
             : null}
+          {sessionId
+            ? <p class="panel-status" data-files-status role="status" aria-live="polite" />
+            : null}
         </div>
 
-        <section class="file-preview" data-file-preview aria-label="File preview" hidden>
-          <header class="preview-head">
-            <IconButton
-              action="preview-close"
-              label="Back to files"
-              title="Back to files"
-              icon="arrowLeft"
-            />
-            <span class="preview-path mono" data-preview-path />
-            <span class="preview-meta" data-preview-meta />
-            <button
-              type="button"
-              class="btn btn-icon preview-mode"
-              data-action="preview-source"
-              aria-pressed="false"
-              hidden
-              title="Show source"
-            >
-              <span aria-hidden="true" class="mono">{"</>"}</span>
-              <span class="visually-hidden">Show source</span>
-            </button>
-            <a
-              class="btn btn-icon"
-              data-preview-download
-              href="#"
-              download
-              aria-label="Download file"
-              title="Download"
-            >
-              <Icon name="download" size={16} />
-            </a>
-          </header>
-          <div class="preview-body" data-preview-body tabIndex={0} />
-        </section>
+        <FilePreview />
       </div>
 
       {PANEL_TABS.filter((t) => t.id !== "files").map((t) => (

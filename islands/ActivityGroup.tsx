@@ -6,6 +6,11 @@
 import { useLayoutEffect, useState } from "preact/hooks";
 import { activitySummary, type TodoItem, type ToolView } from "../lib/shared/transcript_model.ts";
 import { ToolCard } from "../components/ToolCard.tsx";
+import { ActivitySteps } from "../components/ActivitySteps.tsx";
+import { liveStatus } from "../lib/shared/live_status.ts";
+import { FilesChanged } from "../components/transcript/FilesChanged.tsx";
+import type { ActivityStep } from "../lib/shared/transcript_order.ts";
+import { RollbackButton, UNDOABLE_TOOLS } from "../components/RollbackButton.tsx";
 
 export interface ActivityGroupProps {
   sessionId: string;
@@ -16,6 +21,8 @@ export interface ActivityGroupProps {
   todos?: TodoItem[] | null;
   /** The run is still going (a quiet spinner on the summary). */
   live?: boolean;
+  /** Thinking, tools and interim narration in the order they happened (else grouped). */
+  steps?: ActivityStep[];
 }
 
 /** Storage key of one turn's disclosure state. */
@@ -47,7 +54,7 @@ const TODO_MARK: Record<string, string> = {
 };
 
 export default function ActivityGroup(
-  { sessionId, turnKey, thinking, tools, todos = null, live = false }: ActivityGroupProps,
+  { sessionId, turnKey, thinking, tools, todos = null, live = false, steps }: ActivityGroupProps,
 ) {
   const key = activityStorageKey(sessionId, turnKey);
   const [open, setOpen] = useState(false);
@@ -82,10 +89,12 @@ export default function ActivityGroup(
         }}
       >
         <span class="activity-label">{activitySummary(thinking.length > 0, tools.length)}</span>
+        {live ? <span class="activity-status">{liveStatus(tools, live)}</span> : null}
+        {live ? null : <FilesChanged sessionId={sessionId} tools={tools} />}
         {live ? <span class="spinner" aria-label="running" /> : null}
       </summary>
       <div class="activity-body">
-        {thinking.map((t, i) => (
+        {steps ? null : thinking.map((t, i) => (
           <div class="activity-thinking" key={`r${i}`}>
             <span class="activity-kicker">Thinking</span>
             <p>{t}</p>
@@ -103,7 +112,16 @@ export default function ActivityGroup(
             </ol>
           )
           : null}
-        {tools.map((t) => <ToolCard key={t.id} tool={t} sessionId={sessionId} />)}
+        {steps
+          ? <ActivitySteps sessionId={sessionId} steps={steps} thinking={thinking} tools={tools} />
+          : tools.map((t) => <ToolCard key={t.id} tool={t} sessionId={sessionId} />)}
+        {!live && !/^[ir]\d+$/.test(turnKey) && tools.some((t) => UNDOABLE_TOOLS.has(t.name))
+          ? (
+            <div class="activity-footer">
+              <RollbackButton sessionId={sessionId} turnId={turnKey} label="Roll back this turn" />
+            </div>
+          )
+          : null}
       </div>
     </details>
   );

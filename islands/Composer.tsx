@@ -19,6 +19,7 @@ import { ComposerPopovers } from "../components/composer/ComposerPopovers.tsx";
 import { ComposerTools } from "../components/composer/ComposerTools.tsx";
 import { QueuedMessage } from "../components/composer/QueuedMessage.tsx";
 import { SendControls } from "../components/composer/SendControls.tsx";
+import { BackgroundTasks, BtwPanel } from "../components/composer/SidePanels.tsx";
 
 export interface ComposerProps extends ComposerInit {
   /** Terminal sandbox status (tools.commands.status()); a quiet note when it is off. */
@@ -89,6 +90,8 @@ export default function Composer(props: ComposerProps) {
       }}
     >
       <ComposerPopovers model={m} />
+      <BtwPanel model={m} />
+      <BackgroundTasks model={m} />
       <div class="composer-box">
         <QueuedMessage model={m} />
         <Attachments items={m.attachments.value} onRemove={m.removeAttachment} />

@@ -11,6 +11,7 @@ import type { ApprovalEventData } from "../lib/shared/chat_events.ts";
 import type { ClarifyRequest, LiveRun } from "../lib/shared/transcript_live.ts";
 import { createLiveTranscript } from "../lib/browser/live_transcript.ts";
 import { installCodeCopy } from "../lib/browser/code_copy.ts";
+import { installMermaid } from "../lib/browser/mermaid_watch.ts";
 import { watchOlderTurns } from "../lib/browser/older_turns.ts";
 import { TurnView } from "../components/TurnView.tsx";
 import { LiveTurn } from "../components/transcript/LiveTurn.tsx";
@@ -51,13 +52,20 @@ export default function Transcript(props: TranscriptProps) {
   useEffect(() => {
     const disconnect = t.connect();
     const offCopy = installCodeCopy();
+    const offMermaid = installMermaid();
+    // Message actions load after the first paint: they are not needed to read the chat.
+    let offActions = () => {};
+    let gone = false;
+    import("../lib/browser/message_actions.ts").then((mod) => {
+      if (!gone) offActions = mod.installMessageActions(sessionId);
+    });
     // Older turns: loaded above the history as the reader nears its top.
     const offOlder = watchOlderTurns(sessionId, scroller(), (turns, container) =>
       render(
         <>{turns.map((turn) => <TurnView key={turn.key} sessionId={sessionId} turn={turn} />)}</>,
         container,
       ));
-    return () => (disconnect(), offCopy(), offOlder());
+    return () => (gone = true, disconnect(), offCopy(), offMermaid(), offActions(), offOlder());
   }, []);
 
   t.version.value; // Runs grow in place: render them again whenever the model says so.

@@ -14,7 +14,11 @@ export default function App({ Component, state }: AppModuleProps) {
     ? `${state.title} · Hermes Console`
     : "Hermes Console";
   return (
-    <html lang={typeof state.lang === "string" ? state.lang : "en"} data-theme={theme}>
+    <html
+      lang={typeof state.lang === "string" ? state.lang : "en"}
+      data-theme={theme}
+      data-hide-thinking={state.showThinking === false ? "" : undefined}
+    >
       <head>
         <meta charset="utf-8" />
         <meta

@@ -56,6 +56,8 @@ export const handler: Middleware = async (req, ctx) => {
     }
     res = json(body, status, headers);
   }
+  // A WebSocket upgrade (the terminal) is Deno's own 101 response: it cannot be rebuilt.
+  if (res.status === 101) return res;
   const headers = new Headers(res.headers);
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("X-Frame-Options", "DENY");
@@ -157,7 +159,10 @@ async function guard(req: Request, ctx: RouteContext): Promise<Response> {
   }
   // Pages paint in the user's theme from the first frame (routes/_app.tsx reads it).
   if (!isApi && method === "GET" && !path.startsWith("/static/")) {
-    ctx.state.theme = readStoredSettings(app.db).theme;
+    const stored = readStoredSettings(app.db);
+    ctx.state.theme = stored.theme;
+    // The Control Center's "Show thinking" toggle: hidden thinking never flashes in first.
+    ctx.state.showThinking = stored.show_thinking !== false;
   }
   return await ctx.next();
 }

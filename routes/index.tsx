@@ -14,8 +14,9 @@ import { MessageList } from "../components/MessageList.tsx";
 import Transcript from "../islands/Transcript.tsx";
 import { loadSidebar, type SidebarProps } from "../components/Sidebar.tsx";
 import { displayPath } from "../components/Topbar.tsx";
-import { PANEL_COOKIE } from "../components/WorkspacePanel.tsx";
-import { readStoredSettings } from "../lib/settings/settings.ts";
+import { PANEL_COOKIE, PANEL_WIDTH_COOKIE, panelWidthFrom } from "../components/WorkspacePanel.tsx";
+import { readPreferences, readStoredSettings } from "../lib/settings/settings.ts";
+import type { MessageMode } from "../lib/browser/composer/message_mode.ts";
 import { onboardingNeeded } from "../lib/settings/onboarding.ts";
 import { resolveProviders } from "../lib/providers/provider_config.ts";
 import type { SendKey } from "../lib/browser/composer_state.ts";
@@ -33,12 +34,15 @@ interface HomeData {
   transcript: TranscriptPage | null;
   missingSessionId: string | null;
   panelOpen: boolean;
+  panelWidth: number | null;
   rootListing: Listing | null;
   defaultWorkspace: string;
   defaultModel: string | null;
   home: string;
   /** The composer's send key (settings) and whether the terminal runs sandboxed. */
   sendKey: SendKey;
+  /** `default_message_mode`: what Send does while an answer runs (queue, steer, interrupt). */
+  messageMode: MessageMode;
   sandbox: { bubblewrap: boolean; message: string; warning: string | null };
   /** No usable provider: the page says so and how to set one up. */
   noProvider: { configPath: string } | null;
@@ -99,11 +103,14 @@ export const handler: Handlers<HomeData> = {
       transcript,
       missingSessionId: sessionId && !found ? sessionId : null,
       panelOpen,
+      panelWidth: panelWidthFrom(cookie(req, PANEL_WIDTH_COOKIE)),
       rootListing,
       defaultWorkspace: config.defaultWorkspace,
       defaultModel: config.defaultModel ?? null,
       home: config.home,
       sendKey: readStoredSettings(db).send_key,
+      // The preference's rule admits only the three modes.
+      messageMode: readPreferences(db).default_message_mode as MessageMode,
       goal: session ? goalPayload(getGoal(db, session.session_id)) as GoalView | null : null,
       profile: {
         name: profileName,
@@ -157,6 +164,7 @@ export default function Home({ data }: PageProps<HomeData>) {
         workspace,
         home: data.home,
         sendKey: data.sendKey,
+        messageMode: data.messageMode,
         sandbox: data.sandbox,
         activeStreamId: session?.active_stream_id ?? null,
         skipApprovals: session?.skip_approvals ?? false,
@@ -165,9 +173,11 @@ export default function Home({ data }: PageProps<HomeData>) {
       panelOpen={data.panelOpen}
       panel={{
         sessionId: session?.session_id ?? null,
-        workspaceLabel: session ? displayPath(session.workspace, data.home) : null,
+        workspaceLabel: displayPath(workspace, data.home),
+        workspace: session ? null : workspace,
         rootEntries: data.rootListing?.entries ?? null,
         truncated: data.rootListing?.truncated ?? false,
+        width: data.panelWidth,
       }}
     >
       {transcript && (transcript.turns.length || transcript.live || transcript.olderBefore !== null)

@@ -573,7 +573,10 @@ Deno.test("edit-then-run: the edited command runs once and the agent is told wha
     );
     const out = await result;
     strictEqual(out.isError, false, out.output);
-    match(out.output, /the user edited the command before allowing it; this ran instead:\nrm -rf build\/tmp/);
+    match(
+      out.output,
+      /the user edited the command before allowing it; this ran instead:\nrm -rf build\/tmp/,
+    );
     strictEqual(await Deno.readTextFile(join(app.workspace, "build", "keep.txt")), "keep");
     await rejects(() => Deno.stat(join(app.workspace, "build", "tmp")));
     const row = app.ctx.db.prepare("SELECT status, edited_command FROM approvals").get();

@@ -52,8 +52,14 @@ Deno.test("/btw answers with the session's context, no tools, and leaves the tra
     const ids = (list.body.sessions as any[]).map((s) => s.session_id);
     ok(ids.includes(h.sessionId) && !ids.includes(res.body.session_id), "the child is hidden");
 
-    strictEqual((await h.call("POST", "/api/btw", { session_id: h.sessionId, question: " " })).status, 400);
-    strictEqual((await h.call("POST", "/api/btw", { session_id: "nope", question: "x" })).status, 404);
+    strictEqual(
+      (await h.call("POST", "/api/btw", { session_id: h.sessionId, question: " " })).status,
+      400,
+    );
+    strictEqual(
+      (await h.call("POST", "/api/btw", { session_id: "nope", question: "x" })).status,
+      404,
+    );
   } finally {
     await h.close();
   }
@@ -117,7 +123,10 @@ Deno.test("/background runs hidden, is listed while running and sends bg_task_co
       (await h.call("GET", `/api/background/status?session_id=${h.sessionId}`)).body.tasks
         .length === 0
     );
-    strictEqual((await h.call("POST", "/api/background", { session_id: h.sessionId, prompt: "" })).status, 400);
+    strictEqual(
+      (await h.call("POST", "/api/background", { session_id: h.sessionId, prompt: "" })).status,
+      400,
+    );
     await reader.cancel();
   } finally {
     ac.abort();

@@ -46,3 +46,25 @@ Deno.test("session/compress without a focus sends no focus line", async () => {
     await h.close();
   }
 });
+
+Deno.test("session/compress {focus_topic, sync: false} streams like the Composer's /compress", async () => {
+  const h = await startHarness();
+  try {
+    h.app.ctx.runs.configure({ hooks: NO_TOOL_HOOKS });
+    h.fake.enqueue({ text: "one" }, { text: "two" }, { text: "SUMMARY" });
+    await h.stream((await h.start("q1")).stream_id);
+    await h.stream((await h.start("q2")).stream_id);
+    const res = await h.call("POST", "/api/session/compress", {
+      session_id: h.sessionId,
+      focus_topic: "deploys",
+      sync: false,
+    });
+    strictEqual(res.status, 200);
+    ok(res.body.stream_id, "answers at once with the run's stream");
+    const events = (await h.stream(res.body.stream_id)).events.map((e) => e.event);
+    ok(events.includes("compressed"), events.join(","));
+    ok(JSON.stringify(h.fake.chatRequests.at(-1)!.body).includes('\\"deploys\\"'));
+  } finally {
+    await h.close();
+  }
+});

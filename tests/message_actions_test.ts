@@ -5,17 +5,20 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { startHarness } from "./fixtures/engine_harness.ts";
 
-// deno-lint-ignore no-explicit-any
-const texts = (body: any): string[] => (body.messages as any[]).map((m) =>
-  // deno-lint-ignore no-explicit-any
-  typeof m.content === "string" ? m.content : (m.content as any[]).map((p) => p.text ?? "").join("")
-);
+type Wire = { role: string; content: string | Array<{ text?: string }> };
+const texts = (body: { messages: Wire[] }): string[] =>
+  body.messages.map((m) =>
+    typeof m.content === "string" ? m.content : m.content.map((p) => p.text ?? "").join("")
+  );
 
 Deno.test("regenerate keeps variants server-side; flipping changes what the model sees", async () => {
   const h = await startHarness();
   try {
     h.fake.enqueue(
-      { text: "Let me look.", toolCalls: [{ id: "c1", name: "list_directory", args: { path: "." } }] },
+      {
+        text: "Let me look.",
+        toolCalls: [{ id: "c1", name: "list_directory", args: { path: "." } }],
+      },
       { text: "First answer." },
     );
     await h.stream((await h.start("Summarize the repo")).stream_id);
@@ -27,19 +30,22 @@ Deno.test("regenerate keeps variants server-side; flipping changes what the mode
     strictEqual(regen.status, 200);
     deepStrictEqual([regen.body.variants.count, regen.body.variants.current], [2, 2]);
     await h.stream(regen.body.stream_id);
-    // deno-lint-ignore no-explicit-any
-    let msgs = (await h.call("GET", `/api/session?session_id=${h.sessionId}`)).body.session.messages as any[];
+    let msgs: Array<{ role: string; content: string }> =
+      (await h.call("GET", `/api/session?session_id=${h.sessionId}`)).body.session.messages;
     deepStrictEqual(msgs.map((m) => m.content), ["Summarize the repo", "Second answer."]);
 
     // Flip back to the first answer; its tool card comes back with it. A restart proves it is
     // stored server-side.
     await h.restart();
-    const flip = await h.call("POST", "/api/session/variant", { session_id: h.sessionId, variant: 1 });
+    const flip = await h.call("POST", "/api/session/variant", {
+      session_id: h.sessionId,
+      variant: 1,
+    });
     strictEqual(flip.status, 200);
     deepStrictEqual([flip.body.variants.count, flip.body.variants.current], [2, 1]);
     msgs = flip.body.session.messages;
     deepStrictEqual(msgs.map((m) => m.role), ["user", "assistant", "tool", "assistant"]);
-    strictEqual(msgs.at(-1).content, "First answer.");
+    strictEqual(msgs.at(-1)?.content, "First answer.");
     // deno-lint-ignore no-explicit-any
     ok((flip.body.session.tool_calls as any[]).some((t) => t.tool_call_id === "c1"));
     const info = await h.call("GET", `/api/session/variant?session_id=${h.sessionId}`);
@@ -51,7 +57,11 @@ Deno.test("regenerate keeps variants server-side; flipping changes what the mode
     ok(seen.includes("First answer."), "the model sees the chosen variant");
     ok(!seen.includes("Second answer."));
 
-    strictEqual((await h.call("POST", "/api/session/variant", { session_id: h.sessionId, variant: 7 })).status, 404);
+    strictEqual(
+      (await h.call("POST", "/api/session/variant", { session_id: h.sessionId, variant: 7 }))
+        .status,
+      404,
+    );
   } finally {
     await h.close();
   }
@@ -64,7 +74,10 @@ Deno.test("fork from an answer and edit & resend a user message", async () => {
     await h.stream((await h.start("Question one")).stream_id);
     await h.stream((await h.start("Question two")).stream_id);
 
-    const fork = await h.call("POST", "/api/session/branch", { session_id: h.sessionId, keep_count: 2 });
+    const fork = await h.call("POST", "/api/session/branch", {
+      session_id: h.sessionId,
+      keep_count: 2,
+    });
     strictEqual(fork.status, 200);
     strictEqual(fork.body.parent_session_id, h.sessionId);
     const forked = await h.call("GET", `/api/session?session_id=${fork.body.session_id}`);
@@ -75,7 +88,10 @@ Deno.test("fork from an answer and edit & resend a user message", async () => {
     ]);
 
     // Edit "Question two" (idx 2): keep what comes before it, send the new text.
-    const cut = await h.call("POST", "/api/session/truncate", { session_id: h.sessionId, keep_count: 2 });
+    const cut = await h.call("POST", "/api/session/truncate", {
+      session_id: h.sessionId,
+      keep_count: 2,
+    });
     strictEqual(cut.body.removed_count, 2);
     h.fake.enqueue({ text: "Edited answer." });
     await h.stream((await h.start("Question two, reworded")).stream_id);
@@ -87,6 +103,16 @@ Deno.test("fork from an answer and edit & resend a user message", async () => {
 
     const usage = await h.call("GET", `/api/session/usage?session_id=${h.sessionId}`);
     strictEqual(usage.status, 200);
+    // The hover's per-turn figures: when each message was sent and answered, tokens and cost.
+    const turns = await h.call("GET", `/api/session/turns?session_id=${h.sessionId}`);
+    strictEqual(turns.status, 200);
+    strictEqual(turns.body.turns.length, 2);
+    for (const t of turns.body.turns) {
+      ok(t.asked_at > 0 && t.answered_at >= t.asked_at, "both times are known");
+      ok(t.input_tokens > 0 && t.output_tokens > 0, "the turn's runs were metered");
+    }
+    strictEqual(turns.body.turns[1].user_idx, 2);
+    strictEqual((await h.call("GET", "/api/session/turns?session_id=nope")).status, 404);
   } finally {
     await h.close();
   }

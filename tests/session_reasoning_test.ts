@@ -64,10 +64,16 @@ Deno.test("POST /api/session/reasoning refuses unknown levels and sessions", asy
     strictEqual(bad.status, 400);
     ok(String(bad.body.error).includes("extreme"));
     strictEqual(
-      (await h.call("POST", "/api/session/reasoning", { session_id: "0123456789ab", effort: "low" }))
+      (await h.call("POST", "/api/session/reasoning", {
+        session_id: "0123456789ab",
+        effort: "low",
+      }))
         .status,
       404,
     );
-    strictEqual((await h.call("POST", "/api/session/reasoning", { session_id: h.sessionId })).status, 400);
+    strictEqual(
+      (await h.call("POST", "/api/session/reasoning", { session_id: h.sessionId })).status,
+      400,
+    );
   });
 });

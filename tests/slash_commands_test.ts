@@ -102,8 +102,21 @@ Deno.test("slashQuery() tells the menu what to complete", () => {
 
 Deno.test("matchCommands() ranks prefix matches, then aliases, then substrings", () => {
   assertEquals(names(matchCommands("")), names([...SLASH_COMMANDS]), "empty lists all in order");
-  assertEquals(names(matchCommands("u")), ["undo", "use", "usage"]);
-  assertEquals(names(matchCommands("re")), ["retry", "reload-mcp", "title", "compress"]);
+  assertEquals(names(matchCommands("u")), [
+    "undo",
+    "use",
+    "usage",
+    "queue",
+    "interrupt",
+    "background",
+  ]);
+  assertEquals(names(matchCommands("re")), [
+    "retry",
+    "reasoning",
+    "reload-mcp",
+    "title",
+    "compress",
+  ]);
   assertEquals(names(matchCommands("cost")), ["usage"], "an alias finds its command");
   assertEquals(names(matchCommands("zzz")), []);
   assertEquals(names(matchCommands("MOD")), ["model"]);
@@ -119,7 +132,7 @@ Deno.test("matchChoices() puts prefix matches first and keeps the given order", 
 });
 
 Deno.test("commandSignature() and completeCommand() write commands the way they are typed", () => {
-  strictEqual(commandSignature(findCommand("title")!), "/title <text>");
+  strictEqual(commandSignature(findCommand("title")!), "/title [text]");
   strictEqual(commandSignature(findCommand("clear")!), "/clear");
   strictEqual(completeCommand(findCommand("title")!), "/title ", "room for the argument");
   strictEqual(completeCommand(findCommand("clear")!), "/clear");

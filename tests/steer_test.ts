@@ -77,7 +77,10 @@ Deno.test("a note sent during the final answer gets one more step instead of bei
     strictEqual(steer.body.accepted, true);
     await h.stream(stream_id);
     strictEqual(h.fake.chatRequests.length, 2);
-    deepStrictEqual(userTexts(h.fake.chatRequests[1].body), ["Explain the parser", "Keep it short"]);
+    deepStrictEqual(userTexts(h.fake.chatRequests[1].body), [
+      "Explain the parser",
+      "Keep it short",
+    ]);
   } finally {
     await h.close();
   }

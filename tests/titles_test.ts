@@ -59,7 +59,9 @@ Deno.test("POST /api/session/title/regenerate titles the chat now, in the origin
   const h = await startHarness();
   try {
     h.app.ctx.runs.configure({ hooks: NO_TOOL_HOOKS });
-    const early = await h.call("POST", "/api/session/title/regenerate", { session_id: h.sessionId });
+    const early = await h.call("POST", "/api/session/title/regenerate", {
+      session_id: h.sessionId,
+    });
     strictEqual(early.status, 200);
     strictEqual(early.body.status, "no_exchange", "nothing to title before an answer");
     h.fake.enqueue({ text: "Here is a haiku." });

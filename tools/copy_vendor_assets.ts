@@ -33,6 +33,16 @@ async function writeIfChanged(path: string, data: Uint8Array): Promise<boolean> 
   return true;
 }
 
+/** Where xterm.js's stylesheet goes; lib/browser/workspace/terminal_view.ts links it. */
+export const XTERM_OUT = join(ROOT, "static/xterm");
+
+/** Copy xterm.js's stylesheet (the terminal view links it on first use); returns 1 if rewritten. */
+export async function copyXtermAssets(out = XTERM_OUT): Promise<number> {
+  const css = fileURLToPath(import.meta.resolve("@xterm/xterm/css/xterm.css"));
+  await Deno.mkdir(out, { recursive: true });
+  return await writeIfChanged(join(out, "xterm.css"), await Deno.readFile(css)) ? 1 : 0;
+}
+
 /** Copy the assets; returns how many files were (re)written. */
 export async function copyKatexAssets(out = KATEX_OUT): Promise<number> {
   const dist = fileURLToPath(new URL(".", import.meta.resolve("katex")));
@@ -56,4 +66,5 @@ export async function copyKatexAssets(out = KATEX_OUT): Promise<number> {
 if (import.meta.main) {
   const written = await copyKatexAssets();
   console.log(`KaTeX ${katex.version} stylesheet + fonts → static/katex/ (${written} updated)`);
+  console.log(`xterm.js stylesheet → static/xterm/ (${await copyXtermAssets()} updated)`);
 }

@@ -1,14 +1,18 @@
 // The composer footer's right side: the live hint (a flash, "Uploading…" or the send keys),
-// Stop while an answer runs, and Send (or Queue, while it runs). Rendered inside the Composer
+// Stop while an answer runs, and Send (while it runs: the mode picker, and Send named after
+// the mode: Queue, Steer or Interrupt). Rendered inside the Composer
 // island; the model decides what each shows.
 import type { ComposerModel } from "../../lib/browser/composer/composer_model.ts";
 import { Icon } from "../Icon.tsx";
+import { SendModePicker } from "./SendModePicker.tsx";
+import { MODE_HINT, MODE_LABEL } from "../../lib/browser/composer/message_mode.ts";
 
 export function SendControls({ model: m }: { model: ComposerModel }) {
   const run = m.run.value;
   const sending = m.sending.value;
   const keyLabel = m.keyLabel.value;
   const flash = m.flash.value;
+  const mode = m.modes.mode.value;
   return (
     <>
       <span class="composer-hint" role="status" aria-live="polite">
@@ -32,17 +36,20 @@ export function SendControls({ model: m }: { model: ComposerModel }) {
           </button>
         )
         : null}
+      {run ? <SendModePicker model={m} /> : null}
       {!run || m.hasContent.value
         ? (
           <button
             type="submit"
             class="btn-send"
-            disabled={!m.canSend.value || (!!run && !!m.queued.value)}
-            aria-label={sending ? "Sending" : run ? "Queue message" : "Send message"}
+            data-mode={run ? mode : undefined}
+            disabled={!m.canSend.value}
+            aria-label={sending ? "Sending" : run ? `${MODE_LABEL[mode]} message` : "Send message"}
             title={run
-              ? `Queue (${keyLabel}): sent when the answer finishes`
+              ? `${MODE_LABEL[mode]} (${keyLabel}): ${MODE_HINT[mode]}`
               : `Send (${keyLabel})`}
           >
+            {run ? <span class="send-mode-label">{MODE_LABEL[mode]}</span> : null}
             <Icon name="arrowUp" size={16} />
           </button>
         )

@@ -4,6 +4,7 @@
 import type { LiveTranscript } from "../../lib/browser/live_transcript.ts";
 import { ApprovalCard } from "../ApprovalCard.tsx";
 import { ClarifyCard } from "../ClarifyCard.tsx";
+import { ApprovalPill } from "./ApprovalPill.tsx";
 
 export function LiveNotices({ transcript: t }: { transcript: LiveTranscript }) {
   const conn = t.conn.value;
@@ -49,6 +50,7 @@ export function LiveNotices({ transcript: t }: { transcript: LiveTranscript }) {
           />
         )
         : null}
+      {approval.pending ? <ApprovalPill approvalId={approval.pending.approval_id} /> : null}
       {t.skip.value
         ? (
           <p class="yolo-note" role="status">

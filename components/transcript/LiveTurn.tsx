@@ -19,7 +19,8 @@ function viewOf(turn: TurnModel): TurnModel {
   return {
     ...turn,
     thinking: [...turn.thinking],
-    tools: turn.tools.map((t) => ({ ...t })),
+    // A delegate card's nested child calls are grown in place too.
+    tools: turn.tools.map((t) => ({ ...t, children: t.children?.map((c) => ({ ...c })) })),
     todos: turn.todos?.map((t) => ({ ...t })) ?? null,
     notices: [...turn.notices],
   };

@@ -12,6 +12,15 @@ import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { type Clock, randomHex } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { systemTimers, type TimerHandle, type Timers } from "../timers.ts";
+import {
+  addExactToAllowlist,
+  APPROVAL_SCOPES,
+  type ApprovalScope,
+  commandGrantKey,
+  describeGrant,
+  exactAllowlistFromConfig,
+} from "./approval_scope.ts";
+import { checkEditedCommand } from "./approval_edit.ts";
 
 export type ApprovalChoice = "once" | "session" | "always" | "deny";
 export const APPROVAL_CHOICES: readonly ApprovalChoice[] = ["once", "session", "always", "deny"];
@@ -34,6 +43,10 @@ export interface ApprovalDecision {
   message?: string;
   choice?: ApprovalChoice;
   via: "user" | "session" | "allowlist" | "skip" | "expired" | "cancelled" | "unattended";
+  /** For a grant that answered without asking: the rule that allowed it (shown on the card). */
+  rule?: string;
+  /** Edit-then-run: the command the person allowed instead of the one asked for. */
+  command?: string;
 }
 
 /** Events of /api/approval/stream: a fresh snapshot of the session's queue each time. */
@@ -54,6 +67,8 @@ export interface ApprovalHub {
   subscribers: Map<string, Set<(snapshot: ApprovalSnapshot) => void>>;
   /** Pattern keys approved forever (config.yaml `command_allowlist`). */
   allowlist: Set<string>;
+  /** Exact-command keys approved forever (config.yaml `command_allowlist_commands`). */
+  exact: Set<string>;
   timeoutMs: number;
   timers: Timers;
   /** Open /api/approval/stream responses, closed with the app. */
@@ -65,7 +80,7 @@ export interface ApprovalApp {
   db: Db;
   clock: Clock;
   log: Logger;
-  config: { configPath: string; file: Record<string, unknown> };
+  config: { configPath: string; file: Record<string, unknown>; home?: string };
   tools: { approvals: ApprovalHub };
 }
 
@@ -81,6 +96,7 @@ export function createApprovalHub(
     waiters: new Map(),
     subscribers: new Map(),
     allowlist: new Set(Array.isArray(list) ? list.filter((k) => typeof k === "string") : []),
+    exact: new Set(exactAllowlistFromConfig(opts.file)),
     timeoutMs: opts.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
     timers: opts.timers ?? systemTimers,
     streams: new Set(),
@@ -170,10 +186,10 @@ export function subscribeApprovals(
   };
 }
 
-function sessionRow(db: Db, sessionId: string): { skip_approvals: number } {
-  const row = db.prepare("SELECT skip_approvals FROM sessions WHERE session_id = ?").get(
+function sessionRow(db: Db, sessionId: string): { skip_approvals: number; workspace: string } {
+  const row = db.prepare("SELECT skip_approvals, workspace FROM sessions WHERE session_id = ?").get(
     sessionId,
-  ) as { skip_approvals: number } | undefined;
+  ) as { skip_approvals: number; workspace: string } | undefined;
   if (!row) throw new NotFoundError(`Session "${sessionId}" not found`);
   return row;
 }
@@ -237,11 +253,16 @@ export function requestApproval(app: ApprovalApp, req: ApprovalRequest): Promise
     // fall through to the queue
   } else if (session.skip_approvals === 1) return Promise.resolve({ approved: true, via: "skip" });
   const granted = sessionApprovedKeys(app.db, req.sessionId);
+  const exactKey = commandGrantKey(session.workspace, req.command);
+  if (!req.forceQueue && (granted.has(exactKey) || hub.exact.has(exactKey))) {
+    const via = granted.has(exactKey) ? "session" : "allowlist";
+    return Promise.resolve({ approved: true, via, rule: describeGrant(exactKey) });
+  }
   if (
     !req.forceQueue && keys.length > 0 && keys.every((k) => granted.has(k) || hub.allowlist.has(k))
   ) {
     const via = keys.every((k) => granted.has(k)) ? "session" : "allowlist";
-    return Promise.resolve({ approved: true, via });
+    return Promise.resolve({ approved: true, via, rule: keys.join(", ") });
   }
   if (req.signal?.aborted) return Promise.resolve({ approved: false, via: "cancelled" });
   if (req.unattended && !req.forceQueue) {
@@ -349,6 +370,10 @@ export interface ApprovalResponse {
   choice: ApprovalChoice;
   approvalId?: string;
   message?: string;
+  /** What `session`/`always` cover: `pattern` (default, as the original) or `command`. */
+  scope?: ApprovalScope;
+  /** Edit-then-run: the command to run instead (once only; judged again, see approval_edit.ts). */
+  command?: string;
 }
 
 /**
@@ -359,15 +384,31 @@ export interface ApprovalResponse {
 export async function resolveApproval(
   app: ApprovalApp,
   res: ApprovalResponse,
-): Promise<{ ok: true; choice: ApprovalChoice; approval_id: string; pending_count: number }> {
+): Promise<
+  {
+    ok: true;
+    choice: ApprovalChoice;
+    scope?: ApprovalScope;
+    approval_id: string;
+    pending_count: number;
+    command?: string;
+  }
+> {
   if (!APPROVAL_CHOICES.includes(res.choice)) {
     throw new ValidationError(
       `Invalid choice "${res.choice}"; expected one of ${APPROVAL_CHOICES.join(", ")}`,
       "choice",
     );
   }
+  const scope = res.scope ?? "pattern";
+  if (!APPROVAL_SCOPES.includes(scope)) {
+    throw new ValidationError(
+      `Invalid scope "${scope}"; expected one of ${APPROVAL_SCOPES.join(", ")}`,
+      "scope",
+    );
+  }
   const hub = app.tools.approvals;
-  sessionRow(app.db, res.sessionId);
+  const { workspace } = sessionRow(app.db, res.sessionId);
   let row: Record<string, unknown> | undefined;
   if (res.approvalId) {
     row = app.db.prepare("SELECT * FROM approvals WHERE approval_id = ? AND session_id = ?").get(
@@ -388,20 +429,34 @@ export async function resolveApproval(
   }
   const approval = rowToApproval(row);
   const approved = res.choice !== "deny";
+  const edited = checkEditedCommand({
+    original: approval.command,
+    patternKey: approval.pattern_key,
+    choice: res.choice,
+    command: res.command,
+  }, { configPath: app.config.configPath, home: app.config.home ?? "", workspace });
+  const exactKey = commandGrantKey(workspace, approval.command);
+  const grantKeys = scope === "command" ? [exactKey] : approval.pattern_keys;
   if (res.choice === "always") {
     // Write the allowlist first: if the config cannot be written, nothing is decided.
-    await addToAllowlist(app.config.configPath, approval.pattern_keys);
-    for (const k of approval.pattern_keys) hub.allowlist.add(k);
+    if (scope === "command") {
+      await addExactToAllowlist(app.config.configPath, workspace, approval.command);
+      hub.exact.add(exactKey);
+    } else {
+      await addToAllowlist(app.config.configPath, approval.pattern_keys);
+      for (const k of approval.pattern_keys) hub.allowlist.add(k);
+    }
   }
   const changed = transaction(app.db, () => {
     const r = app.db.prepare(
-      `UPDATE approvals SET status = ?, choice = ?, message = ?, resolved_at = ?
-       WHERE approval_id = ? AND status = 'pending'`,
+      `UPDATE approvals SET status = ?, choice = ?, message = ?, resolved_at = ?,
+       edited_command = ? WHERE approval_id = ? AND status = 'pending'`,
     ).run(
       approved ? "approved" : "denied",
       res.choice,
       res.message ?? null,
       app.clock(),
+      edited ?? null,
       approval.approval_id,
     );
     if (r.changes === 0) return false;
@@ -409,7 +464,7 @@ export async function resolveApproval(
       const ins = app.db.prepare(
         "INSERT OR IGNORE INTO session_approvals (session_id, pattern_key) VALUES (?, ?)",
       );
-      for (const k of approval.pattern_keys) ins.run(res.sessionId, k);
+      for (const k of grantKeys) ins.run(res.sessionId, k);
     }
     return true;
   });
@@ -425,19 +480,28 @@ export async function resolveApproval(
         pending_count: snapshot.pending_count,
       },
     });
-    waiter.settle({ approved, choice: res.choice, message: res.message, via: "user" });
+    waiter.settle({
+      approved,
+      choice: res.choice,
+      message: res.message,
+      via: "user",
+      ...(edited ? { command: edited } : {}),
+    });
   }
   app.log.info("approval answered", {
     session_id: res.sessionId,
     approval_id: approval.approval_id,
     choice: res.choice,
+    scope,
     pattern_keys: approval.pattern_keys,
   });
   return {
     ok: true,
     choice: res.choice,
+    ...(res.scope ? { scope: res.scope } : {}),
     approval_id: approval.approval_id,
     pending_count: snapshot.pending_count,
+    ...(edited ? { command: edited } : {}),
   };
 }
 

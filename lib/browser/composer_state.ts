@@ -56,16 +56,8 @@ export function sendKeyLabel(sendKey: SendKey, mac = false): string {
   return "Enter";
 }
 
-/** `1234` → "1.2 KB". Binary units, one decimal under 10, none above. */
-export function formatBytes(n: number): string {
-  if (!Number.isFinite(n) || n < 0) return "";
-  if (n < 1024) return `${n} B`;
-  const units = ["KB", "MB", "GB"];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) (v /= 1024, i++);
-  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
-}
+/** `1234` → "1.2 KB": the one size format (lib/shared/byte_size.ts). */
+export { formatBytes } from "../shared/byte_size.ts";
 
 /** `/home/ada/src/app` → `~/src/app` when under `home` (the same rule as the top bar). */
 export function shortPath(path: string, home: string | null | undefined): string {

@@ -23,12 +23,8 @@ const NAMED_LANGUAGES: Record<string, string> = {
   ".profile": "bash",
 };
 
-/** Bytes for people: `812 B`, `4.2 KB`, `1.3 MB`. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
+/** Bytes for people, the one format used everywhere (lib/shared/byte_size.ts). */
+export { formatBytes } from "../shared/byte_size.ts";
 
 /** How a file is previewed. */
 export type PreviewKind = "image" | "markdown" | "text";

@@ -115,6 +115,7 @@ export class LiveProse {
     if (!this.md) return false;
     if (!s.renderer) {
       s.renderer = this.md.createStreamRenderer({
+        growingTables: true, // a table being written shows as a table, not raw pipes
         onRenderersLoaded: () => {
           s.kick = true;
           this.schedule();

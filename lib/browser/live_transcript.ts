@@ -17,7 +17,13 @@ import {
   type LiveRun,
 } from "../shared/transcript_live.ts";
 import { foldMessages } from "../shared/transcript_fold.ts";
-import type { Segment, ToolCallRecord, TranscriptMessage } from "../shared/transcript_turns.ts";
+import {
+  attachmentNames,
+  type Segment,
+  type ToolCallRecord,
+  type TranscriptMessage,
+} from "../shared/transcript_turns.ts";
+import { attachmentViews } from "../shared/attachment_views.ts";
 import { LiveProse, renderSegmentsHtml } from "./live_prose.ts";
 
 export interface LiveTranscriptInit {
@@ -238,8 +244,13 @@ export function createLiveTranscript(
         sessionId,
         streamId: d.stream_id,
         turnId: d.turn_id,
-        user: { idx: null, text: d.message, attachments: [] },
+        user: {
+          idx: null,
+          text: d.message,
+          attachments: attachmentNames(d.attachments),
+        },
       });
+      run.turn.userFiles = attachmentViews(d.attachments);
       runs.push(run);
       rerender();
       deps.runAdded();

@@ -34,13 +34,42 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: "undo", summary: "Drop the last turn and put its message back here" },
   { name: "retry", summary: "Run the last message again" },
   { name: "stop", summary: "Stop the running answer" },
-  { name: "compress", summary: "Summarize older turns to free context" },
+  { name: "queue", usage: "[text]", summary: "While it runs: queue messages (or queue this one)" },
+  { name: "steer", usage: "[text]", summary: "While it runs: steer the agent (or send this note)" },
+  {
+    name: "interrupt",
+    usage: "[text]",
+    summary: "While it runs: stop, then send (or send this now)",
+  },
+  {
+    name: "btw",
+    usage: "<question>",
+    argRequired: true,
+    summary: "Ask on the side; the chat stays as is",
+  },
+  {
+    name: "background",
+    aliases: ["bg"],
+    usage: "<task>",
+    argRequired: true,
+    summary: "Run a task in the background of this chat",
+  },
+  {
+    name: "compress",
+    usage: "[focus]",
+    summary: "Summarize older turns to free context (keep a topic)",
+  },
   {
     name: "title",
     aliases: ["rename"],
-    usage: "<text>",
-    argRequired: true,
-    summary: "Rename this chat",
+    usage: "[text]",
+    summary: "Rename this chat; no text: the model titles it",
+  },
+  {
+    name: "reasoning",
+    usage: "[none|low|medium|high|default]",
+    choices: ["none", "low", "medium", "high", "default"],
+    summary: "How hard the model thinks in this chat",
   },
   { name: "model", usage: "[id]", argSource: "models", summary: "Pick the model, or set it by id" },
   {
@@ -121,6 +150,18 @@ export function parseSlashCommand(
   const command = findCommand(m[1], commands);
   if (!command) return null;
   return { command, arg: (m[2] ?? "").trim() };
+}
+
+/**
+ * The usage hint when a command that needs an argument has none (`/use` alone), else null:
+ * the composer holds such a draft instead of sending it to the model.
+ */
+export function missingArgumentHint(parsed: ParsedCommand): string | null {
+  const c = parsed.command;
+  if (!c.argRequired || parsed.arg) return null;
+  return `/${c.name} needs ${c.usage ?? "an argument"}: ${c.summary}. Usage: /${c.name} ${
+    c.usage ?? "<argument>"
+  }`;
 }
 
 /** What the autocomplete menu should offer for the draft. */

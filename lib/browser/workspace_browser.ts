@@ -5,7 +5,10 @@
 // preview (lib/browser/file_preview.ts). Tree rows are cloned from the server's <template>s, so they
 // match the first paint exactly; names enter the DOM as textContent only.
 import { api, ApiError } from "./api_client.ts";
-import { el } from "./ui_menu.ts";
+import { el, openDialog } from "./ui_menu.ts";
+import * as actions from "./workspace/file_actions.ts";
+import { wireResize } from "./workspace/panel_resize.ts";
+import type { EditorHandle, OpenedFile } from "./workspace/editor.ts";
 import {
   codeView,
   formatBytes,
@@ -76,12 +79,16 @@ function treeItem(entry: Listing["entries"][number], level: number): HTMLElement
 /** List `path` into `group` (replacing what it held). */
 async function loadDir(path: string, group: HTMLElement, level: number): Promise<boolean> {
   const sid = sessionId();
-  if (!sid) return false;
+  // A new chat has no session yet: list the workspace it will use.
+  const ws = panel()?.dataset.workspace;
+  if (!sid && !ws) return false;
   group.setAttribute("aria-busy", "true");
   try {
     const listing = await api<Listing>(
       "GET",
-      `/api/list?session_id=${q(sid)}&path=${q(path)}`,
+      sid
+        ? `/api/list?session_id=${q(sid)}&path=${q(path)}`
+        : `/api/list?workspace=${q(ws!)}&path=${q(path)}`,
     );
     const items = listing.entries.map((e) => treeItem(e, level));
     if (listing.truncated) {
@@ -221,6 +228,19 @@ function onTreeKey(e: KeyboardEvent): void {
     case " ":
       activate(item);
       break;
+    case "F2":
+      void actions.rename(host, item.dataset.path!);
+      break;
+    case "Delete":
+      void actions.remove(host, item.dataset.path!, isDir);
+      break;
+    case "ContextMenu":
+      actions.openRowMenu(host, item, { anchor: item.querySelector(".tree-row") ?? item });
+      break;
+    case "F10":
+      if (!e.shiftKey) return;
+      actions.openRowMenu(host, item, { anchor: item.querySelector(".tree-row") ?? item });
+      break;
     default:
       return;
   }
@@ -277,6 +297,7 @@ function previewParts() {
     meta: p.querySelector<HTMLElement>("[data-preview-meta]")!,
     download: p.querySelector<HTMLAnchorElement>("[data-preview-download]")!,
     source: p.querySelector<HTMLButtonElement>('[data-action="preview-source"]')!,
+    edit: p.querySelector<HTMLButtonElement>('[data-action="preview-edit"]'),
   };
 }
 
@@ -296,12 +317,15 @@ async function showMarkdown(mode: "rendered" | "source"): Promise<void> {
 }
 
 /** Open the preview of `path` (a file of the session's workspace). */
-export async function openPreview(path: string, size = NaN): Promise<void> {
+export async function openPreview(path: string, size = NaN, edit = false): Promise<void> {
   const sid = sessionId();
   const p = panel();
   if (!sid || !p) return;
+  if (!(await leaveEditor())) return;
   const parts = previewParts();
   const mine = ++previewSeq;
+  openedFile = null;
+  if (parts.edit) parts.edit.hidden = true;
   previewPath = path;
   markdownSource = null;
   p.dataset.preview = "open";
@@ -339,9 +363,9 @@ export async function openPreview(path: string, size = NaN): Promise<void> {
     return;
   }
 
-  let file: { content: string; size: number; lines: number };
+  let file: OpenedFile & { lines: number };
   try {
-    file = await api("GET", `/api/file?session_id=${q(sid)}&path=${q(path)}`);
+    file = await api("GET", `/api/file?session_id=${q(sid)}&path=${q(path)}&head=1`);
   } catch (err) {
     if (mine !== previewSeq) return;
     const why = err instanceof ApiError ? err.message : String(err);
@@ -350,13 +374,19 @@ export async function openPreview(path: string, size = NaN): Promise<void> {
     return;
   }
   if (mine !== previewSeq) return;
-  parts.meta.textContent = `${file.lines} ${file.lines === 1 ? "line" : "lines"} · ${
-    formatBytes(file.size)
-  }`;
+  parts.meta.textContent = file.truncated
+    ? `first ${file.lines} lines · ${formatBytes(file.size)} · read-only`
+    : `${file.lines} ${file.lines === 1 ? "line" : "lines"} · ${formatBytes(file.size)}`;
   const replacement = (file.content.match(/\uFFFD/g) ?? []).length;
   if (file.content.includes("\u0000") || replacement > Math.max(8, file.content.length / 100)) {
     parts.body.replaceChildren(message("Binary file: no preview.", rawUrl(path, true)));
     parts.body.dataset.kind = "binary";
+    return;
+  }
+  openedFile = file;
+  if (parts.edit) parts.edit.hidden = !!file.readonly;
+  if (edit || file.truncated) {
+    await startEditor(file, mine);
     return;
   }
   if (kind === "markdown") {
@@ -371,9 +401,53 @@ export async function openPreview(path: string, size = NaN): Promise<void> {
   parts.body.dataset.kind = "code";
 }
 
+// Editor -----------------------------------------------------------------------------------
+
+let openedFile: (OpenedFile & { lines: number }) | null = null;
+let editor: EditorHandle | null = null;
+
+/** Replace the preview's body by the code editor (its module and CodeMirror load now). */
+async function startEditor(file: OpenedFile, seq = previewSeq): Promise<void> {
+  const sid = sessionId();
+  if (!sid) return;
+  const parts = previewParts();
+  parts.body.dataset.kind = "loading";
+  const { mountEditor } = await import("./workspace/editor.ts");
+  if (seq !== previewSeq) return;
+  editor?.destroy();
+  editor = await mountEditor(parts.body, { sessionId: sid, file });
+  parts.body.dataset.kind = "editor";
+  parts.source.hidden = true;
+  if (parts.edit) parts.edit.hidden = true;
+}
+
+/** Close the editor, asking first when it holds unsaved edits; false when the person stays. */
+async function leaveEditor(): Promise<boolean> {
+  if (!editor) return true;
+  if (editor.dirty()) {
+    const discard = await openDialog({
+      title: "Discard unsaved changes?",
+      text: `Your edits to “${openedFile?.path ?? "this file"}” are not saved.`,
+      confirmLabel: "Discard",
+      tone: "danger",
+      name: "discard-edits",
+    });
+    if (!discard) return false;
+  }
+  editor.destroy();
+  editor = null;
+  return true;
+}
+
 function closePreview(): void {
   const p = panel();
   if (!p || p.dataset.preview !== "open") return;
+  if (editor) {
+    void leaveEditor().then((ok) => {
+      if (ok) closePreview();
+    });
+    return;
+  }
   previewSeq++;
   p.dataset.preview = "closed";
   const { section, body } = previewParts();
@@ -387,10 +461,58 @@ function closePreview(): void {
 
 // Entry points ---------------------------------------------------------------------------
 
+// Live updates ---------------------------------------------------------------------------
+
+let feed: EventSource | null = null;
+let feedSession: string | null = null;
+let reloadTimer: ReturnType<typeof setTimeout> | undefined;
+
+const panelVisible = () => {
+  const a = document.querySelector<HTMLElement>(".app");
+  return a?.dataset.workspacePanel === "open" || a?.dataset.panelPhone === "open";
+};
+
+/**
+ * Follow the workspace's changes (GET /api/sessions/events?watch=): a change re-reads the tree
+ * (open folders stay open). The stream is closed once the panel is hidden, so the server's
+ * watcher closes too.
+ */
+function watchWorkspace(): void {
+  const sid = sessionId();
+  if (typeof EventSource === "undefined" || !sid) return;
+  if (feed && feedSession === sid) return;
+  feed?.close();
+  feedSession = sid;
+  feed = new EventSource(`/api/sessions/events?watch=${q(sid)}`);
+  feed.addEventListener("workspace_changed", () => {
+    if (!panelVisible()) {
+      feed?.close();
+      feed = null;
+      feedSession = null;
+      return;
+    }
+    clearTimeout(reloadTimer);
+    reloadTimer = setTimeout(() => void reloadTree(), 150);
+  });
+}
+
+function filesStatus(text: string): void {
+  const s = panel()?.querySelector<HTMLElement>("[data-files-status]");
+  if (s) s.textContent = text;
+}
+
+const host: actions.FileActionsHost = {
+  sessionId,
+  reload: () => reloadTree(),
+  open: (path, edit) => void openPreview(path, NaN, edit),
+  status: filesStatus,
+};
+
 /** Show the files: list the root (once) and read the git state. */
 export function showFiles(): void {
   void ensureTree();
   void refreshGit();
+  watchWorkspace();
 }
 
 /** Re-read the tree (keeping open folders open) and the git state. */
@@ -406,6 +528,9 @@ export function resetWorkspace(label: string): void {
   closePreview();
   const root = tree();
   if (root) root.dataset.loaded = "false";
+  feed?.close();
+  feed = null;
+  feedSession = null;
 }
 
 /** The first focusable thing in the panel (for focus on open). */
@@ -421,7 +546,8 @@ export function handleAction(action: string, btn: HTMLElement): void {
   else if (action === "preview-close") closePreview();
   else if (action === "preview-source") {
     void showMarkdown(btn.getAttribute("aria-pressed") === "true" ? "rendered" : "source");
-  }
+  } else if (action === "preview-edit" && openedFile) void startEditor(openedFile);
+  else if (action === "panel-more") actions.openRootMenu(host, btn);
 }
 
 let attached = false;
@@ -445,10 +571,29 @@ export function attach(): void {
     );
   });
   tree()?.addEventListener("click", (e) => {
+    const more = (e.target as Element).closest<HTMLElement>("[data-tree-more]");
     const row = (e.target as Element).closest(".tree-row");
     const item = row?.closest<HTMLElement>("[role=treeitem]");
-    if (item) activate(item);
+    if (item && more) actions.openRowMenu(host, item, { anchor: more });
+    else if (item) activate(item);
   });
+  tree()?.addEventListener("contextmenu", (e) => {
+    const item = (e.target as Element).closest<HTMLElement>("[role=treeitem]");
+    if (!item) return;
+    e.preventDefault();
+    focusItem(item);
+    actions.openRowMenu(host, item, { point: { x: e.clientX, y: e.clientY } });
+  });
+  // Buttons this view added to the panel (the page script forwards only its own).
+  p.addEventListener("click", (e) => {
+    const btn = (e.target as Element).closest<HTMLElement>(
+      '[data-action="panel-more"], [data-action="preview-edit"]',
+    );
+    if (btn) handleAction(btn.dataset.action!, btn);
+  });
+  const files = p.querySelector<HTMLElement>("[data-panel-files]");
+  if (files) actions.wireDrop(host, files);
+  wireResize(p);
   tree()?.addEventListener("keydown", onTreeKey);
   p.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && p.dataset.preview === "open" && !e.defaultPrevented) {

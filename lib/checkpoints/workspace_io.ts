@@ -149,7 +149,7 @@ export function writeFile(root: string, rel: string, bytes: Uint8Array, guard: G
  * the name unlinked through that fd (/proc/self/fd), so a swapped parent cannot redirect it.
  * A directory there is left alone (false); a missing file is not an error.
  */
-export async function removeFile(root: string, rel: string, guard: Guard): Promise<boolean> {
+export function removeFile(root: string, rel: string, guard: Guard): boolean {
   if (isProtectedPath(join(root, rel), guard.paths)) throw new SafeFsError("EACCES", "remove");
   if (!safeFs()) throw new SafeFsError("ENOSYS", "safe_fs unavailable");
   const rootFd = openRootDir(root);

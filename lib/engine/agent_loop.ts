@@ -17,8 +17,12 @@ import { estimateTokens, getCompression, summarySection } from "./compression.ts
 import { messagesChars, parseToolArgs, toModelMessages } from "./model_messages.ts";
 import type { Run } from "./run.ts";
 import { compress, compressOnly } from "./summarize.ts";
+import { startAutoTitle } from "./titles.ts";
+import { sessionReasoning } from "../sessions/session_reasoning.ts";
 import { buildSystemPrompt } from "./system_prompt.ts";
 import { runChildTask } from "./child_run.ts";
+import { closeSteerInbox, drainSteer, openSteerInbox, steerPending } from "./steer.ts";
+import { beginToolCheckpoint } from "../checkpoints/tool_checkpoints.ts";
 import {
   clipResult,
   completeEventData,
@@ -80,7 +84,14 @@ export async function runAgent(run: Run, plan: RunPlan): Promise<void> {
     if (plan.mode === "compress") await compressOnly(ctx);
     else await chatLoop(ctx);
     if (run.finished) return;
+    if (plan.mode === "chat" && !plan.delegated && plan.opts.autoTitle) {
+      startAutoTitle(app, run, { fetch: plan.opts.fetch });
+    }
     recordUsage(run, plan, meter, model, endpoint.id);
+    if (plan.mode === "chat" && meter.lastInput > 0) {
+      app.db.prepare("UPDATE sessions SET last_input_tokens = ? WHERE session_id = ?")
+        .run(meter.lastInput, run.sessionId);
+    }
     outcome = { status: "done" };
     // The session is free before `done` is built, so its snapshot says so.
     releaseSession(app.db, run.sessionId, run.streamId);
@@ -156,10 +167,13 @@ async function chatLoop(c: Turn): Promise<void> {
   const root = { stateDir: app.config.stateDir, sessionId: run.sessionId };
   const toolCtx = makeToolContext(c, tools);
 
+  // Steer hook (steer.ts): notes sent mid-run become user messages before the next step.
+  openSteerInbox(run);
   let stored = listMessages(app.db, run.sessionId);
   let compression = getCompression(app.db, run.sessionId, stored);
   for (let step = 1;; step++) {
     if (run.finished) return;
+    if (drainSteer(run, app.db, app.clock)) stored = listMessages(app.db, run.sessionId);
     let history = stored.filter((m) => m.idx >= (compression?.uptoIdx ?? 0));
     let messages = await toModelMessages(history, root);
     let system = compression
@@ -196,7 +210,7 @@ async function chatLoop(c: Turn): Promise<void> {
             signal: run.signal,
             idleTimeoutMs: opts.idleTimeoutMs,
             configPath: app.config.configPath,
-            reasoning: opts.reasoning,
+            reasoning: sessionReasoning(app.db, run.sessionId) ?? opts.reasoning,
             fetch: opts.fetch,
           },
           opts.retry,
@@ -251,6 +265,9 @@ async function chatLoop(c: Turn): Promise<void> {
     }
     draft.persist();
     if (calls.length === 0) {
+      // A note that came in during the last step gets its answer before the turn ends.
+      if (steerPending(run) && step < opts.maxSteps) continue;
+      closeSteerInbox(run, app.db, app.clock);
       if (draft.isEmpty) {
         run.emit({
           event: "warning",
@@ -267,6 +284,7 @@ async function chatLoop(c: Turn): Promise<void> {
     if (run.finished) return;
     stored = listMessages(app.db, run.sessionId);
     if (step >= opts.maxSteps) {
+      closeSteerInbox(run, app.db, app.clock);
       run.emit({
         event: "warning",
         data: {
@@ -302,6 +320,15 @@ async function runOneTool(
   });
   setToolCallStatus(db, run.sessionId, call.id, "running");
   run.activeToolCallId = call.id;
+  // Checkpoints (lib/checkpoints): capture what this call may change, record it after the call.
+  const checkpoint = await beginToolCheckpoint(plan.app, {
+    sessionId: run.sessionId,
+    turnId: run.turnId,
+    toolCallId: call.id,
+    tool: call.name,
+    args: call.args,
+    workspace: ctx.workspace,
+  });
   const started = performance.now();
   const span = c.trace.tool(call.name, call.id);
   let result: ToolResult = { output: "", isError: true };
@@ -315,6 +342,7 @@ async function runOneTool(
       isError: true,
     };
   } finally {
+    await checkpoint?.finish();
     run.activeToolCallId = null;
     span.end({ isError: !!result.isError });
   }
@@ -333,6 +361,10 @@ async function runOneTool(
     content: output,
     turn_id: run.turnId,
   }]);
+  if (data.diff) {
+    db.prepare("UPDATE tool_calls SET diff = ? WHERE session_id = ? AND tool_call_id = ?")
+      .run(JSON.stringify(data.diff), run.sessionId, call.id);
+  }
   run.emit({ event: "tool_complete", data });
 }
 

@@ -184,9 +184,12 @@ export async function runChildTask(
       });
     let failure: string | null = null;
     let hitStepCap = false;
+    const started = new Map<string, ChildCallView>();
     unsubscribe = child.subscribe((e: SequencedEvent) => {
-      if (e.event === "tool") progress({ ...e.data, status: "running" });
-      else if (e.event === "tool_complete") progress(e.data);
+      if (e.event === "tool") {
+        started.set(e.data.tool_call_id, e.data);
+        progress({ ...e.data, status: "running" });
+      } else if (e.event === "tool_complete") progress(e.data);
       else if (e.event === "apperror" || e.event === "error") failure = e.data.message;
       else if (e.event === "warning" && e.data.type === "step_limit") hitStepCap = true;
     });
@@ -195,7 +198,15 @@ export async function runChildTask(
     // user answers in the conversation they are looking at, under that session's grants.
     const hooks: EngineHooks = {
       buildTools: () => picked.tools,
-      requestApproval: (_app, _run, r) => parentCtx.requestApproval(r),
+      async requestApproval(_app, childRun, r) {
+        const call = started.get(childRun.activeToolCallId ?? "");
+        if (call) progress({ ...call, status: "awaiting_approval" });
+        try {
+          return await parentCtx.requestApproval(r);
+        } finally {
+          if (call && !childRun.finished) progress({ ...call, status: "running" });
+        }
+      },
       askClarify: (_app, _run, q, choices) => parentCtx.askClarify(q, choices),
       allowNetwork: () => parentCtx.allowNetwork,
     };

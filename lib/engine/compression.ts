@@ -89,7 +89,11 @@ export const SUMMARY_SYSTEM_PROMPT =
   "and next steps. Use short Markdown bullet points. Do not invent anything.";
 
 /** The single user message asking for a summary of `msgs` (plus the previous summary). */
-export function summaryRequest(previous: string | null, msgs: StoredMessage[]): string {
+export function summaryRequest(
+  previous: string | null,
+  msgs: StoredMessage[],
+  focus?: string,
+): string {
   const lines: string[] = [];
   if (previous) lines.push(`Summary of the conversation before this part:\n${previous}\n`);
   lines.push("Conversation to summarize:");
@@ -107,6 +111,13 @@ export function summaryRequest(previous: string | null, msgs: StoredMessage[]): 
         }`,
       );
     }
+  }
+  // The focus is the user's words, quoted as data: it steers emphasis, never the instructions.
+  if (focus?.trim()) {
+    lines.push(
+      `\nFocus: keep everything about ${JSON.stringify(focus.trim().slice(0, 500))} in full ` +
+        "detail; other topics may be shortened.",
+    );
   }
   lines.push("\nWrite the summary now.");
   return lines.join("\n");

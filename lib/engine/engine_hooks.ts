@@ -13,7 +13,7 @@ export interface EngineHooks {
     app: EngineHost,
     run: Run,
     req: { command: string; description: string; patternKey: string; patternKeys: string[] },
-  ): Promise<{ approved: boolean; message?: string }>;
+  ): Promise<{ approved: boolean; message?: string; rule?: string }>;
   askClarify(app: EngineHost, run: Run, question: string, choices?: string[]): Promise<string>;
   allowNetwork(app: EngineHost, session: SessionRow): boolean;
 }

@@ -52,6 +52,8 @@ export interface EngineOptions {
    * (main.ts wires lib/goals). Errors are the callee's to log.
    */
   onRunEnd?: (run: { sessionId: string; streamId: string; status: string }) => void;
+  /** Let the model title a chat after its first answer (config `title_generation`, default on). */
+  autoTitle: boolean;
   hooks: EngineHooks;
 }
 
@@ -93,6 +95,7 @@ export function engineOptionsFromConfig(
     maxSteps: Math.max(1, Math.floor(num(obj(f.agent).max_steps, 60, 1))),
     delegateMaxSteps: Math.max(1, Math.floor(num(obj(f.agent).delegate_max_steps, 20, 1))),
     reasoning: reasoningEffort(obj(f.agent).reasoning_effort ?? obj(f.model).reasoning_effort),
+    autoTitle: f.title_generation !== false,
     persistIntervalMs: 250,
     heartbeatMs: 5000,
     journalRetentionDays: 14,

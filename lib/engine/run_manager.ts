@@ -212,13 +212,13 @@ export class RunManager {
   }
 
   /** POST /api/session/compress: summarize older turns now, as a run of its own. */
-  compress(app: EngineHost, sessionId: string): StartResult {
+  compress(app: EngineHost, sessionId: string, focus?: string): StartResult {
     const session = getSession(this.deps.db, sessionId);
     this.refuseIfActive(sessionId, session.active_stream_id);
     const streamId = newStreamId();
     const turnId = randomHex(16);
     this.claim(sessionId, streamId, turnId, session.model, session.model_provider);
-    this.launch(app, { streamId, sessionId, turnId }, "compress");
+    this.launch(app, { streamId, sessionId, turnId }, "compress", undefined, focus);
     return { stream_id: streamId, session_id: sessionId, turn_id: turnId, title: session.title };
   }
 
@@ -344,6 +344,7 @@ export class RunManager {
     ids: { streamId: string; sessionId: string; turnId: string },
     mode: RunMode,
     title?: string,
+    focus?: string,
   ): void {
     const opts = this.options(app.config);
     const run = new Run({
@@ -357,7 +358,7 @@ export class RunManager {
     // Start on the next macrotask so the HTTP response leaves first.
     run.done = new Promise<void>((resolve) => setTimeout(resolve, 0))
       .then(loadAgentLoop)
-      .then(({ runAgent }) => runAgent(run, { app, opts, mode, title }))
+      .then(({ runAgent }) => runAgent(run, { app, opts, mode, title, focus }))
       .catch((err) => this.deps.log.error("run crashed", { error: String(err) }))
       .finally(() => {
         if (!run.finished && !this.closed) {

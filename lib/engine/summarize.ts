@@ -62,6 +62,7 @@ export async function compress(
   stored: StoredMessage[],
   current: CompressionState | null,
   keepTurns: number,
+  focus?: string,
 ): Promise<CompressionState | null> {
   const cut = planCut(stored, current, keepTurns);
   if (cut === null) return current;
@@ -76,7 +77,7 @@ export async function compress(
   const window = contextWindowFor(c.model, c.plan.opts.contextWindows);
   let summary: string | null = current?.summary ?? null;
   for (const chunk of chunksForSummary(batch, Math.floor(window / 2))) {
-    summary = await collectText(c, SUMMARY_SYSTEM_PROMPT, summaryRequest(summary, chunk));
+    summary = await collectText(c, SUMMARY_SYSTEM_PROMPT, summaryRequest(summary, chunk, focus));
     if (c.run.finished || !summary) break;
   }
   if (c.run.finished) return current;
@@ -111,7 +112,7 @@ export async function compress(
 export async function compressOnly(c: Turn): Promise<void> {
   const stored = listMessages(c.plan.app.db, c.run.sessionId);
   const current = getCompression(c.plan.app.db, c.run.sessionId, stored);
-  const next = await compress(c, stored, current, 1);
+  const next = await compress(c, stored, current, 1, c.plan.focus);
   if (next === current && !c.run.finished) {
     c.run.emit({
       event: "warning",

@@ -8,6 +8,7 @@ import { loadMcpTools } from "../tools/mcp_tools.ts";
 import { unattendedReason } from "../tasks/jobs.ts";
 import { getProfileSettings, sessionProfile } from "../agent/profiles.ts";
 import type { EngineHost } from "./engine_host.ts";
+import { sideKindOf } from "../sessions/side_sessions.ts";
 
 /** `mcp__<server>__<tool>` → `<server>`. */
 function mcpServerOf(toolName: string): string {
@@ -32,6 +33,8 @@ function terminalNetwork(file: Record<string, unknown>): boolean {
 
 export const TOOL_HOOKS: EngineHooks = {
   async buildTools(app, session) {
+    // A `/btw` side question is answered from the context alone (lib/engine/side_question.ts).
+    if (sideKindOf(app.db, session.session_id) === "btw") return [];
     const builtIn = buildToolset(app, session);
     const mcp = await loadMcpTools(app.mcp).catch((err) => {
       app.log.warn("MCP tools unavailable for this turn", { error: String(err) });
@@ -52,13 +55,16 @@ export const TOOL_HOOKS: EngineHooks = {
       sessionId: run.sessionId,
       streamId: run.streamId,
       ...req,
-      unattended: unattendedReason(app.db, run.sessionId) ?? undefined,
+      unattended: unattendedReason(app.db, run.sessionId) ??
+        backgroundUnattended(app, run.sessionId),
       emit: (e) => run.emit(e),
       signal: run.signal,
     });
     return {
       approved: decision.approved,
       ...(decision.message ? { message: decision.message } : {}),
+      ...(decision.rule ? { rule: decision.rule } : {}),
+      ...(decision.command ? { command: decision.command } : {}),
     };
   },
   askClarify: (app, run, question, choices) =>
@@ -71,3 +77,11 @@ export const TOOL_HOOKS: EngineHooks = {
     }),
   allowNetwork: (app, session) => session.allow_network || terminalNetwork(app.config.file),
 };
+
+/** A `/background` task runs where nobody sees an approval card: what would ask is denied. */
+function backgroundUnattended(app: EngineHost, sessionId: string): string | undefined {
+  return sideKindOf(app.db, sessionId) === "bg"
+    ? "Denied: this background task runs unattended and cannot ask for approval. Find a way " +
+      "that needs no approval, or say what you would need."
+    : undefined;
+}

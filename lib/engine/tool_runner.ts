@@ -21,7 +21,7 @@ export interface ModelToolCall {
 
 /** A short human line for a call, shown on the tool card. */
 export function toolPreview(name: string, args: Record<string, unknown>): string {
-  for (const key of ["command", "path", "file_path", "query", "url", "pattern", "name"]) {
+  for (const key of ["command", "path", "file_path", "query", "url", "pattern", "name", "task"]) {
     const v = args[key];
     if (typeof v === "string" && v) return clipLine(v, 160);
   }
@@ -123,5 +123,6 @@ export function completeEventData(
       ? result.output.slice(0, RESULT_PREVIEW_CHARS) + "…"
       : result.output,
     status,
+    ...(result.diff ? { diff: result.diff } : {}),
   };
 }

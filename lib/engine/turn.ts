@@ -23,6 +23,8 @@ export interface RunPlan {
   mode: RunMode;
   /** A title set by this turn, announced first. */
   title?: string;
+  /** `/compress <focus>`: the topic a manual summary should keep in most detail. */
+  focus?: string;
   /** This run is a delegated sub-task (child_run.ts): it may not delegate again. */
   delegated?: boolean;
 }
@@ -46,6 +48,7 @@ export class Meter {
   cost: number | null = 0;
   steps = 0;
   tools = 0;
+  lastInput = 0;
   ttftMs: number | null = null;
   genMs = 0;
   /** Usage of delegated child runs, already stored against their own sessions. */
@@ -77,6 +80,8 @@ export class Meter {
     pricing: EngineOptions["pricing"],
   ): void {
     this.steps++;
+    // The last request's prompt size: how full the context window is (the context ring).
+    this.lastInput = usage.inputTokens;
     this.input += usage.inputTokens;
     this.output += usage.outputTokens;
     this.cached += usage.cachedTokens;

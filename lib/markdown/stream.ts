@@ -17,6 +17,7 @@ import {
   tokenNeeds,
 } from "./render.ts";
 import type { Token, Tokens } from "marked";
+import { provisionalTable } from "./stream_table.ts";
 
 /** What changed since the previous update, for the island to apply to its DOM. */
 export interface StreamUpdate {
@@ -47,6 +48,11 @@ export interface StreamRendererOptions extends RenderOptions {
    * and can settle.
    */
   onRenderersLoaded?: () => void;
+  /**
+   * Show a table being written as a table from its header row on (the tail only; the live
+   * transcript sets it). Off, every update equals a full render of the text so far.
+   */
+  growingTables?: boolean;
 }
 
 export interface StreamRenderer {
@@ -115,7 +121,7 @@ function definitions(tokens: Token[], into: LinkMap): string[] {
  * frame by the caller); apply each update with `applyStreamUpdate`.
  */
 export function createStreamRenderer(opts: StreamRendererOptions = {}): StreamRenderer {
-  const { onRenderersLoaded, ...renderOpts } = opts;
+  const { onRenderersLoaded, growingTables, ...renderOpts } = opts;
   let text = "";
   let pendingCR = false;
   /** Start of the unsettled tail in `text`. */
@@ -192,7 +198,12 @@ export function createStreamRenderer(opts: StreamRendererOptions = {}): StreamRe
       }
       offset += settling.reduce((n, t) => n + t.raw.length, 0);
     }
-    tailHtml = renderTokens(tokens.slice(settling.length), renderOpts);
+    // A table still being written renders as a growing table, not a paragraph of pipes.
+    const tailSrc = src.slice(settling.reduce((n, t) => n + t.raw.length, 0));
+    const patched = final || !growingTables ? tailSrc : provisionalTable(tailSrc);
+    tailHtml = patched === tailSrc
+      ? renderTokens(tokens.slice(settling.length), renderOpts)
+      : renderTokens(lexMarkdown(patched, links), renderOpts);
     stats.tailRenders++;
     out.tail = tailHtml;
     return out;

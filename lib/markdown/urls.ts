@@ -2,7 +2,7 @@
 // The URL allowlist for links and images in rendered markdown. Invariant: a URL becomes an
 // href/src only if every reading of it a browser could make (entities decoded, tabs/newlines
 // and invisible characters removed, any case, percent-decoded) has an allowed scheme or none:
-// links http/https/mailto, images http/https or base64 PNG/JPEG/GIF/WebP data; relative
+// links http/https/mailto/workspace, images http/https or base64 PNG/JPEG/GIF/WebP data; relative
 // URLs and #anchors pass. Everything else (javascript:, vbscript:, data:text/html, file:…)
 // is refused and the caller shows the markdown source as text.
 
@@ -16,7 +16,9 @@ export interface SafeUrl {
   remote: boolean;
 }
 
-const LINK_SCHEMES = new Set(["http", "https", "mailto"]);
+// `workspace://path` links open the file in the workspace panel (workspacePathOf() + the page's
+// click handler); the browser itself never follows them.
+const LINK_SCHEMES = new Set(["http", "https", "mailto", "workspace"]);
 const IMAGE_SCHEMES = new Set(["http", "https"]);
 const RASTER_DATA = /^data:image\/(?:png|jpe?g|gif|webp);base64,[a-z0-9+/=]*$/i;
 
@@ -135,4 +137,26 @@ export function safeUrl(raw: string, kind: UrlKind): SafeUrl | null {
     href,
     remote: scheme === "http" || scheme === "https" || /^[\\/]{2}/.test(stripped),
   };
+}
+
+/**
+ * The workspace-relative path a `workspace://path` link names (percent-decoded, leading slashes
+ * dropped: always relative to the session's workspace), or null for any other URL or a path a
+ * person could not have meant (empty, control characters, `..` segments). The server's guard
+ * still checks whatever this returns.
+ */
+export function workspacePathOf(href: string): string | null {
+  const m = /^workspace:(?:\/\/)?(.*)$/i.exec(href.trim());
+  if (!m) return null;
+  let path: string;
+  try {
+    path = decodeURIComponent(m[1].split(/[?#]/)[0]);
+  } catch {
+    return null;
+  }
+  path = path.replace(/^\/+/, "");
+  // deno-lint-ignore no-control-regex
+  if (path === "" || /[\u0000-\u001f\u007f\\]/.test(path)) return null;
+  if (path.split("/").some((p) => p === "..")) return null;
+  return path;
 }

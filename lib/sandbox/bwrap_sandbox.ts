@@ -177,6 +177,8 @@ export interface SandboxSpec {
    * own --unshare-net: the non-root way to give slirp4netns a namespace it may join.
    */
   outerNet?: boolean;
+  /** Host paths bound read-only at a path under the sandbox's private /tmp (source, dest). */
+  roBinds?: ReadonlyArray<readonly [string, string]>;
 }
 
 export const UNSHARE_PATH = "/usr/bin/unshare";
@@ -278,6 +280,10 @@ function bwrapArgs(mode: SandboxMode, spec: SandboxSpec): string[] {
     spec.workspace,
     spec.workspace,
     ...masks.after,
+    ...(spec.roBinds ?? []).flatMap(([src, dest]) => {
+      if (!dest.startsWith("/tmp/")) throw new Error(`roBinds go under /tmp, not ${dest}`);
+      return ["--ro-bind", src, dest];
+    }),
     "--chdir",
     spec.cwd,
     "--",
@@ -355,4 +361,40 @@ export function sandboxedCommand(
   const mode = modes.get(status);
   if (!status.bubblewrap || !status.bwrap_path || !mode) return null;
   return spawnSandboxed(status.bwrap_path, mode, spec);
+}
+
+/**
+ * An interactive process in the sandbox `status` describes (null when bubblewrap is unusable):
+ * stdin stays a pipe for the caller (a PTY helper reads it), so the seccomp program reaches
+ * bwrap on fd 3 from a file (`filterFile`, written here, 0600) instead of from stdin.
+ * Everything else — namespaces, uid, masks, explicit environment — is the same as `spawn`.
+ */
+export function spawnInteractive(
+  status: SandboxStatus,
+  spec: SandboxSpec,
+  filterFile: string,
+): Deno.ChildProcess | null {
+  const mode = modes.get(status);
+  if (!status.bubblewrap || !status.bwrap_path || !mode) return null;
+  const argv = [
+    ...(spec.outerNet ? OUTER_NET : []),
+    status.bwrap_path,
+    ...bwrapArgs(mode, spec),
+  ];
+  const options = {
+    clearEnv: true,
+    env: { ...spec.env, HOME: "/tmp/home" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+  } as const;
+  if (!mode.filter) {
+    return new Deno.Command(argv[0], { ...options, args: argv.slice(1) }).spawn();
+  }
+  Deno.writeFileSync(filterFile, mode.filter, { mode: 0o600 });
+  return new Deno.Command("bash", {
+    ...options,
+    args: ["-c", 'f="$1"; shift; exec "$@" 3<"$f"', "hermes-sandbox", filterFile, ...argv],
+  }).spawn();
 }

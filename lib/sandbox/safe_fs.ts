@@ -82,6 +82,7 @@ const ERRNO: Record<number, string> = {
   30: "EROFS",
   36: "ENAMETOOLONG",
   38: "ENOSYS",
+  39: "ENOTEMPTY",
   40: "ELOOP",
   95: "EOPNOTSUPP",
   122: "EDQUOT",
@@ -96,6 +97,8 @@ const SYMBOLS = {
   ftruncate: { parameters: ["i32", "i64"], result: "i32" },
   statx: { parameters: ["i32", "buffer", "i32", "u32", "buffer"], result: "i32" },
   mkdirat: { parameters: ["i32", "buffer", "u32"], result: "i32" },
+  renameat2: { parameters: ["i32", "buffer", "i32", "buffer", "u32"], result: "i32" },
+  unlinkat: { parameters: ["i32", "buffer", "i32"], result: "i32" },
   fdopendir: { parameters: ["i32"], result: "pointer" },
   readdir: { parameters: ["pointer"], result: "pointer" },
   closedir: { parameters: ["pointer"], result: "i32" },
@@ -305,6 +308,25 @@ export function readFd(fd: number, max: number): Uint8Array {
   return out.subarray(0, total);
 }
 
+/** pread into `buf` at `offset`: the bytes read (0 at the end of the file). */
+export function readAt(fd: number, buf: Uint8Array, offset: number): number {
+  return check(lib().pread(fd, buf, BigInt(buf.length), BigInt(offset)), "read");
+}
+
+/** pwrite all of `bytes` at `offset` (streaming writers keep their own offset). */
+export function writeAt(fd: number, bytes: Uint8Array, offset: number): void {
+  let done = 0;
+  while (done < bytes.length) {
+    const chunk = bytes.subarray(done);
+    const n = check(
+      lib().pwrite(fd, chunk, BigInt(chunk.length), BigInt(offset + done)),
+      "write",
+    );
+    if (n === 0) throw new SafeFsError("EIO", "write");
+    done += n;
+  }
+}
+
 /** Replace the content of the file behind `fd` (opened for writing) with `bytes`. */
 export function writeFdAll(fd: number, bytes: Uint8Array): void {
   check(lib().ftruncate(fd, 0n), "truncate");
@@ -327,6 +349,24 @@ export function mkdirAt(dirFd: number, name: string): void {
     const code = errnoName();
     if (code !== "EEXIST") throw new SafeFsError(code, "mkdir");
   }
+}
+
+/** renameat2(RENAME_NOREPLACE): move one entry between two directory fds, never overwriting. */
+export function renameAt(fromDirFd: number, from: string, toDirFd: number, to: string): void {
+  for (const n of [from, to]) {
+    if (n.includes("/") || n === ".." || n === "." || n === "") {
+      throw new SafeFsError("EINVAL", "rename");
+    }
+  }
+  check(lib().renameat2(fromDirFd, cstr(from), toDirFd, cstr(to), 1), "rename");
+}
+
+/** unlinkat of one entry `name` of `dirFd` (a file or symlink; `dir` removes an empty folder). */
+export function unlinkAt(dirFd: number, name: string, dir = false): void {
+  if (name.includes("/") || name === ".." || name === "." || name === "") {
+    throw new SafeFsError("EINVAL", "unlink");
+  }
+  check(lib().unlinkat(dirFd, cstr(name), dir ? 0x200 : 0), "unlink");
 }
 
 /** The entries of the directory open as `dirFd` (which stays open), without `.` and `..`. */

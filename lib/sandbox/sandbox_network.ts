@@ -24,14 +24,15 @@ export async function netnsPid(
   signal: AbortSignal,
 ): Promise<number | null> {
   // Deno refuses /proc/<pid>/… to anything short of --allow-all, so a short shell (an allowed
-  // program) watches the process tree and prints the pid once it stands in its own netns.
+  // program) watches the process tree and prints the pid once it stands in its own netns (and,
+  // as bwrap's child, has started the command). /proc files report size 0: test their text.
   const script = 'own=$(readlink /proc/self/ns/net); i=0; while [ "$i" -lt 500 ]; do ' +
     'if [ "$2" = 1 ]; then p=$1; ' +
     'if [ -e "/proc/$p/ns/net" ] && [ "$(readlink /proc/$p/ns/net 2>/dev/null)" != "$own" ]; ' +
     'then echo "$p"; exit 0; fi; ' +
     'else p=$(cut -d" " -f1 "/proc/$1/task/$1/children" 2>/dev/null); ' +
     'if [ -n "$p" ] && [ "$(readlink /proc/$p/ns/net 2>/dev/null)" != "$own" ] && ' +
-    '[ -s "/proc/$p/task/$p/children" ]; then echo "$p"; exit 0; fi; fi; ' +
+    '[ -n "$(cat "/proc/$p/task/$p/children" 2>/dev/null)" ]; then echo "$p"; exit 0; fi; fi; ' +
     "i=$((i+1)); sleep 0.01; done; exit 1";
   try {
     const out = await new Deno.Command("/bin/sh", {

@@ -18,6 +18,8 @@ export const GUARDED_GET_PATHS: ReadonlySet<string> = new Set([
   "/api/chat/stream",
   "/api/approval/inject_test",
   "/api/approval/stream",
+  "/api/terminal/output",
+  "/api/terminal/ws",
 ]);
 
 /** True for methods that change state (POST/PUT/PATCH/DELETE). */
@@ -45,12 +47,22 @@ export function decodedPath(pathname: string): string {
   }
 }
 
+/**
+ * Auth routes that manage sign-in methods rather than sign in: they need a login like the
+ * rest of the API (listing, adding and removing passkeys).
+ */
+function isSignInManagementPath(path: string): boolean {
+  return path === "/api/auth/passkeys" || path === "/api/auth/passkey/delete" ||
+    path === "/api/auth/passkey/register" || path.startsWith("/api/auth/passkey/register/");
+}
+
 /** Paths reachable without logging in (API.md "Health and auth"). */
 export function isPublicPath(path: string): boolean {
   return path === "/login" || path === "/health" || path === "/sw.js" ||
     path === "/manifest.json" || path === "/manifest.webmanifest" ||
     path === "/favicon.ico" || path === "/favicon.svg" ||
-    path.startsWith("/api/auth/") || path.startsWith("/static/") || isSharePath(path);
+    (path.startsWith("/api/auth/") && !isSignInManagementPath(path)) ||
+    path.startsWith("/static/") || isSharePath(path);
 }
 
 /**

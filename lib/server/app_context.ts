@@ -12,6 +12,7 @@ import type { RunManager } from "../engine/run_manager.ts";
 import type { ModelCatalog } from "../models/model_catalog.ts";
 import type { EngineHost } from "../engine/engine_host.ts";
 import type { TaskScheduler } from "../tasks/scheduler.ts";
+import type { TerminalManager } from "../terminal/terminal_manager.ts";
 
 /** The app: what the engine needs (EngineHost) plus the server's own subsystems. */
 export interface AppContext extends EngineHost {
@@ -42,4 +43,6 @@ export interface AppContext extends EngineHost {
   models: ModelCatalog;
   /** Scheduled tasks (lib/tasks/scheduler.ts): started by main() once the server listens. */
   tasks: TaskScheduler;
+  /** The person's sandboxed terminals (lib/terminal/terminal_manager.ts); killed on close. */
+  terminals: TerminalManager;
 }

@@ -99,10 +99,22 @@ const enc = new TextEncoder();
  * Ends (and unsubscribes) when the client goes away, `signal` aborts or the hub closes.
  */
 export function sessionEventsResponse(
-  hub: SessionEventsHub,
-  opts: { keepAliveMs?: number; signal?: AbortSignal } = {},
+  hub: SessionEventsHub | null,
+  opts: {
+    keepAliveMs?: number;
+    signal?: AbortSignal;
+    /**
+     * More event sources on the same stream (the panel's `workspace_changed`): each is given a
+     * sender and returns its unsubscribe, called when the stream ends. A null hub streams these
+     * alone.
+     */
+    sources?: Array<
+      (send: (event: string, data: unknown) => void, end: () => void) => Promise<() => void>
+    >;
+  } = {},
 ): Response {
   let unsubscribe = () => {};
+  const extra: Array<() => void> = [];
   let timer: ReturnType<typeof setInterval> | undefined;
   let closed = false;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -111,6 +123,7 @@ export function sessionEventsResponse(
     closed = true;
     clearInterval(timer);
     unsubscribe();
+    for (const stop of extra.splice(0)) stop();
     opts.signal?.removeEventListener("abort", close);
     try {
       controller.close();
@@ -127,10 +140,17 @@ export function sessionEventsResponse(
   const body = new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;
-      unsubscribe = hub.subscribe(
-        (e) => write(`id: ${e.version}\nevent: sessions_changed\ndata: ${JSON.stringify(e)}\n\n`),
-        close,
-      );
+      if (hub) {
+        unsubscribe = hub.subscribe(
+          (e) => write(`id: ${e.version}\nevent: sessions_changed\ndata: ${JSON.stringify(e)}\n\n`),
+          close,
+        );
+      }
+      for (const source of opts.sources ?? []) {
+        source((event, data) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`), close)
+          .then((stop) => closed ? stop() : extra.push(stop))
+          .catch(() => close());
+      }
       write(": connected\n\n");
       timer = setInterval(() => write(": keepalive\n\n"), opts.keepAliveMs ?? 15_000);
       if (opts.signal?.aborted) close();

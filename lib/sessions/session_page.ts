@@ -261,7 +261,6 @@ export function listSessionPage(db: Db, filter: SessionFilter, opts: PageOptions
   };
 }
 
-
 /**
  * Every matching session, newest updated_at first, read in batches for a streamed answer: the order
  * is fixed first (ids only, newest updated_at first), then each batch of full rows is read when

@@ -5,6 +5,7 @@
 // every match is counted and reachable by paging (limit/offset), none is silently dropped.
 import type { Db } from "../storage/db.ts";
 import { COMPACT_COLUMNS, type SessionRow, toCompact } from "./sessions.ts";
+import { searchSnippet } from "./search_snippet.ts";
 
 export interface SearchHit extends SessionRow {
   match_type: "title" | "content";
@@ -56,14 +57,16 @@ function contentMatchIds(db: Db, fts: string): Array<{ id: string; mid: number }
   ).all(fts) as Array<{ id: string; mid: number }>;
 }
 
-/** Plain-text snippets around the match for the given message ids. */
-function snippets(db: Db, fts: string, ids: number[]): Map<number, string> {
+/**
+ * Plain-text snippets (markdown stripped) centred on the first matched word, whole words only,
+ * for the given message ids (lib/sessions/search_snippet.ts).
+ */
+function snippets(db: Db, query: string, ids: number[]): Map<number, string> {
   if (ids.length === 0) return new Map();
   const rows = db.prepare(
-    `SELECT rowid AS id, snippet(message_fts, 0, '', '', '…', 16) AS preview FROM message_fts
-     WHERE message_fts MATCH ? AND rowid IN (${ids.map(() => "?").join(",")})`,
-  ).all(fts, ...ids) as Array<{ id: number; preview: string }>;
-  return new Map(rows.map((r) => [r.id, String(r.preview).replace(/\s+/g, " ").trim()]));
+    `SELECT id, content FROM messages WHERE id IN (${ids.map(() => "?").join(",")})`,
+  ).all(...ids) as Array<{ id: number; content: string }>;
+  return new Map(rows.map((r) => [r.id, searchSnippet(String(r.content), query)]));
 }
 
 function rowsById(db: Db, ids: string[]): Map<string, SessionRow> {
@@ -110,7 +113,7 @@ export function searchSessions(db: Db, query: string, opts: SearchOptions = {}):
   const all: Array<{ id: string; mid?: number }> = [...titleIds.map((id) => ({ id })), ...content];
   const page = all.slice(offset, offset + limit);
   const rows = rowsById(db, page.map((h) => h.id));
-  const previews = snippets(db, fts, page.flatMap((h) => (h.mid === undefined ? [] : [h.mid])));
+  const previews = snippets(db, query, page.flatMap((h) => (h.mid === undefined ? [] : [h.mid])));
   const sessions: SearchHit[] = [];
   for (const h of page) {
     const row = rows.get(h.id);

@@ -46,6 +46,8 @@ export interface SessionToolCall {
   result: string | null;
   started_at: number;
   duration: number | null;
+  /** The file change of a write_file/patch call (FileDiff in lib/shared/chat_events.ts). */
+  diff?: unknown;
 }
 
 /** The full session shape: compact row + messages + tool calls (+ paging markers). */
@@ -235,10 +237,15 @@ export function listSessions(
 /** Tool calls recorded for a session, oldest first. */
 export function listSessionToolCalls(db: Db, id: string): SessionToolCall[] {
   const rows = db.prepare(
-    `SELECT tool_call_id, turn_id, name, args, status, result, started_at, duration
+    `SELECT tool_call_id, turn_id, name, args, status, result, started_at, duration, diff
      FROM tool_calls WHERE session_id = ? ORDER BY started_at, rowid`,
-  ).all(id) as unknown as Array<SessionToolCall & { args: string }>;
-  return rows.map((r) => ({ ...r, args: parseJsonColumn(r.args, {}) }));
+  ).all(id) as unknown as Array<SessionToolCall & { args: string; diff: string | null }>;
+  // `diff` (write_file/patch, lib/tools/file_diff.ts) is listed only where there is one.
+  return rows.map(({ diff, ...r }) => ({
+    ...r,
+    args: parseJsonColumn(r.args, {}),
+    ...(diff ? { diff: parseJsonColumn(diff, null) } : {}),
+  }));
 }
 
 export interface MessagePage {
@@ -315,7 +322,12 @@ export function updateSession(
 
 /** Rename a session (trimmed, ≤80 chars, blank → "Untitled"). */
 export function renameSession(db: Db, clock: Clock, id: string, title: string): SessionRow {
-  return updateSession(db, clock, id, { title });
+  const row = updateSession(db, clock, id, { title });
+  // A title the person chose is never replaced by a generated one (lib/engine/titles.ts);
+  // a reset to "Untitled" (clear) lets the next first message name the chat again.
+  db.prepare("UPDATE sessions SET title_source = ? WHERE session_id = ?")
+    .run(row.title === UNTITLED ? null : "user", id);
+  return row;
 }
 
 /** Mark (or clear) the run streaming into a session. Does not count as activity. */

@@ -108,7 +108,9 @@ export const PREFERENCES: Readonly<Record<string, Preference>> = {
   api_redact_enabled: bool(true),
   dashboard_plugins: { default: {}, rule: { kind: "object" } },
   auto_title_refresh_every: text("0", 16),
-  default_message_mode: oneOf("steer", ["steer", "queue", "interrupt"]),
+  // What Send does while an answer runs (lib/browser/composer/message_mode.ts). The original
+  // defaults to steer; here queue stays the default, as it was before steering existed.
+  default_message_mode: oneOf("queue", ["steer", "queue", "interrupt"]),
   auth_disabled_acknowledged: bool(false),
 };
 

@@ -28,6 +28,19 @@ export interface ToolEventData {
   args: Record<string, unknown>;
 }
 
+/** Extension: what a write_file/patch call changed (lib/tools/file_diff.ts), a unified diff. */
+export interface FileDiff {
+  path: string;
+  status: "added" | "modified";
+  added: number;
+  removed: number;
+  /** Lines start with " ", "+" or "-" (npm `diff`'s structured patch). */
+  hunks: Array<
+    { old_start: number; old_lines: number; new_start: number; new_lines: number; lines: string[] }
+  >;
+  truncated?: boolean;
+}
+
 export interface ToolCompleteEventData {
   event_type: "tool.completed";
   tool_call_id: string;
@@ -39,6 +52,8 @@ export interface ToolCompleteEventData {
   result_preview: string;
   /** Extension: the terminal status of the call (completed | error | denied). */
   status?: ToolCallStatus;
+  /** Extension: the file change of a write_file/patch call. */
+  diff?: FileDiff;
 }
 
 /**
@@ -104,9 +119,19 @@ export type ChatEvent =
   | { event: "done"; data: { session: Record<string, unknown>; usage: Usage } }
   | { event: "title"; data: { session_id: string; title: string } }
   | {
+    /** The model is writing a title (lib/engine/titles.ts); the sessions feed brings the result. */
+    event: "title_status";
+    data: { session_id: string; status: "generating" | "generated" | "failed"; title?: string };
+  }
+  | {
     /** A standing goal (lib/goals) started this turn by itself: the first event of the run. */
     event: "goal_continue";
     data: { session_id: string; goal: string; turn: number; max_turns: number; reason: string };
+  }
+  | {
+    /** A steer note (lib/engine/steer.ts) was added to the transcript before the next step. */
+    event: "steer";
+    data: { idx: number; text: string | unknown[]; timestamp: number };
   }
   | { event: "stream_end"; data: { session_id: string } }
   | { event: "cancel"; data: { message: string; type: "cancelled" } }

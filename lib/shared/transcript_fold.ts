@@ -20,6 +20,7 @@ import {
   type TurnModel,
   type TurnUser,
 } from "./transcript_turns.ts";
+import { attachmentViews } from "./attachment_views.ts";
 
 /**
  * Fold stored messages into turns. A turn starts at each user message; rows before the first
@@ -42,6 +43,8 @@ export function foldMessages(
         attachments: attachmentNames(m.attachments),
       };
       turns.push(emptyTurn(m.turn_id ?? `i${m.idx}`, m.turn_id ?? null, user));
+      const files = attachmentViews(m.attachments);
+      if (files.length) turns[turns.length - 1].userFiles = files;
       tools = new Map();
       continue;
     }
@@ -51,9 +54,12 @@ export function foldMessages(
     const turn = turns[turns.length - 1];
     if (m.role === "assistant") {
       const reasoning = m.reasoning?.trim();
-      if (reasoning) turn.thinking.push(reasoning);
+      if (reasoning) turn.order.push({ kind: "thinking", i: turn.thinking.push(reasoning) - 1 });
       const text = messageText(m.content);
-      if (text.trim()) turn.segments.push({ key: `m${m.idx}`, text });
+      if (text.trim()) {
+        turn.segments.push({ key: `m${m.idx}`, text });
+        turn.order.push({ kind: "text", key: `m${m.idx}` });
+      }
       for (const call of m.tool_calls ?? []) {
         const name = call.function?.name ?? "tool";
         const args = parseArgs(call.function?.arguments);
@@ -73,6 +79,7 @@ export function foldMessages(
         if (rec && typeof rec.result === "string") Object.assign(view, clipResult(rec.result));
         tools.set(call.id, view);
         turn.tools.push(view);
+        turn.order.push({ kind: "tool", id: call.id });
       }
     } else if (m.role === "tool") {
       const text = messageText(m.content);

@@ -42,6 +42,9 @@ export function noticeFromEvent(e: ChatEvent): Notice | null {
         title: ERROR_TITLES[e.data.type] ?? "Error",
         message: e.data.message,
         ...(e.data.hint ? { hint: e.data.hint } : {}),
+        ...(e.data.type === "no_provider"
+          ? { link: { href: "/onboarding", label: "Set up a provider" } }
+          : {}),
       };
     case "error":
       return { kind: "error", title: "Error", message: e.data.message };
@@ -147,6 +150,7 @@ export function applyEvent(run: LiveRun, e: SequencedEvent): Change {
       run.inThinking = false;
       const last = turn.segments[turn.segments.length - 1];
       if (!last || run.splitText) {
+        turn.order.push({ kind: "text", key: `s${turn.segments.length}` });
         turn.segments.push({ key: `s${turn.segments.length}`, text: e.data.text });
         run.splitText = false;
         return "structure";
@@ -161,7 +165,7 @@ export function applyEvent(run: LiveRun, e: SequencedEvent): Change {
         return "thinking";
       }
       run.inThinking = true;
-      turn.thinking.push(e.data.text);
+      turn.order.push({ kind: "thinking", i: turn.thinking.push(e.data.text) - 1 });
       return "structure";
     }
     case "tool":
@@ -185,6 +189,7 @@ export function applyEvent(run: LiveRun, e: SequencedEvent): Change {
           duration: null,
         };
         turn.tools.push(view);
+        turn.order.push({ kind: "tool", id: view.id });
       }
       if (e.event === "tool_complete") {
         const c = e.data;

@@ -5,6 +5,7 @@
 // Invariant: a turn's key (its `turn_id`, else its user message idx) is the same live and
 // settled, so a disclosure choice made during the run still applies after a reload.
 import type { ToolCallStatus } from "./chat_events.ts";
+import type { AttachmentView } from "./attachment_views.ts";
 
 /** Characters of a tool result / of pretty-printed arguments kept for the first paint. */
 export const RESULT_CLIP = 1200;
@@ -69,6 +70,8 @@ export interface Notice {
   title: string;
   message: string;
   hint?: string;
+  /** A way forward (the no-provider notice links to setup). */
+  link?: { href: string; label: string };
 }
 
 export interface TurnUser {
@@ -88,7 +91,17 @@ export interface TurnModel {
   todos: TodoItem[] | null;
   segments: Segment[];
   notices: Notice[];
+  /** The order things happened in: thinking, prose and tool calls interleaved (transcript_order.ts). */
+  order: OrderItem[];
+  /** The user message's attachments with what the bubble needs to show and open them. */
+  userFiles?: AttachmentView[];
 }
+
+/** One entry of a turn's `order`: a thinking block (index), a prose segment (key), a call (id). */
+export type OrderItem =
+  | { kind: "thinking"; i: number }
+  | { kind: "text"; key: string }
+  | { kind: "tool"; id: string };
 
 /** Plain text of a content value (array parts contribute their `text`). */
 export function messageText(content: unknown): string {
@@ -133,7 +146,7 @@ export function toolTarget(name: string, args: unknown): string {
   }
   if (args && typeof args === "object") {
     const a = args as Record<string, unknown>;
-    for (const key of ["command", "path", "file_path", "query", "url", "pattern", "name"]) {
+    for (const key of ["command", "path", "file_path", "query", "url", "pattern", "name", "task"]) {
       const v = a[key];
       if (typeof v === "string" && v) return clipLine(v, 160);
     }
@@ -198,7 +211,17 @@ export function parseTodoResult(text: string): TodoItem[] | null {
 }
 
 export function emptyTurn(key: string, turnId: string | null, user: TurnUser | null): TurnModel {
-  return { key, turnId, user, thinking: [], tools: [], todos: null, segments: [], notices: [] };
+  return {
+    key,
+    turnId,
+    user,
+    thinking: [],
+    tools: [],
+    todos: null,
+    segments: [],
+    notices: [],
+    order: [],
+  };
 }
 
 /** True when the turn has anything for the activity disclosure. */

@@ -382,6 +382,33 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX shares_by_session ON shares(session_id);
   `,
+  // 14: who named a session (lib/engine/titles.ts: NULL = derived from the first message,
+  // 'model' = generated, 'user' = set by the person and never overwritten) and the session's
+  // own reasoning effort (lib/sessions/session_reasoning.ts; NULL = the config's), and the
+  // command a person edited before allowing it (lib/approvals/approval_edit.ts), and the file
+  // diff of a write_file/patch call (lib/tools/file_diff.ts, JSON) for the diff view on reload,
+  // and the last request's input tokens (routes/api/session/context.ts: the context ring).
+  `
+  ALTER TABLE sessions ADD COLUMN title_source TEXT;
+  ALTER TABLE sessions ADD COLUMN reasoning_effort TEXT;
+  ALTER TABLE approvals ADD COLUMN edited_command TEXT;
+  ALTER TABLE tool_calls ADD COLUMN diff TEXT;
+  ALTER TABLE sessions ADD COLUMN last_input_tokens INTEGER;
+  `,
+  // 15: answer variants (lib/engine/variants.ts): each regenerated answer of a session's last
+  // turn; the variant shown in the transcript has messages NULL (its rows live in messages and
+  // tool_calls), the others hold their messages and tool call records as JSON.
+  `
+  CREATE TABLE message_variants (
+    session_id TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+    turn_id TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    messages TEXT,
+    tool_calls TEXT,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (session_id, turn_id, n)
+  );
+  `,
 ];
 
 /** Open (creating if needed) the database file in `stateDir` and bring it up to date. */

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { FileSandboxPool } from "../sandbox/file_sandbox.ts";
 import { FILE_LIMITS } from "../sandbox/file_ops.ts";
 import { defineTool, type ToolDefinition } from "./types.ts";
+import { withDiff } from "./file_diff.ts";
 
 const path = z.string().min(1).describe(
   "Path relative to the workspace root (e.g. src/main.ts). Absolute paths and .. are refused.",
@@ -36,7 +37,7 @@ export function writeFileTool(files: FileSandboxPool): ToolDefinition {
       path,
       content: z.string().describe("The complete new content of the file."),
     }),
-    execute: (args, ctx) => files.run(ctx.workspace, "write", args, ctx.signal),
+    execute: withDiff((args, ctx) => files.run(ctx.workspace, "write", args, ctx.signal)),
   });
 }
 
@@ -53,7 +54,7 @@ export function patchTool(files: FileSandboxPool): ToolDefinition {
       new_string: z.string().describe("The replacement text."),
       replace_all: z.boolean().optional().describe("Replace every occurrence (default false)."),
     }),
-    execute: (args, ctx) => files.run(ctx.workspace, "patch", args, ctx.signal),
+    execute: withDiff((args, ctx) => files.run(ctx.workspace, "patch", args, ctx.signal)),
   });
 }
 

@@ -49,6 +49,10 @@ export function terminalTool(deps: TerminalToolDeps): ToolDefinition {
           denied: true,
         };
       }
+      // A grant that answered without asking is named in the output (the tool card shows it).
+      let rule: string | undefined;
+      let command = args.command;
+      let editNote = "";
       if (verdict.tier === "dangerous") {
         const decision = await ctx.requestApproval({
           command: args.command,
@@ -65,6 +69,26 @@ export function terminalTool(deps: TerminalToolDeps): ToolDefinition {
             isError: true,
             denied: true,
           };
+        }
+        rule = decision.rule;
+        // Edit-then-run: the person changed the command before allowing it. It was judged on
+        // approval; judged again here so no path runs a hardline edit. The agent is told.
+        if (decision.command && decision.command !== args.command) {
+          const again = classifyCommand(decision.command, {
+            configPath: deps.configPath,
+            home: deps.home,
+            workspace: ctx.workspace,
+          });
+          if (again.tier === "hardline") {
+            return {
+              output: "BLOCKED: the user's edited command is never allowed and was not run.",
+              isError: true,
+              denied: true,
+            };
+          }
+          command = decision.command;
+          editNote = `[the user edited the command before allowing it; this ran instead:\n` +
+            `${command}]\n`;
         }
       }
       let cwd: string;
@@ -83,7 +107,7 @@ export function terminalTool(deps: TerminalToolDeps): ToolDefinition {
         args.timeout ? args.timeout * 1000 : deps.defaultTimeoutMs,
       );
       const r = await deps.commands.run({
-        command: args.command,
+        command,
         workspace,
         cwd,
         timeoutMs,
@@ -96,6 +120,8 @@ export function terminalTool(deps: TerminalToolDeps): ToolDefinition {
           "commands a network safely (slirp4netns is not installed): the command ran offline]\n" +
           body;
       }
+      if (rule) body = `[allowed by rule \`${rule}\`]\n${body}`;
+      body = editNote + body;
       let status: string;
       if (r.timedOut) {
         status = `[timed out after ${Math.round(timeoutMs / 1000)} s; the command was killed]`;

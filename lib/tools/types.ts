@@ -2,7 +2,7 @@
 // zod schema for its arguments and an `execute` that never throws for expected failures: it
 // returns `{output, isError: true}` so the model can read what went wrong and try again.
 import type { z } from "zod";
-import type { ChatEvent } from "../shared/chat_events.ts";
+import type { ChatEvent, FileDiff } from "../shared/chat_events.ts";
 
 /** What the engine hands a tool for one call: where it may act, and how to talk to the user. */
 export interface ToolContext {
@@ -23,7 +23,7 @@ export interface ToolContext {
     description: string;
     patternKey: string;
     patternKeys: string[];
-  }): Promise<{ approved: boolean; message?: string }>;
+  }): Promise<{ approved: boolean; message?: string; rule?: string; command?: string }>;
   /** Ask the user a question (optionally with choices) and wait for the answer. */
   askClarify(question: string, choices?: string[]): Promise<string>;
   /** Whether `terminal` may reach the network (bubblewrap otherwise unshares it). */
@@ -49,6 +49,8 @@ export interface ToolResult {
   isError?: boolean;
   /** Extension: the call was refused by the user or by policy (tool-call status `denied`). */
   denied?: boolean;
+  /** Extension: the file change (write_file, patch), for the diff view; never sent to the model. */
+  diff?: FileDiff;
 }
 
 // deno-lint-ignore no-explicit-any

@@ -282,8 +282,8 @@ async function openRegular(
 export async function readTextFile(
   workspace: string,
   rel: string,
-  opts: FileAccessOptions = {},
-): Promise<{ path: string; content: string; size: number; lines: number }> {
+  opts: FileAccessOptions & { head?: boolean } = {},
+): Promise<TextFileView> {
   const { file, real, info } = await openRegular(workspace, rel, opts);
   try {
     const tooBig = (size: number) =>
@@ -291,7 +291,7 @@ export async function readTextFile(
         `"${rel}" is ${size.toLocaleString("en-US")} bytes; the viewer opens files up to ` +
           `${MAX_VIEW_BYTES.toLocaleString("en-US")} bytes. Download it instead.`,
       );
-    if (info.size > MAX_VIEW_BYTES) throw tooBig(info.size);
+    if (info.size > MAX_VIEW_BYTES && !opts.head) throw tooBig(info.size);
     const buf = new Uint8Array(MAX_VIEW_BYTES + 1);
     let total = 0;
     while (total < buf.length) {
@@ -299,17 +299,51 @@ export async function readTextFile(
       if (n === null) break;
       total += n;
     }
-    if (total > MAX_VIEW_BYTES) throw tooBig(total); // grew after the stat
-    const content = new TextDecoder("utf-8", { fatal: false }).decode(buf.subarray(0, total));
-    return {
+    const truncated = total > MAX_VIEW_BYTES;
+    if (truncated && !opts.head) throw tooBig(total); // grew after the stat
+    let bytes = buf.subarray(0, Math.min(total, MAX_VIEW_BYTES));
+    if (truncated) {
+      // The first whole lines only: a cut mid-line (or mid-character) would mislead.
+      const nl = bytes.lastIndexOf(10);
+      if (nl > 0) bytes = bytes.subarray(0, nl + 1);
+    }
+    const content = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+    const view: TextFileView = {
       path: await toWorkspaceRelative(workspace, real),
       content,
-      size: total,
+      size: truncated ? Math.max(info.size, total) : total,
       lines: countLines(content),
+      mtime: toSeconds(info.mtime),
+      sha256: await sha256Hex(bytes),
     };
+    if (truncated) {
+      view.truncated = true;
+      view.readonly = true;
+    }
+    return view;
   } finally {
     file.close();
   }
+}
+
+/** What GET /api/file answers (the editor keeps `sha256`/`mtime` as the base of its save). */
+export interface TextFileView {
+  path: string;
+  content: string;
+  size: number;
+  lines: number;
+  /** Epoch seconds of the last modification when read. */
+  mtime: number | null;
+  /** SHA-256 (hex) of the bytes read: the save conflict check compares against it. */
+  sha256: string;
+  /** Only with `head`: the file is larger than the viewer's limit; these are its first lines. */
+  truncated?: true;
+  readonly?: true;
+}
+
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const d = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as BufferSource));
+  return Array.from(d, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Lines as an editor counts them: "" → 0, "a" → 1, "a\n" → 1, "a\nb" → 2. */

@@ -256,3 +256,28 @@ export async function renameWorkspace(
   deps.db.prepare("UPDATE workspaces SET name = ? WHERE path = ?").run(cleanName(name), path);
   return listWorkspaces(deps).find((w) => w.path === path)!;
 }
+
+/**
+ * Put the listed workspaces in the order of `paths` (each must be listed; 400 otherwise). The
+ * default workspace stays first; listed ones not named keep their order after the named ones.
+ * The order is kept as `added_at` (the list's sort key) rewritten in sequence.
+ */
+export function reorderWorkspaces(deps: WorkspaceDeps, clock: Clock, paths: string[]): Workspace[] {
+  const listed = listWorkspaces(deps).map((w) => w.path);
+  const def = listed[0];
+  const seen = new Set<string>();
+  for (const p of paths) {
+    if (!listed.includes(p)) throw new NotFoundError(`Workspace "${p}" is not registered`);
+    if (seen.has(p)) throw new ValidationError(`Workspace "${p}" is named twice`, "paths");
+    seen.add(p);
+  }
+  const order = [
+    ...paths.filter((p) => p !== def),
+    ...listed.filter((p) => p !== def && !seen.has(p)),
+  ];
+  const base = clock();
+  const set = deps.db.prepare("UPDATE workspaces SET added_at = ? WHERE path = ?");
+  set.run(base - 1, def);
+  for (const [i, p] of order.entries()) set.run(base + i, p);
+  return listWorkspaces(deps);
+}

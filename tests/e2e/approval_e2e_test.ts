@@ -65,7 +65,9 @@ browserTest("an approval is answered from its card with each of the four choices
     await card.locator('[data-choice="always"]').click();
     await f.settled();
     const config = await Deno.readTextFile(join(h.root, "config.yaml"));
-    ok(config.includes("chmod_world_writable"), "always: the pattern is in the allowlist");
+    // Issue 14: "always" covers this exact command in this workspace, not the category.
+    ok(config.includes("command: chmod 777 notes.txt"), "always: the exact command is saved");
+    ok(!config.includes("chmod_world_writable"), "always: the category is not allowlisted");
 
     await h.fake.enqueue({ toolCalls: [terminal("rm -rf src/")] }, {
       text: "Understood, kept it.",

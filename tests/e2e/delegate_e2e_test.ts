@@ -91,7 +91,7 @@ browserTest(
       );
       await t.browser.screenshot(t.page, "delegate-nested-approval");
       await approval.locator('[data-choice="deny-open"]').click();
-    await approval.locator('[data-choice="deny"]').click();
+      await approval.locator('[data-choice="deny"]').click();
       await t.settled();
       await t.page.waitForFunction(() =>
         document.querySelector(

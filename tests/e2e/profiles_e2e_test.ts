@@ -72,13 +72,13 @@ browserTest(
         await waitForIslands(page);
         strictEqual((await page.locator('[data-chip="profile"]').textContent())?.trim(), "work");
         await browser.screenshot(page, "profiles-chat-chip");
-      // On a phone the chip stays inside the composer.
-      await page.setViewportSize({ width: 390, height: 844 });
-      const box = (await page.locator('[data-chip="profile"]').boundingBox())!;
-      const bar = (await page.locator(".composer-box").boundingBox())!;
-      assert(box.x + box.width <= bar.x + bar.width, "the chip fits the composer");
-      await browser.screenshot(page, "profiles-chat-chip-phone");
-      await page.setViewportSize({ width: 1280, height: 800 });
+        // On a phone the chip stays inside the composer.
+        await page.setViewportSize({ width: 390, height: 844 });
+        const box = (await page.locator('[data-chip="profile"]').boundingBox())!;
+        const bar = (await page.locator(".composer-box").boundingBox())!;
+        assert(box.x + box.width <= bar.x + bar.width, "the chip fits the composer");
+        await browser.screenshot(page, "profiles-chat-chip-phone");
+        await page.setViewportSize({ width: 1280, height: 800 });
 
         // The chip offers the profiles; picking default makes it active for new chats.
         await page.locator('[data-chip="profile"]').click();

@@ -14,8 +14,8 @@ async function openProviders(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.providersPanel === "ready");
 }
 
-// deno-lint-ignore no-explicit-any
 const readConfig = async (path: string) =>
+  // deno-lint-ignore no-explicit-any
   parseDocument(await Deno.readTextFile(path)).toJS() as any;
 
 browserTest(

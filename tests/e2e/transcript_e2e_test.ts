@@ -128,9 +128,15 @@ browserTest(
       // The failed read is visible without opening anything.
       strictEqual(await live.locator(".attention-row").count(), 1);
       ok((await live.locator(".attention-row").textContent())!.includes("missing.txt"));
+      // Issue 14: the interim narration stays in its place inside the Activity (quiet) once the
+      // turn has a final answer; the answer alone is prose outside it.
       deepStrictEqual(
-        (await live.locator(".prose").allTextContents()).map((t) => t.trim()),
-        ["Let me look around.", "It is a tiny TypeScript project that prints hi."],
+        (await live.locator(":scope > .prose").allTextContents()).map((t) => t.trim()),
+        ["It is a tiny TypeScript project that prints hi."],
+      );
+      strictEqual(
+        (await live.locator("details.activity .activity-note").textContent())!.trim(),
+        "Let me look around.",
       );
       await f.browser.screenshot(f.page, "activity-collapsed");
 

@@ -8,11 +8,16 @@ import type { ArgSource, SlashCommand } from "../slash_commands.ts";
 import type { ArgChoice } from "./slash_menu_model.ts";
 import { emitHermesEvent, type HermesEvents } from "../../shared/ui_events.ts";
 import type { AgentPanel } from "./agent_commands.ts";
+import type { MessageMode, MessageModes } from "./message_mode.ts";
+import type { SideRuns } from "./side_runs.ts";
+import { runSideCommand } from "./side_commands.ts";
 
 export type { AgentPanel };
 
 /** /goal, /personality and /prompt, loaded on first use (they stay out of the first load). */
 const agentCommands = () => import("./agent_commands.ts");
+/** /reasoning and /title without text, loaded on first use. */
+const sessionExtras = () => import("./session_extras.ts");
 
 /** A quiet popover over the composer: /help, /usage, the /yolo warning, /reload-mcp's result. */
 export type CommandPanel =
@@ -52,6 +57,12 @@ export interface CommandDeps {
 
 /** The part of the composer model a command acts on. */
 export interface CommandHost {
+  /** What Send does while an answer runs (lib/browser/composer/message_mode.ts). */
+  readonly modes: MessageModes;
+  /** `/btw` and `/background` (lib/browser/composer/side_runs.ts). */
+  readonly side: SideRuns;
+  /** Send `text` now in mode `how` while an answer runs. */
+  sendWhileBusy(text: string, how: MessageMode): Promise<void>;
   /** The session the page was rendered for (its draft key), not the one created since. */
   readonly sessionId: string | null;
   readonly projectId: string | null;
@@ -105,7 +116,11 @@ function afterRewrite(host: CommandHost, id: string, reason: "clear" | "undo") {
 }
 
 /** Session commands: those that act on the chat's transcript or its runs. */
-async function runSessionCommand(host: CommandHost, c: SlashCommand): Promise<boolean> {
+async function runSessionCommand(
+  host: CommandHost,
+  c: SlashCommand,
+  arg = "",
+): Promise<boolean> {
   const { api, writeDraft } = host.deps;
   const done = () => host.replaceDraft("");
   switch (c.name) {
@@ -138,7 +153,12 @@ async function runSessionCommand(host: CommandHost, c: SlashCommand): Promise<bo
     case "retry":
     case "compress": {
       const id = needSession(host, c);
-      const started = await api<StartAnswer>("POST", `/api/session/${c.name}`, { session_id: id });
+      // `/compress <focus>`: the topic the summary keeps in detail (sync: false keeps it a run).
+      const focus = c.name === "compress" && arg ? { focus_topic: arg, sync: false } : {};
+      const started = await api<StartAnswer>("POST", `/api/session/${c.name}`, {
+        session_id: id,
+        ...focus,
+      });
       done();
       host.announceStart(started, "", c.name);
       return true;
@@ -168,7 +188,11 @@ export async function runSlashCommand(
   choice?: ArgChoice,
 ): Promise<void> {
   const done = () => host.replaceDraft("");
-  if (await runSessionCommand(host, c)) return;
+  if (await runSessionCommand(host, c, arg)) return;
+  if (c.name === "reasoning" || (c.name === "title" && !arg)) {
+    return await (await sessionExtras()).runSessionExtra(host, c, arg);
+  }
+  if (await runSideCommand(host, c, arg)) return;
   switch (c.name) {
     case "help":
       host.panel.value = { kind: "help" };

@@ -22,6 +22,7 @@ import {
 } from "../composer_state.ts";
 import {
   completeCommand,
+  missingArgumentHint,
   parseSlashCommand,
   SLASH_COMMANDS,
   type SlashCommand,
@@ -31,6 +32,14 @@ import { createAttachmentTray, type DraftAttachment } from "./attachment_tray.ts
 import { type ArgChoice, createSlashMenu } from "./slash_menu_model.ts";
 import { createSessionLink } from "./composer_session.ts";
 import { followPage, type PageDeps } from "./composer_page.ts";
+import {
+  createMessageModes,
+  isMessageMode,
+  type MessageMode,
+  MODE_HINT,
+  MODE_LABEL,
+} from "./message_mode.ts";
+import { createSideRuns } from "./side_runs.ts";
 import {
   type ChatStartKind,
   type CommandDeps,
@@ -67,6 +76,8 @@ export interface ComposerInit {
   profile?: string | null;
   /** Whether to show the profile chip even for `default` (more than one profile exists). */
   showProfile?: boolean;
+  /** The `default_message_mode` setting: what Send does while an answer runs (default queue). */
+  messageMode?: MessageMode;
 }
 
 /** The browser around the model; tests pass their own. */
@@ -145,6 +156,24 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
     describe: describeError,
   });
   const attachments = tray.items;
+  const modes = createMessageModes(isMessageMode(init.messageMode) ? init.messageMode : "queue", {
+    sid,
+    run,
+    queued,
+    api: deps.api,
+    stop: () => stop(),
+    send: (text, atts) => sendMessage(text, atts),
+    showFlash: (text) => showFlash(text),
+  });
+  const side = createSideRuns({
+    sid,
+    // Listing the session's background tasks on load is the page's business: a scripted test
+    // API sees only the calls its test makes.
+    loadOnMount: deps.api === browserApi,
+    api: deps.api,
+    ensureSession,
+    showFlash: (t) => showFlash(t),
+  });
 
   // ---- Derived. -------------------------------------------------------------------------------
   const uploading = computed(() => attachments.value.some((a) => a.status === "uploading"));
@@ -154,7 +183,9 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
   const keyLabel = computed(() => sendKeyLabel(sendKey.value, mac.value));
   const hint = computed(() =>
     run.value
-      ? `${keyLabel.value} to queue · Stop ends the answer`
+      ? `${keyLabel.value}: ${MODE_LABEL[modes.mode.value].toLowerCase()} · ${
+        MODE_HINT[modes.mode.value]
+      }`
       : sendKeyHint(sendKey.value, mac.value)
   );
   const modelLabel = computed(() => model.value.id ?? "Default model");
@@ -258,24 +289,32 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
   async function submit() {
     if (sending.value) return;
     const parsed = parseSlashCommand(draft.value);
+    const usage = parsed && missingArgumentHint(parsed);
+    if (usage) return void (error.value = usage); // held: the draft stays for the argument
     if (parsed && !parsed.command.agent) return await runCommand(parsed.command, parsed.arg);
     const text = draft.value.trim();
     const atts = attachments.value;
     if (!text && atts.length === 0) return;
-    if (run.value) {
-      if (queued.value) {
-        error.value = "A message is already queued; it is sent when the answer finishes";
-        return;
-      }
-      batch(() => {
-        queued.value = { text, attachments: atts };
-        attachments.value = [];
-        draft.value = "";
-      });
-      return;
-    }
+    if (run.value) return await sendWhileBusy(text, atts);
     draft.value = "";
     await sendMessage(text, atts);
+  }
+
+  /** Send while an answer runs, in the composer's mode (or `how`, from /steer <text>). */
+  async function sendWhileBusy(text: string, atts: DraftAttachment[], how?: MessageMode) {
+    batch(() => {
+      attachments.value = [];
+      draft.value = "";
+    });
+    try {
+      await modes.busySend(text, atts, how);
+    } catch (err) {
+      batch(() => {
+        error.value = describeError(err);
+        if (!draft.value.trim()) draft.value = text;
+        tray.restore(atts);
+      });
+    }
   }
 
   /** Take the queued message back into the draft to edit it (the draft in progress wins). */
@@ -289,6 +328,20 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
     });
     view.focus();
   }
+
+  /** Take waiting message `i` back into the draft (the draft in progress wins). */
+  function takeBackAt(i: number) {
+    const q = modes.remove(i);
+    if (!q) return;
+    batch(() => {
+      if (!draft.value.trim()) draft.value = q.text;
+      tray.restore(q.attachments);
+    });
+    view.focus();
+  }
+
+  /** Drop waiting message `i` without editing it. */
+  const removeQueued = (i: number) => void modes.remove(i);
 
   async function stop() {
     const id = run.value;
@@ -327,6 +380,9 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
 
   // ---- Commands and the menu. -----------------------------------------------------------------
   const host: CommandHost = {
+    modes,
+    side,
+    sendWhileBusy: (text, how) => sendWhileBusy(text, [], how),
     sessionId,
     projectId,
     deps,
@@ -467,6 +523,8 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
       menu,
       sendQueued: (q) => void sendMessage(q.text, q.attachments),
     });
+    const offModes = modes.connect();
+    const offSide = side.connect();
     // The Control Center switched the profile: a new chat here follows it (an open one keeps its).
     const offProfile = onHermesEvent("hermes:profile-changed", ({ name }) => {
       showProfile.value = true;
@@ -474,6 +532,8 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
     });
     return () => {
       stop();
+      offModes();
+      offSide();
       offProfile();
       clearTimeout(flashTimer);
     };
@@ -482,6 +542,8 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
   return {
     home,
     view,
+    modes,
+    side,
     // State.
     sid,
     draft,
@@ -523,6 +585,8 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
     chooseWorkspace,
     submit,
     takeBackQueued,
+    takeBackAt,
+    removeQueued,
     stop,
     addFiles,
     removeAttachment,

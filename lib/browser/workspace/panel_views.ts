@@ -14,4 +14,7 @@ export interface PanelView {
 }
 
 /** The lazily loaded modules, by the `data-panel-view` name of their section. */
-export const PANEL_VIEWS: Record<string, () => Promise<PanelView>> = {};
+export const PANEL_VIEWS: Record<string, () => Promise<PanelView>> = {
+  terminal: () => import("./terminal_view.ts"),
+  git: () => import("./git_view.ts"),
+};

@@ -1,4 +1,5 @@
-// POST /api/approval/respond {session_id, choice: once|session|always|deny, approval_id?, message?}
+// POST /api/approval/respond {session_id, choice: once|session|always|deny, approval_id?, message?,
+// scope?: command|pattern, command?}
 // → {ok, choice, resolved, approval_id?, pending_count}. Invalid choice or no session_id → 400;
 // nothing pending (or an unknown session id, any string up to 128 chars) → {ok:true, choice,
 // resolved:false} as in the original; a named approval that is no longer pending → 409.
@@ -21,6 +22,10 @@ const Body = z.object({
   choice: z.enum(APPROVAL_CHOICES as unknown as ["once", "session", "always", "deny"]),
   approval_id: z.string().min(1).optional(),
   message: z.string().max(4000).optional(),
+  /** New beside the original's shape: what session/always cover (default `pattern`). */
+  scope: z.enum(["command", "pattern"]).optional(),
+  /** New: edit-then-run — the command to run instead, once (judged by the policy again). */
+  command: z.string().max(20_000).optional(),
 });
 
 export const handler: Handlers = {
@@ -44,6 +49,8 @@ export const handler: Handlers = {
       choice: body.choice,
       approvalId: body.approval_id,
       message: body.message,
+      scope: body.scope,
+      command: body.command,
     });
     return json({ ...result, resolved: true });
   },

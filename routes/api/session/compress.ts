@@ -2,7 +2,8 @@
 // Called as the Composer does ({session_id}) it answers at once {ok, stream_id, session_id,
 // turn_id, title} and runs like a chat turn (SSE: compressing, compressed, done, stream_end).
 // Called as the original's clients do — with `focus_topic` or `sync: true` — it waits for the
-// summary and answers {ok, session, summary} (summary null when nothing needed compressing).
+// summary and answers {ok, session, summary} (summary null when nothing needed compressing);
+// `sync: false` keeps a focused compression a streamed run (the Composer's `/compress <focus>`).
 // 409 while another run is active.
 import { z } from "zod";
 import type { Handlers } from "../../../lib/server/file_router.ts";
@@ -22,8 +23,8 @@ const POLL_MS = 50;
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    const started = app.runs.compress(app, body.session_id);
-    if (body.focus_topic === undefined && body.sync !== true) {
+    const started = app.runs.compress(app, body.session_id, body.focus_topic ?? undefined);
+    if (body.sync === false || (body.focus_topic === undefined && body.sync !== true)) {
       return json({ ok: true, ...started });
     }
     // The run is journaled and keeps going if this caller leaves; we only wait for its end.

@@ -19,6 +19,7 @@ export const handler: Handlers = {
     const { session_id } = await readBody(req, Body);
     // A live run would otherwise keep writing to rows that are about to disappear.
     app.runs.cancelSession(session_id);
+    await app.terminals.closeSession(session_id); // its shells go with it
     await deleteSession(app.db, app.config.stateDir, session_id);
     return json({ ok: true });
   },

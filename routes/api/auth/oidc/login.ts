@@ -1,17 +1,26 @@
 // GET /api/auth/oidc/login?next=/path → 302 to the OpenID Connect provider's authorization
-// endpoint (code flow, PKCE S256, fresh state and nonce). 400 when OIDC is not configured or
-// auth is off; an unreachable provider gets the sign-in error page (502).
+// endpoint (code flow, PKCE S256, fresh state and nonce), setting the `hermes_oidc_state`
+// cookie that binds the sign-in to this browser. 400 when OIDC is not configured or auth is
+// off; an unreachable provider gets the sign-in error page (502).
 import type { Handlers } from "../../../../lib/server/file_router.ts";
-import { OidcRefusedError, startOidcLogin } from "../../../../lib/security/oidc.ts";
+import {
+  OidcRefusedError,
+  oidcStateCookie,
+  startOidcLogin,
+} from "../../../../lib/security/oidc.ts";
 import { signInErrorPage } from "../../../../lib/security/sign_in_page.ts";
 
 export const handler: Handlers = {
   async GET(req, { app, url }) {
     try {
-      const target = await startOidcLogin(app.security, req, url, url.searchParams.get("next"));
+      const start = await startOidcLogin(app.security, req, url, url.searchParams.get("next"));
       return new Response(null, {
         status: 302,
-        headers: { location: target.href, "cache-control": "no-store" },
+        headers: {
+          location: start.url.href,
+          "set-cookie": oidcStateCookie(start.state, url.protocol === "https:"),
+          "cache-control": "no-store",
+        },
       });
     } catch (err) {
       if (!(err instanceof OidcRefusedError)) throw err;

@@ -1,0 +1,18 @@
+// A tool card's note that its command ran without asking because a grant covered it: the
+// terminal tool opens such a result with "[allowed by rule `…`]" (lib/tools/terminal.ts).
+const RULE = /^\[allowed by rule `([^`\n]{1,300})`\]/;
+
+/** The rule named at the start of a tool result, or null. */
+export function allowedRule(result: string | null): string | null {
+  return result ? RULE.exec(result)?.[1] ?? null : null;
+}
+
+export function AllowedByRule({ result }: { result: string | null }) {
+  const rule = allowedRule(result);
+  if (!rule) return null;
+  return (
+    <span class="tool-rule" title="Ran without asking: an approval rule covers it">
+      allowed by rule <code>{rule}</code>
+    </span>
+  );
+}

@@ -1,0 +1,62 @@
+// Keeps a pending approval from hiding under the composer: when the card appears it scrolls
+// into view; while the reader has scrolled it out of view, a "Needs your approval" pill just
+// above the composer jumps back to it. The card is found by its data-approval-id.
+import { useEffect, useState } from "preact/hooks";
+
+function cardOf(id: string): HTMLElement | null {
+  return document.querySelector<HTMLElement>(
+    `.approval-card[data-approval-id="${CSS.escape(id)}"]`,
+  );
+}
+
+/**
+ * Scroll the transcript (only it: scrollIntoView would also shift the page's own layout on
+ * phones) so the card's top is in view and as much of it as fits above the composer.
+ */
+function reveal(el: HTMLElement, smooth: boolean): void {
+  const s = el.closest<HTMLElement>(".transcript");
+  if (!s) return;
+  const a = el.getBoundingClientRect();
+  const b = s.getBoundingClientRect();
+  const margin = 12;
+  let delta = 0;
+  if (a.bottom > b.bottom - margin) delta = a.bottom - b.bottom + margin;
+  if (a.top - delta < b.top + margin) delta = a.top - b.top - margin;
+  if (delta) s.scrollBy({ top: delta, behavior: smooth ? "smooth" : "auto" });
+}
+
+export function ApprovalPill({ approvalId }: { approvalId: string }) {
+  const [offscreen, setOffscreen] = useState(false);
+  const [bottom, setBottom] = useState(96);
+
+  useEffect(() => {
+    const el = cardOf(approvalId);
+    if (!el) return;
+    requestAnimationFrame(() => reveal(el, false));
+    const root = document.querySelector<HTMLElement>(".transcript");
+    const io = new IntersectionObserver(([entry]) => {
+      setOffscreen(!entry.isIntersecting);
+      if (root) setBottom(Math.max(16, innerHeight - root.getBoundingClientRect().bottom + 12));
+    }, { root, threshold: 0.4 });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [approvalId]);
+
+  if (!offscreen) return null;
+  return (
+    <button
+      type="button"
+      class="approval-pill"
+      style={{ bottom: `${bottom}px` }}
+      onClick={() => {
+        const el = cardOf(approvalId);
+        if (el) reveal(el, true);
+        el?.querySelector<HTMLButtonElement>("[data-choice='once']")?.focus({
+          preventScroll: true,
+        });
+      }}
+    >
+      Needs your approval ↓
+    </button>
+  );
+}

@@ -1,0 +1,103 @@
+// Browser-safe: imports nothing from Deno or the database.
+// What Send does while an answer runs: queue the message (sent when the run ends; several may
+// wait, each editable and removable), steer the running agent (POST /api/chat/steer: the note
+// reaches it before its next model call) or interrupt (stop, then send). Invariants: the head of
+// the queue lives in the composer's `queued` signal (composer_page.ts sends it when the run
+// ends) and the rest here, promoted one by one; a steer the server refuses is queued instead.
+import { batch, computed, effect, type Signal, signal } from "@preact/signals";
+import type { DraftAttachment } from "./attachment_tray.ts";
+
+export type MessageMode = "queue" | "steer" | "interrupt";
+export const MESSAGE_MODES: readonly MessageMode[] = ["queue", "steer", "interrupt"];
+
+export interface QueuedItem {
+  text: string;
+  attachments: DraftAttachment[];
+}
+
+export const MODE_LABEL: Record<MessageMode, string> = {
+  queue: "Queue",
+  steer: "Steer",
+  interrupt: "Interrupt",
+};
+
+export const MODE_HINT: Record<MessageMode, string> = {
+  queue: "sent when the answer finishes",
+  steer: "the agent reads it before its next step",
+  interrupt: "stops the answer, then sends",
+};
+
+export interface ModeHost {
+  sid: Signal<string | null>;
+  run: Signal<string | null>;
+  queued: Signal<QueuedItem | null>;
+  api<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T>;
+  stop(): Promise<void>;
+  send(text: string, atts: DraftAttachment[]): Promise<void>;
+  showFlash(text: string): void;
+}
+
+export function isMessageMode(v: unknown): v is MessageMode {
+  return typeof v === "string" && (MESSAGE_MODES as readonly string[]).includes(v);
+}
+
+export function createMessageModes(initial: MessageMode, host: ModeHost) {
+  const mode = signal<MessageMode>(initial);
+  const rest = signal<QueuedItem[]>([]);
+  /** Everything waiting, in the order it will go. */
+  const all = computed(() => host.queued.value ? [host.queued.value, ...rest.value] : rest.value);
+
+  function enqueue(item: QueuedItem) {
+    if (!host.queued.peek()) host.queued.value = item;
+    else rest.value = [...rest.peek(), item];
+  }
+
+  /** Drop item `i` of the queue; returns it (to put back in the draft). */
+  function remove(i: number): QueuedItem | null {
+    const list = all.peek();
+    const item = list[i];
+    if (!item) return null;
+    batch(() => {
+      if (i === 0 && host.queued.peek()) host.queued.value = rest.peek()[0] ?? null;
+      rest.value = i === 0 ? rest.peek().slice(1) : rest.peek().filter((_, k) => k !== i - 1);
+    });
+    return item;
+  }
+
+  /** Send `text` in `how` (the mode, or a one-off from /steer <text>) while a run is busy. */
+  async function busySend(text: string, atts: DraftAttachment[], how: MessageMode = mode.peek()) {
+    if (how === "interrupt") {
+      await host.stop();
+      return await host.send(text, atts);
+    }
+    if (how === "steer" && atts.length === 0 && host.sid.peek()) {
+      const res = await host.api<{ accepted: boolean }>("POST", "/api/chat/steer", {
+        session_id: host.sid.peek(),
+        stream_id: host.run.peek(),
+        text,
+      });
+      if (res.accepted) return host.showFlash("Sent to the running agent");
+      host.showFlash("The answer was ending: your note is queued");
+    } else if (how === "steer") host.showFlash("Files cannot steer: the message is queued");
+    enqueue({ text, attachments: atts });
+  }
+
+  /** Start following: when the head was sent, the next waiting message becomes the head. */
+  function connect(): () => void {
+    return effect(() => {
+      if (host.queued.value || !rest.value.length) return;
+      const [next, ...more] = rest.value;
+      batch(() => {
+        rest.value = more;
+        host.queued.value = next;
+      });
+    });
+  }
+
+  /** An answer is running (Send goes through the mode). */
+  const busy = () => !!host.run.peek();
+
+  return { mode, rest, all, enqueue, remove, busySend, busy, connect };
+}
+
+export type MessageModes = ReturnType<typeof createMessageModes>;

@@ -1,0 +1,67 @@
+// Browser-safe: imports nothing from Deno or the database.
+// `/reasoning <level>` (the chat's own reasoning effort) and `/title` with no text (the model
+// titles the chat: POST /api/session/title/regenerate), loaded on first use. Invariant: both
+// need an existing chat and say so instead of creating one; the server's answer is shown.
+import type { SlashCommand } from "../slash_commands.ts";
+import { emitHermesEvent } from "../../shared/ui_events.ts";
+import type { CommandHost } from "./composer_commands.ts";
+
+const LEVELS = ["none", "low", "medium", "high", "default"];
+
+function needSession(host: CommandHost, c: SlashCommand): string {
+  const id = host.sid.value;
+  if (!id) throw new Error(`/${c.name} works in a chat: send a message first`);
+  return id;
+}
+
+/** Run `/reasoning [level]` or `/title` (no text). */
+export async function runSessionExtra(
+  host: CommandHost,
+  c: SlashCommand,
+  arg: string,
+): Promise<void> {
+  const id = needSession(host, c);
+  if (c.name === "reasoning") {
+    const level = arg.trim().toLowerCase();
+    if (!level) {
+      const now = await host.deps.api<
+        { reasoning_effort: string | null; effective: string | null }
+      >(
+        "GET",
+        `/api/session/reasoning?session_id=${encodeURIComponent(id)}`,
+      );
+      host.replaceDraft("");
+      return host.showFlash(
+        `Reasoning: ${now.reasoning_effort ?? `default (${now.effective ?? "the provider's"})`}`,
+      );
+    }
+    if (!LEVELS.includes(level)) {
+      throw new Error(`/reasoning takes one of ${LEVELS.join(", ")}`);
+    }
+    const res = await host.deps.api<{ reasoning_effort: string | null }>(
+      "POST",
+      "/api/session/reasoning",
+      { session_id: id, effort: level },
+    );
+    host.replaceDraft("");
+    return host.showFlash(`Reasoning: ${res.reasoning_effort ?? "default"}`);
+  }
+  host.showFlash("Writing a title…");
+  const res = await host.deps.api<{ title: string; status: string }>(
+    "POST",
+    "/api/session/title/regenerate",
+    { session_id: id },
+  );
+  host.replaceDraft("");
+  if (res.status !== "generated") {
+    return host.showFlash(
+      res.status === "no_exchange"
+        ? "A title needs a first answer"
+        : "The model gave no usable title; it is unchanged",
+    );
+  }
+  host.deps.setTitle(`${res.title} · Hermes Console`);
+  emitHermesEvent("hermes:session-title", { session_id: id, title: res.title });
+  emitHermesEvent("hermes:sessions-changed", { session_id: id, reason: "rename" });
+  host.showFlash(`Titled “${res.title}”`);
+}

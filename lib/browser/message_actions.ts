@@ -1,0 +1,232 @@
+// Browser-safe: imports nothing from Deno or the database.
+// What the message action rows do (components/transcript/MessageActions.tsx): one delegated
+// click listener for the page, so rows rendered later (live turns, older pages) need no wiring.
+// Copy puts the stored markdown on the clipboard; Regenerate, the ‹ n/m › switcher and
+// Edit & resend change the session on the server and reload it; Fork opens the new chat.
+// Time, tokens and cost load on the first hover or focus of a row (GET /api/session/turns).
+// Invariant: a turn is found by its turn id, else its user message idx, in the stored messages.
+import { api, ApiError } from "./api_client.ts";
+
+interface Msg {
+  idx: number;
+  role: string;
+  content: unknown;
+  turn_id?: string;
+}
+
+interface TurnMeta {
+  user_idx: number;
+  turn_id: string | null;
+  asked_at: number;
+  answered_at: number | null;
+  input_tokens: number;
+  output_tokens: number;
+  cost: number | null;
+}
+
+const text = (c: unknown): string =>
+  typeof c === "string"
+    ? c
+    : Array.isArray(c)
+    ? c.map((p) => (p && typeof p.text === "string" ? p.text : "")).filter(Boolean).join("\n")
+    : "";
+
+async function messages(sessionId: string): Promise<Msg[]> {
+  const res = await api<{ session: { messages: Msg[] } }>(
+    "GET",
+    `/api/session?session_id=${encodeURIComponent(sessionId)}`,
+  );
+  return res.session.messages;
+}
+
+/** The turn a row belongs to: its user message and the messages up to the next one. */
+function turnOf(all: Msg[], row: HTMLElement): { user: Msg; reply: Msg[] } | null {
+  const id = row.dataset.turnId;
+  const idx = row.dataset.userIdx ? Number(row.dataset.userIdx) : null;
+  const at = all.findIndex((m) => m.role === "user" && (id ? m.turn_id === id : m.idx === idx));
+  if (at < 0) return null;
+  const next = all.findIndex((m, i) => i > at && m.role === "user");
+  return { user: all[at], reply: all.slice(at + 1, next < 0 ? undefined : next) };
+}
+
+async function copyText(value: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(value);
+    return true;
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = value;
+    area.className = "visually-hidden";
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand("copy");
+    area.remove();
+    return ok;
+  }
+}
+
+function say(btn: HTMLElement, label: string): void {
+  const span = btn.querySelector("span");
+  if (!span) return;
+  const was = span.textContent;
+  span.textContent = label;
+  setTimeout(() => span.textContent = was, 1500);
+}
+
+const clock = (t: number) =>
+  new Date(t * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+const tokens = (n: number) => n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+
+/** Fill every row's time and usage (once per page; later rows fill on their own hover). */
+async function showMeta(sessionId: string, cache: { turns?: Promise<TurnMeta[]> }) {
+  cache.turns ??= api<{ turns: TurnMeta[] }>(
+    "GET",
+    `/api/session/turns?session_id=${encodeURIComponent(sessionId)}`,
+  ).then((r) => r.turns);
+  const turns = await cache.turns.catch(() => []);
+  for (const row of document.querySelectorAll<HTMLElement>(".msg-actions")) {
+    const id = row.dataset.turnId;
+    const idx = row.dataset.userIdx ? Number(row.dataset.userIdx) : null;
+    const t = turns.find((x) => id ? x.turn_id === id : x.user_idx === idx);
+    const out = row.querySelector<HTMLElement>(".msg-meta-text");
+    if (!t || !out) continue;
+    const value = row.classList.contains("msg-actions-user") ? `Sent ${clock(t.asked_at)}` : [
+      t.answered_at ? clock(t.answered_at) : null,
+      `${tokens(t.input_tokens)} in · ${tokens(t.output_tokens)} out`,
+      t.cost != null ? `$${t.cost.toFixed(4)}` : null,
+    ].filter(Boolean).join(" · ");
+    out.textContent = value;
+    out.parentElement?.setAttribute("title", value);
+  }
+}
+
+/** The ‹ n/m › switcher on the last answer, when it has more than one. */
+async function showVariants(sessionId: string): Promise<void> {
+  const v = await api<{ count: number; current: number }>(
+    "GET",
+    `/api/session/variant?session_id=${encodeURIComponent(sessionId)}`,
+  ).catch(() => null);
+  const rows = document.querySelectorAll<HTMLElement>(".msg-actions-answer");
+  const slot = rows[rows.length - 1]?.querySelector<HTMLElement>(".msg-variants");
+  if (!v || v.count < 2 || !slot) return;
+  slot.hidden = false;
+  slot.innerHTML = "";
+  const btn = (label: string, to: number, name: string) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "msg-action msg-variant-step";
+    b.dataset.action = "variant";
+    b.dataset.variant = String(to);
+    b.textContent = label;
+    b.setAttribute("aria-label", name);
+    b.disabled = to < 1 || to > v.count;
+    return b;
+  };
+  const count = document.createElement("span");
+  count.className = "msg-variant-count";
+  count.textContent = `${v.current}/${v.count}`;
+  slot.append(
+    btn("‹", v.current - 1, "Previous answer"),
+    count,
+    btn("›", v.current + 1, "Next answer"),
+  );
+}
+
+function editInPlace(row: HTMLElement, sessionId: string, user: Msg): void {
+  const bubble = row.closest(".msg-user")?.querySelector<HTMLElement>(".msg-user-bubble");
+  if (!bubble || row.closest(".msg-user")?.querySelector(".msg-edit")) return;
+  const form = document.createElement("form");
+  form.className = "msg-edit";
+  const area = document.createElement("textarea");
+  area.value = text(user.content);
+  area.setAttribute("aria-label", "Edit your message");
+  const send = document.createElement("button");
+  send.type = "submit";
+  send.className = "btn btn-primary";
+  send.textContent = "Send";
+  const cancel = document.createElement("button");
+  cancel.type = "button";
+  cancel.className = "btn";
+  cancel.textContent = "Cancel";
+  form.append(area, send, cancel);
+  bubble.hidden = true;
+  bubble.after(form);
+  area.focus();
+  cancel.onclick = () => (form.remove(), bubble.hidden = false);
+  form.onsubmit = async (e) => {
+    e.preventDefault();
+    const message = area.value.trim();
+    if (!message) return;
+    send.disabled = true;
+    try {
+      await api("POST", "/api/session/truncate", { session_id: sessionId, keep_count: user.idx });
+      await api("POST", "/api/chat/start", { session_id: sessionId, message });
+      location.reload();
+    } catch (err) {
+      send.disabled = false;
+      alert(err instanceof ApiError ? err.message : String(err));
+    }
+  };
+}
+
+async function act(sessionId: string, btn: HTMLElement, row: HTMLElement): Promise<void> {
+  const action = btn.dataset.action;
+  if (action === "meta") return;
+  if (action === "variant") {
+    await api("POST", "/api/session/variant", {
+      session_id: sessionId,
+      variant: Number(btn.dataset.variant),
+    });
+    return location.reload();
+  }
+  if (action === "regenerate") {
+    await api("POST", "/api/session/regenerate", { session_id: sessionId });
+    return location.reload();
+  }
+  const turn = turnOf(await messages(sessionId), row);
+  if (!turn) return;
+  if (action === "copy-user") {
+    return say(btn, await copyText(text(turn.user.content)) ? "Copied" : "Copy failed");
+  }
+  if (action === "copy-answer") {
+    const md = turn.reply.filter((m) => m.role === "assistant").map((m) => text(m.content).trim())
+      .filter(Boolean).join("\n\n");
+    return say(btn, await copyText(md) ? "Copied" : "Copy failed");
+  }
+  if (action === "fork") {
+    const last = turn.reply.at(-1) ?? turn.user;
+    const res = await api<{ session_id: string }>("POST", "/api/session/branch", {
+      session_id: sessionId,
+      keep_count: last.idx + 1,
+    });
+    return location.assign(`/?session=${encodeURIComponent(res.session_id)}`);
+  }
+  if (action === "edit-user") editInPlace(row, sessionId, turn.user);
+}
+
+/** Install the listeners for the transcript of `sessionId`; returns the uninstaller. */
+export function installMessageActions(sessionId: string): () => void {
+  const cache: { turns?: Promise<TurnMeta[]> } = {};
+  const onClick = (e: MouseEvent) => {
+    const btn = (e.target as Element | null)?.closest?.(".msg-action") as HTMLElement | null;
+    const row = btn?.closest<HTMLElement>(".msg-actions");
+    if (!btn || !row) return;
+    act(sessionId, btn, row).catch((err) =>
+      alert(err instanceof ApiError ? err.message : String(err))
+    );
+  };
+  const onPeek = (e: Event) => {
+    if ((e.target as Element | null)?.closest?.(".msg-actions, .turn")) {
+      void showMeta(sessionId, cache);
+    }
+  };
+  document.addEventListener("click", onClick);
+  document.addEventListener("focusin", onPeek);
+  document.addEventListener("pointerover", onPeek, { passive: true });
+  void showVariants(sessionId);
+  return () => {
+    document.removeEventListener("click", onClick);
+    document.removeEventListener("focusin", onPeek);
+    document.removeEventListener("pointerover", onPeek);
+  };
+}

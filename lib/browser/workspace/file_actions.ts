@@ -1,0 +1,390 @@
+// Browser-safe: imports nothing from Deno or the database.
+// The Files view's changes to the workspace: new file/folder, rename, delete (to the trash, with
+// "Recently deleted" to restore), upload by drag-drop or picker (with progress), zip download.
+// Each calls the /api/file/*, /api/workspace/upload and /api/folder/download routes and then
+// the `reload` it was given; names enter the DOM as textContent only.
+import { api, ApiError, csrfToken } from "../api_client.ts";
+import { el, type MenuEntry, openDialog, openMenu } from "../ui_menu.ts";
+import { formatBytes } from "../file_preview.ts";
+
+export interface FileActionsHost {
+  sessionId(): string | null;
+  /** Re-read the tree (open folders stay open). */
+  reload(): void | Promise<void>;
+  /** Open a file's preview / editor. */
+  open(path: string, edit?: boolean): void;
+  /** A short status line for the person (progress, results, errors). */
+  status(text: string): void;
+}
+
+const q = encodeURIComponent;
+const parentOf = (
+  path: string,
+) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".");
+const join = (dir: string, name: string) => (dir === "." || dir === "" ? name : `${dir}/${name}`);
+const nameOf = (path: string) => path.split("/").at(-1) ?? path;
+
+/** Ask for a name; `submit` runs with it and may throw (the dialog shows why and stays open). */
+function askName(
+  title: string,
+  label: string,
+  initial: string,
+  confirmLabel: string,
+  submit: (name: string) => Promise<void>,
+): Promise<boolean> {
+  const input = el("input", {
+    class: "input",
+    type: "text",
+    value: initial,
+    "aria-label": label,
+    autocomplete: "off",
+    spellcheck: "false",
+    "data-name-input": true,
+  });
+  queueMicrotask(() => {
+    const dot = initial.lastIndexOf(".");
+    input.setSelectionRange(0, dot > 0 ? dot : initial.length);
+  });
+  return openDialog({
+    title,
+    content: el("label", { class: "field" }, el("span", { class: "field-label" }, label), input),
+    confirmLabel,
+    initialFocus: input,
+    name: "file-name",
+    onConfirm: () => submit(input.value.trim()),
+  });
+}
+
+export function newFile(host: FileActionsHost, dir = "."): Promise<boolean> {
+  return askName("New file", "File name", "", "Create", async (name) => {
+    const sid = host.sessionId();
+    if (!sid) return;
+    const r = await api<{ path: string }>("POST", "/api/file/create", {
+      session_id: sid,
+      path: join(dir, name),
+      content: "",
+    });
+    await host.reload();
+    host.open(r.path, true);
+  });
+}
+
+export function newFolder(host: FileActionsHost, dir = "."): Promise<boolean> {
+  return askName("New folder", "Folder name", "", "Create", async (name) => {
+    const sid = host.sessionId();
+    if (!sid) return;
+    await api("POST", "/api/file/create-dir", { session_id: sid, path: join(dir, name) });
+    await host.reload();
+  });
+}
+
+export function rename(host: FileActionsHost, path: string): Promise<boolean> {
+  return askName(`Rename “${nameOf(path)}”`, "New name", nameOf(path), "Rename", async (name) => {
+    const sid = host.sessionId();
+    if (!sid) return;
+    await api("POST", "/api/file/rename", { session_id: sid, path, new_name: name });
+    await host.reload();
+  });
+}
+
+export async function remove(host: FileActionsHost, path: string, isDir: boolean) {
+  const sid = host.sessionId();
+  if (!sid) return;
+  let trashId: string | null = null;
+  const ok = await openDialog({
+    title: `Delete “${nameOf(path)}”?`,
+    text: isDir
+      ? "The folder and everything in it move to Recently deleted, restorable for 7 days."
+      : "It moves to Recently deleted, restorable for 7 days.",
+    confirmLabel: "Delete",
+    tone: "danger",
+    name: "file-delete",
+    onConfirm: async () => {
+      try {
+        const r = await api<{ trash_id: string | null }>("POST", "/api/file/delete", {
+          session_id: sid,
+          path,
+          recursive: isDir,
+        });
+        trashId = r.trash_id;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 409) {
+          throw new Error(`${err.message}. Use “Delete permanently” from the menu.`);
+        }
+        throw err;
+      }
+    },
+  });
+  if (!ok) return;
+  await host.reload();
+  host.status(trashId ? `Deleted ${nameOf(path)} (in Recently deleted)` : `Deleted ${path}`);
+}
+
+interface TrashItem {
+  id: string;
+  path: string;
+  type: string;
+  size: number | null;
+  deleted_at: number;
+}
+
+/** "Recently deleted": the workspace's trash, each with a Restore button. */
+export async function showTrash(host: FileActionsHost): Promise<void> {
+  const sid = host.sessionId();
+  if (!sid) return;
+  const { items } = await api<{ items: TrashItem[] }>(
+    "GET",
+    `/api/file/trash?session_id=${q(sid)}`,
+  );
+  const list = el("ul", { class: "trash-list", "data-trash-list": true });
+  const note = el("p", { class: "dialog-text", role: "status" });
+  if (items.length === 0) note.textContent = "Nothing was deleted from here in the last 7 days.";
+  for (const item of items) {
+    const when = new Date(item.deleted_at * 1000).toLocaleString();
+    const btn = el("button", { type: "button", class: "btn btn-secondary btn-sm" }, "Restore");
+    const li = el(
+      "li",
+      { class: "trash-item", "data-trash-path": item.path },
+      el("span", { class: "trash-path mono" }, item.path),
+      el(
+        "span",
+        { class: "trash-meta" },
+        `${
+          item.type === "dir" ? "folder" : item.size !== null ? formatBytes(item.size) : ""
+        } · ${when}`,
+      ),
+      btn,
+    );
+    btn.addEventListener("click", async () => {
+      btn.disabled = true;
+      try {
+        await api("POST", "/api/file/restore", { session_id: sid, id: item.id });
+        li.remove();
+        note.textContent = `Restored ${item.path}`;
+        await host.reload();
+      } catch (err) {
+        note.textContent = (err as Error).message;
+        btn.disabled = false;
+      }
+    });
+    list.append(li);
+  }
+  await openDialog({
+    title: "Recently deleted",
+    content: el("div", {}, note, list),
+    confirmLabel: "Done",
+    cancelLabel: "Close",
+    name: "trash",
+  });
+}
+
+/**
+ * Upload `files` into the folder `dir` with progress (XMLHttpRequest: fetch reports no upload
+ * progress). Resolves with the stored paths.
+ */
+export function upload(host: FileActionsHost, dir: string, files: File[]): Promise<string[]> {
+  const sid = host.sessionId();
+  if (!sid || files.length === 0) return Promise.resolve([]);
+  const form = new FormData();
+  form.set("session_id", sid);
+  form.set("path", dir);
+  for (const f of files) form.append("file", f, f.name);
+  const total = files.reduce((a, f) => a + f.size, 0);
+  const what = files.length === 1 ? files[0].name : `${files.length} files`;
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/api/workspace/upload");
+    const token = csrfToken();
+    if (token) xhr.setRequestHeader("x-hermes-csrf-token", token);
+    xhr.setRequestHeader("accept", "application/json");
+    xhr.upload.addEventListener("progress", (e) => {
+      const pct = e.lengthComputable ? Math.round((e.loaded / e.total) * 100) : null;
+      host.status(
+        `Uploading ${what}${pct === null ? "" : ` — ${pct}%`} (${formatBytes(total)})`,
+      );
+    });
+    xhr.addEventListener("load", async () => {
+      let body: Record<string, unknown> | null = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch { /* reported below */ }
+      if (xhr.status < 200 || xhr.status >= 300) {
+        const msg = typeof body?.error === "string" ? body.error : `Upload failed (${xhr.status})`;
+        host.status(msg);
+        reject(new Error(msg));
+        return;
+      }
+      const stored = Array.isArray(body?.files)
+        ? (body!.files as Array<{ path: string }>).map((f) => f.path)
+        : [String(body?.path)];
+      host.status(`Uploaded ${stored.join(", ")}`);
+      await host.reload();
+      resolve(stored);
+    });
+    xhr.addEventListener("error", () => {
+      host.status("Upload failed: the server could not be reached");
+      reject(new Error("network"));
+    });
+    host.status(`Uploading ${what} — 0% (${formatBytes(total)})`);
+    xhr.send(form);
+  });
+}
+
+/** Pick files with the system dialog and upload them into `dir`. */
+export function pickAndUpload(host: FileActionsHost, dir = "."): void {
+  const input = el("input", { type: "file", multiple: true, hidden: true });
+  input.addEventListener("change", () => {
+    void upload(host, dir, [...(input.files ?? [])]).catch(() => {});
+    input.remove();
+  });
+  document.body.append(input);
+  input.click();
+}
+
+export function folderZipUrl(sid: string, dir: string): string {
+  return `/api/folder/download?session_id=${q(sid)}&path=${q(dir)}`;
+}
+
+export async function deletePermanently(host: FileActionsHost, path: string, isDir: boolean) {
+  const sid = host.sessionId();
+  if (!sid) return;
+  const ok = await openDialog({
+    title: `Delete “${nameOf(path)}” permanently?`,
+    text: "It will not be in Recently deleted. This cannot be undone.",
+    confirmLabel: "Delete permanently",
+    tone: "danger",
+    name: "file-delete-permanent",
+    onConfirm: async () => {
+      await api("POST", "/api/file/delete", {
+        session_id: sid,
+        path,
+        recursive: isDir,
+        permanent: true,
+      });
+    },
+  });
+  if (ok) await host.reload();
+}
+
+/** The menu of a tree row (right-click, its ⋯, Shift+F10 / the context-menu key). */
+export function openRowMenu(
+  host: FileActionsHost,
+  item: HTMLElement,
+  at: { anchor?: Element; point?: { x: number; y: number } },
+): void {
+  const sid = host.sessionId();
+  const path = item.dataset.path;
+  if (!sid || !path) return;
+  const isDir = item.dataset.type === "dir";
+  const items: MenuEntry[] = isDir
+    ? [
+      { label: "New file here…", action: "new-file", onSelect: () => void newFile(host, path) },
+      {
+        label: "New folder here…",
+        action: "new-folder",
+        onSelect: () => void newFolder(host, path),
+      },
+      { label: "Upload here…", action: "upload", onSelect: () => pickAndUpload(host, path) },
+      {
+        label: "Download as zip",
+        action: "download",
+        href: folderZipUrl(sid, path),
+        download: true,
+      },
+    ]
+    : [
+      { label: "Open", action: "open", onSelect: () => host.open(path) },
+      { label: "Edit", action: "edit", onSelect: () => host.open(path, true) },
+      {
+        label: "Download",
+        action: "download",
+        href: `/api/file/raw?session_id=${q(sid)}&path=${q(path)}&download=1`,
+        download: true,
+      },
+    ];
+  items.push(
+    "separator",
+    { label: "Rename…", action: "rename", onSelect: () => void rename(host, path) },
+    {
+      label: "Delete…",
+      action: "delete",
+      danger: true,
+      onSelect: () => void remove(host, path, isDir),
+    },
+    {
+      label: "Delete permanently…",
+      action: "delete-permanent",
+      danger: true,
+      onSelect: () => void deletePermanently(host, path, isDir),
+    },
+  );
+  openMenu({ items, label: `Actions for ${nameOf(path)}`, ...at });
+}
+
+/** The panel's ⋯ menu: actions on the workspace root. */
+export function openRootMenu(host: FileActionsHost, anchor: Element): void {
+  const sid = host.sessionId();
+  if (!sid) return;
+  openMenu({
+    label: "Workspace actions",
+    anchor,
+    items: [
+      { label: "New file…", action: "new-file", onSelect: () => void newFile(host) },
+      { label: "New folder…", action: "new-folder", onSelect: () => void newFolder(host) },
+      { label: "Upload files…", action: "upload", onSelect: () => pickAndUpload(host) },
+      {
+        label: "Download as zip",
+        action: "download",
+        href: folderZipUrl(sid, "."),
+        download: true,
+      },
+      "separator",
+      {
+        label: "Recently deleted…",
+        action: "trash",
+        onSelect: () => void showTrash(host).catch((e) => host.status((e as Error).message)),
+      },
+    ],
+  });
+}
+
+/**
+ * Drag-drop upload onto the tree: a drop on a folder row lands in that folder, anywhere else in
+ * the workspace root. The drop target is highlighted while files hover over it.
+ */
+export function wireDrop(host: FileActionsHost, zone: HTMLElement): void {
+  const targetOf = (e: DragEvent) => {
+    const item = (e.target as Element | null)?.closest<HTMLElement>("[role=treeitem]");
+    if (!item) return { dir: ".", node: zone };
+    if (item.dataset.type === "dir") return { dir: item.dataset.path!, node: item };
+    const parent = item.parentElement?.closest<HTMLElement>("[role=treeitem]");
+    return parent ? { dir: parent.dataset.path!, node: parent } : { dir: ".", node: zone };
+  };
+  const clear = () => {
+    for (const n of zone.querySelectorAll("[data-drop-target]")) {
+      n.removeAttribute("data-drop-target");
+    }
+    zone.removeAttribute("data-drop-target");
+  };
+  const hasFiles = (e: DragEvent) => [...(e.dataTransfer?.types ?? [])].includes("Files");
+  zone.addEventListener("dragover", (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer!.dropEffect = "copy";
+    clear();
+    targetOf(e).node.setAttribute("data-drop-target", "true");
+  });
+  zone.addEventListener("dragleave", (e) => {
+    if (!zone.contains(e.relatedTarget as Node | null)) clear();
+  });
+  zone.addEventListener("drop", (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    const { dir } = targetOf(e);
+    clear();
+    const files = [...(e.dataTransfer?.files ?? [])];
+    void upload(host, dir, files).catch(() => {});
+  });
+}
+
+export { parentOf };

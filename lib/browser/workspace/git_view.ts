@@ -1,0 +1,449 @@
+// Browser-safe: imports nothing from Deno or the database.
+// The workspace panel's Git tab: branch switch/create, fetch/pull/push, the changed files in three
+// groups (staged, changes, untracked; paged 500 at a time), a per-file diff whose hunks stage or
+// unstage one by one, discard (confirmed), commit and a short log. Everything goes through
+// /api/git/*; text is set with textContent only (file names and diffs are workspace data).
+import { api, ApiError } from "../api_client.ts";
+import type { PanelView } from "./panel_views.ts";
+
+const STYLESHEET = "/static/git_panel.css";
+
+interface GitFile {
+  path: string;
+  old_path: string | null;
+  status: string;
+  staged: boolean;
+  unstaged: boolean;
+  untracked: boolean;
+  conflict: boolean;
+}
+
+type Status =
+  | { is_git: false }
+  | {
+    is_git: true;
+    branch: string;
+    upstream: string;
+    ahead: number;
+    behind: number;
+    totals: {
+      changed: number;
+      staged: number;
+      unstaged: number;
+      untracked: number;
+      conflicts: number;
+    };
+    files: GitFile[];
+    offset: number;
+    limit: number;
+    total: number;
+    truncated: boolean;
+  };
+
+interface Diff {
+  path: string;
+  kind: "staged" | "unstaged" | "untracked";
+  binary: boolean;
+  too_large: boolean;
+  additions: number;
+  deletions: number;
+  hunks: Array<{ index: number; header: string; lines: string[] }>;
+}
+
+interface Branches {
+  current: string | null;
+  detached: boolean;
+  head: string | null;
+  branches: Array<{ name: string; current: boolean }>;
+}
+
+let host: HTMLElement;
+let sessionId: string | null = null;
+let files: GitFile[] = [];
+let status: Status | null = null;
+let selected: { path: string; kind: "staged" | "unstaged" } | null = null;
+let busy = false;
+let generation = 0;
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  text = "",
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text) node.textContent = text;
+  return node;
+}
+
+function button(label: string, onClick: () => void, attrs: Record<string, string> = {}) {
+  const b = el("button", { type: "button", class: "git-btn", ...attrs }, label);
+  b.addEventListener("click", (e) => {
+    e.stopPropagation();
+    onClick();
+  });
+  return b;
+}
+
+const part = (name: string) => host.querySelector<HTMLElement>(`[data-git="${name}"]`)!;
+
+function showError(message: string | null) {
+  const box = part("error");
+  box.textContent = message ?? "";
+  box.hidden = !message;
+}
+
+function sid(): string {
+  return encodeURIComponent(sessionId ?? "");
+}
+
+/** Run a mutation: one at a time, its error shown, the view refreshed from its answer. */
+async function act(fn: () => Promise<unknown>) {
+  if (busy) return;
+  busy = true;
+  host.setAttribute("aria-busy", "true");
+  showError(null);
+  try {
+    const out = await fn();
+    if (out && typeof out === "object" && "is_git" in out) applyStatus(out as Status, true);
+    else if (out && typeof out === "object" && "status" in out) {
+      applyStatus((out as { status: Status }).status, true);
+    }
+  } catch (err) {
+    showError(err instanceof ApiError ? err.message : (err as Error).message);
+  } finally {
+    busy = false;
+    host.removeAttribute("aria-busy");
+  }
+  void loadBranches();
+  void loadLog();
+  if (selected) void showDiff(selected.path, selected.kind);
+}
+
+function build() {
+  host.replaceChildren();
+  const view = el("div", { class: "git-view" });
+  const bar = el("div", { class: "git-bar" });
+  const branch = el("select", {
+    class: "git-branch",
+    "aria-label": "Branch",
+    "data-git": "branch",
+  });
+  branch.addEventListener("change", () => {
+    const name = branch.value;
+    if (name) {
+      void act(() => api("POST", "/api/git/checkout", { session_id: sessionId, branch: name }));
+    }
+  });
+  bar.append(
+    branch,
+    button("New branch", () => {
+      const name = prompt("New branch name");
+      if (name) {
+        void act(() => api("POST", "/api/git/branch", { session_id: sessionId, branch: name }));
+      }
+    }),
+    button("Fetch", () => void act(() => api("POST", "/api/git/fetch", { session_id: sessionId }))),
+    button("Pull", () => void act(() => api("POST", "/api/git/pull", { session_id: sessionId }))),
+    button("Push", () => void act(() => api("POST", "/api/git/push", { session_id: sessionId }))),
+    button("Refresh", () => void refresh(), { "aria-label": "Refresh git status" }),
+  );
+  const summary = el("p", { class: "git-summary", "data-git": "summary", role: "status" });
+  const error = el("p", { class: "git-error", role: "alert", "data-git": "error" });
+  error.hidden = true;
+  const list = el("div", { class: "git-files", "data-git": "files" });
+  const more = el("div", { "data-git": "more" });
+  const diff = el("div", { class: "git-diff", "data-git": "diff" });
+  const commit = el("form", { class: "git-commit", "data-git": "commit" });
+  const message = el("textarea", {
+    class: "git-message",
+    rows: "2",
+    placeholder: "Commit message",
+    "aria-label": "Commit message",
+    "data-git": "message",
+  });
+  const commitBtn = el("button", {
+    type: "submit",
+    class: "git-btn git-primary",
+    "data-git": "commit-btn",
+  }, "Commit");
+  commit.append(message, commitBtn);
+  commit.addEventListener("submit", (e) => {
+    e.preventDefault();
+    void act(async () => {
+      const out = await api<{ status: Status }>("POST", "/api/git/commit", {
+        session_id: sessionId,
+        message: message.value,
+      });
+      message.value = "";
+      return out;
+    });
+  });
+  const logTitle = el("h3", { class: "git-heading" }, "History");
+  const log = el("ol", { class: "git-log", "data-git": "log" });
+  view.append(bar, summary, error, list, more, diff, commit, logTitle, log);
+  host.append(view);
+}
+
+function row(f: GitFile, group: "staged" | "unstaged" | "untracked"): HTMLElement {
+  const item = el("li", { class: "git-file", "data-path": f.path, "data-group": group });
+  const kind = group === "staged" ? "staged" : "unstaged";
+  if (selected && selected.path === f.path && selected.kind === kind) item.dataset.selected = "";
+  const name = el("button", { type: "button", class: "git-file-name", title: f.path });
+  name.append(
+    el("span", { class: "git-code", "data-code": f.status }, f.status),
+    el("span", { class: "git-path" }, f.old_path ? `${f.old_path} → ${f.path}` : f.path),
+  );
+  name.addEventListener("click", () => void showDiff(f.path, kind));
+  const actions = el("span", { class: "git-file-actions" });
+  const paths = [f.path];
+  if (group === "staged") {
+    actions.append(
+      button(
+        "Unstage",
+        () => void act(() => api("POST", "/api/git/unstage", { session_id: sessionId, paths })),
+      ),
+    );
+  } else {
+    actions.append(
+      button(
+        "Stage",
+        () => void act(() => api("POST", "/api/git/stage", { session_id: sessionId, paths })),
+      ),
+    );
+    if (!f.conflict) {
+      actions.append(button("Discard", () => {
+        const what = f.untracked
+          ? `Delete the untracked file "${f.path}"?`
+          : `Discard your changes to "${f.path}"?`;
+        if (!confirm(`${what} This cannot be undone.`)) return;
+        void act(() =>
+          api("POST", "/api/git/discard", {
+            session_id: sessionId,
+            paths,
+            confirm: true,
+            delete_untracked: f.untracked,
+          })
+        );
+      }, { class: "git-btn git-danger" }));
+    }
+  }
+  item.append(name, actions);
+  return item;
+}
+
+function applyStatus(s: Status, replace: boolean) {
+  status = s;
+  const list = part("files");
+  const summary = part("summary");
+  const more = part("more");
+  more.replaceChildren();
+  if (!s.is_git) {
+    files = [];
+    list.replaceChildren(
+      el("p", { class: "git-empty" }, "This workspace is not a git repository."),
+    );
+    summary.textContent = "";
+    part("commit").hidden = true;
+    return;
+  }
+  part("commit").hidden = false;
+  files = replace ? s.files : [...files, ...s.files];
+  const ab = [s.ahead ? `↑${s.ahead}` : "", s.behind ? `↓${s.behind}` : ""].filter(Boolean).join(
+    " ",
+  );
+  summary.textContent =
+    `${s.branch}${s.upstream ? ` → ${s.upstream}` : ""}${ab ? ` ${ab}` : ""} · ` +
+    `${s.totals.changed} changed${s.totals.conflicts ? `, ${s.totals.conflicts} in conflict` : ""}`;
+  const groups: Array<[string, "staged" | "unstaged" | "untracked", GitFile[]]> = [
+    ["Staged", "staged", files.filter((f) => f.staged)],
+    ["Changes", "unstaged", files.filter((f) => f.unstaged || f.conflict)],
+    ["Untracked", "untracked", files.filter((f) => f.untracked)],
+  ];
+  const out: HTMLElement[] = [];
+  for (const [title, group, rows] of groups) {
+    if (!rows.length) continue;
+    const section = el("section", { class: "git-group", "data-group": group });
+    section.append(el("h3", { class: "git-heading" }, `${title} (${rows.length})`));
+    const ul = el("ul", { class: "git-list" });
+    // Rows are appended in slices so thousands of files never block a frame for long.
+    const slice = (from: number) => {
+      for (const f of rows.slice(from, from + 200)) ul.append(row(f, group));
+      if (from + 200 < rows.length) requestAnimationFrame(() => slice(from + 200));
+    };
+    slice(0);
+    section.append(ul);
+    out.push(section);
+  }
+  if (!out.length) out.push(el("p", { class: "git-empty" }, "No changes."));
+  list.replaceChildren(...out);
+  (part("commit-btn") as HTMLButtonElement).disabled = s.totals.staged === 0 &&
+    s.totals.conflicts === 0;
+  if (s.truncated) {
+    const left = s.total - (s.offset + s.files.length);
+    more.append(button(`Show ${Math.min(left, s.limit)} more files (${left} not shown)`, () => {
+      void loadStatus(s.offset + s.limit);
+    }, { class: "git-btn git-more" }));
+  }
+}
+
+async function loadStatus(offset = 0) {
+  if (!sessionId) return;
+  const gen = generation;
+  try {
+    const s = await api<Status>("GET", `/api/git/status?session_id=${sid()}&offset=${offset}`);
+    if (gen === generation) applyStatus(s, offset === 0);
+  } catch (err) {
+    showError((err as Error).message);
+  }
+}
+
+async function loadBranches() {
+  if (!sessionId || !status?.is_git) return;
+  try {
+    const b = await api<Branches>("GET", `/api/git/branches?session_id=${sid()}`);
+    const select = part("branch") as HTMLSelectElement;
+    const opts: HTMLOptionElement[] = [];
+    if (b.detached || !b.current) {
+      opts.push(
+        el("option", { value: "" }, b.detached ? `(detached ${b.head ?? ""})` : "(no branch)"),
+      );
+    }
+    for (const br of b.branches) {
+      const o = el("option", { value: br.name }, br.name);
+      if (br.current) o.selected = true;
+      opts.push(o);
+    }
+    if (b.current && !b.branches.some((x) => x.current)) {
+      const o = el("option", { value: "" }, b.current);
+      o.selected = true;
+      opts.unshift(o);
+    }
+    select.replaceChildren(...opts);
+  } catch { /* the status line says what is wrong */ }
+}
+
+async function loadLog() {
+  if (!sessionId || !status?.is_git) return;
+  try {
+    const { commits } = await api<
+      { commits: Array<{ short: string; subject: string; author: string; date: string }> }
+    >(
+      "GET",
+      `/api/git/log?session_id=${sid()}&limit=20`,
+    );
+    part("log").replaceChildren(
+      ...commits.map((c) => {
+        const li = el("li", { class: "git-commit-row" });
+        li.append(
+          el("code", { class: "git-sha" }, c.short),
+          el("span", { class: "git-subject" }, c.subject),
+          el("span", { class: "git-author" }, c.author),
+        );
+        return li;
+      }),
+    );
+  } catch { /* shown by the status line */ }
+}
+
+async function showDiff(path: string, kind: "staged" | "unstaged") {
+  selected = { path, kind };
+  for (const item of host.querySelectorAll<HTMLElement>(".git-file")) {
+    const match = item.dataset.path === path &&
+      (item.dataset.group === "staged") === (kind === "staged");
+    if (match) item.dataset.selected = "";
+    else delete item.dataset.selected;
+  }
+  const box = part("diff");
+  try {
+    const d = await api<Diff>(
+      "GET",
+      `/api/git/diff?session_id=${sid()}&path=${encodeURIComponent(path)}&kind=${kind}`,
+    );
+    renderDiff(d);
+  } catch (err) {
+    box.replaceChildren(el("p", { class: "git-error" }, (err as Error).message));
+  }
+}
+
+function renderDiff(d: Diff) {
+  const box = part("diff");
+  const head = el("div", { class: "git-diff-head" });
+  head.append(
+    el("span", { class: "git-path" }, d.path),
+    el("span", { class: "git-stat" }, `+${d.additions} −${d.deletions}`),
+    button("Close", () => {
+      selected = null;
+      box.replaceChildren();
+    }),
+  );
+  const out: HTMLElement[] = [head];
+  if (d.binary) out.push(el("p", { class: "git-empty" }, "Binary file."));
+  else if (d.too_large) {
+    out.push(el("p", { class: "git-empty" }, "This diff is too large to show."));
+  } else if (!d.hunks.length) out.push(el("p", { class: "git-empty" }, "No differences."));
+  for (const h of d.hunks) {
+    const hunk = el("div", { class: "git-hunk", "data-hunk": String(h.index) });
+    const hh = el("div", { class: "git-hunk-head" });
+    hh.append(el("code", {}, h.header));
+    if (d.kind !== "untracked") {
+      const action = d.kind === "staged" ? "unstage" : "stage";
+      hh.append(button(action === "stage" ? "Stage hunk" : "Unstage hunk", () => {
+        void act(() =>
+          api("POST", `/api/git/${action}-hunk`, {
+            session_id: sessionId,
+            path: d.path,
+            hunk: h.index,
+            header: h.header,
+          })
+        );
+      }));
+    }
+    const pre = el("pre", { class: "git-lines" });
+    for (const line of h.lines) {
+      const kind = line[0] === "+" ? "add" : line[0] === "-" ? "del" : "ctx";
+      pre.append(el("span", { class: "git-line", "data-kind": kind }, line + "\n"));
+    }
+    hunk.append(hh, pre);
+    out.push(hunk);
+  }
+  box.replaceChildren(...out);
+}
+
+async function refresh() {
+  generation++;
+  showError(null);
+  await loadStatus(0);
+  void loadBranches();
+  void loadLog();
+  if (selected) void showDiff(selected.path, selected.kind);
+}
+
+function ensureStyles() {
+  if (document.querySelector(`link[rel="stylesheet"][href="${STYLESHEET}"]`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = STYLESHEET;
+  document.head.append(link);
+}
+
+const view: PanelView = {
+  mount(node, ctx) {
+    host = node;
+    sessionId = ctx.sessionId;
+    ensureStyles();
+    build();
+    void refresh();
+  },
+  shown() {
+    void refresh();
+  },
+  sessionChanged(ctx) {
+    sessionId = ctx.sessionId;
+    selected = null;
+    part("diff").replaceChildren();
+    void refresh();
+  },
+};
+
+export const { mount, shown, sessionChanged } = view;

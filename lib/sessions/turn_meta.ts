@@ -1,0 +1,57 @@
+// Per-turn figures for the message actions' hover: when each user message was sent and its
+// answer last written, and the tokens and cost its runs were metered at (the `usage` rows of
+// the turn's streams). Invariants: read-only; a turn is keyed by its user message idx (a
+// turn_id may be missing on imported sessions); runs of a regenerated turn all count.
+import type { Db } from "../storage/db.ts";
+import { listMessages } from "./messages.ts";
+
+export interface TurnMeta {
+  user_idx: number;
+  turn_id: string | null;
+  asked_at: number;
+  answered_at: number | null;
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  cost: number | null;
+  model: string | null;
+}
+
+interface UsageSum {
+  turn_id: string;
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  cost: number | null;
+  model: string | null;
+}
+
+export function turnMeta(db: Db, sessionId: string): TurnMeta[] {
+  const sums = new Map(
+    (db.prepare(
+      `SELECT s.turn_id AS turn_id, sum(u.input_tokens) AS input_tokens,
+         sum(u.output_tokens) AS output_tokens, sum(u.cached_tokens) AS cached_tokens,
+         sum(u.cost) AS cost, max(u.model) AS model
+       FROM usage u JOIN streams s ON s.stream_id = u.stream_id
+       WHERE u.session_id = ? GROUP BY s.turn_id`,
+    ).all(sessionId) as unknown as UsageSum[]).map((r) => [r.turn_id, r]),
+  );
+  const out: TurnMeta[] = [];
+  for (const m of listMessages(db, sessionId)) {
+    if (m.role === "user") {
+      const u = m.turn_id ? sums.get(m.turn_id) : undefined;
+      out.push({
+        user_idx: m.idx,
+        turn_id: m.turn_id ?? null,
+        asked_at: m.timestamp,
+        answered_at: null,
+        input_tokens: u?.input_tokens ?? 0,
+        output_tokens: u?.output_tokens ?? 0,
+        cached_tokens: u?.cached_tokens ?? 0,
+        cost: u?.cost ?? null,
+        model: u?.model ?? null,
+      });
+    } else if (m.role === "assistant" && out.length) out.at(-1)!.answered_at = m.timestamp;
+  }
+  return out;
+}

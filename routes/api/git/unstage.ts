@@ -1,0 +1,15 @@
+// POST /api/git/unstage {session_id, paths: [..]} → the new status. Paths pass the workspace guard.
+import { z } from "zod";
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, readBody } from "../../../lib/server/http.ts";
+import { gitTargetFor } from "../../../lib/workspace/git_target.ts";
+import { unstagePaths } from "../../../lib/workspace/git_panel.ts";
+
+const Body = z.object({ session_id: z.string().min(1), paths: z.array(z.string()) });
+
+export const handler: Handlers = {
+  async POST(req, { app }) {
+    const body = await readBody(req, Body);
+    return json(await unstagePaths(await gitTargetFor(app, body.session_id), body.paths));
+  },
+};

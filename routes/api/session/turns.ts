@@ -1,0 +1,14 @@
+// GET /api/session/turns?session_id= → {turns: [{user_idx, turn_id, asked_at, answered_at,
+// input_tokens, output_tokens, cached_tokens, cost, model}]}: the times and metered tokens
+// and cost of each turn (lib/sessions/turn_meta.ts), for the message actions' hover.
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json, requireParam } from "../../../lib/server/http.ts";
+import { getSession } from "../../../lib/sessions/sessions.ts";
+import { turnMeta } from "../../../lib/sessions/turn_meta.ts";
+
+export const handler: Handlers = {
+  GET(_req, { app, url }) {
+    const s = getSession(app.db, requireParam(url, "session_id"));
+    return json({ turns: turnMeta(app.db, s.session_id) });
+  },
+};

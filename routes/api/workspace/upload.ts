@@ -1,0 +1,31 @@
+// POST /api/workspace/upload (multipart: session_id, path, file…) → one file's
+// {filename, path, size, mime, is_image, extracted:false}, or {files, count} for several. The cap
+// (HERMES_WEBUI_MAX_UPLOAD_MB) is enforced while the body streams → 413; the folder must exist
+// (404); names are sanitized and never overwrite (`-1`, `-2`, …).
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { ValidationError } from "../../../lib/errors.ts";
+import { json } from "../../../lib/server/http.ts";
+import { getSession } from "../../../lib/sessions/sessions.ts";
+import { readUploadForm } from "../../../lib/workspace/uploads.ts";
+import { storeWorkspaceUploads } from "../../../lib/workspace/workspace_upload.ts";
+
+export const handler: Handlers = {
+  async POST(req, { app, url }) {
+    const form = await readUploadForm(req, app.config.maxUploadBytes);
+    const sid = form.get("session_id") ?? url.searchParams.get("session_id");
+    if (typeof sid !== "string" || sid === "") {
+      throw new ValidationError('Missing required field "session_id"', "session_id");
+    }
+    const session = getSession(app.db, sid);
+    const path = form.get("path");
+    const files = form.getAll("file").filter((f): f is File => f instanceof File);
+    const results = await storeWorkspaceUploads(
+      session.workspace,
+      typeof path === "string" && path !== "" ? path : ".",
+      files,
+      app.config.maxUploadBytes,
+      app.config,
+    );
+    return json(results.length === 1 ? results[0] : { files: results, count: results.length });
+  },
+};
