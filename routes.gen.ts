@@ -2,9 +2,6 @@
 
 import * as $0 from "./routes/_app.tsx";
 import * as $1 from "./routes/_middleware.ts";
-import * as $$0 from "./islands/ActivityGroup.tsx";
-import * as $$1 from "./islands/Composer.tsx";
-import * as $$2 from "./islands/Transcript.tsx";
 
 import type { Manifest } from "./lib/server/file_router.ts";
 
@@ -944,9 +941,9 @@ export const manifest: Manifest = {
     },
   },
   islands: {
-    "./islands/ActivityGroup.tsx": $$0,
-    "./islands/Composer.tsx": $$1,
-    "./islands/Transcript.tsx": $$2,
+    "./islands/ActivityGroup.tsx": () => import("./islands/ActivityGroup.tsx"),
+    "./islands/Composer.tsx": () => import("./islands/Composer.tsx"),
+    "./islands/Transcript.tsx": () => import("./islands/Transcript.tsx"),
   },
   baseUrl: import.meta.url,
 };

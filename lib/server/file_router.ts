@@ -68,7 +68,8 @@ export function isLazyRoute(r: RouteModule | LazyRoute): r is LazyRoute {
 
 export interface Manifest {
   routes: Record<string, RouteModule | LazyRoute>;
-  islands: Record<string, Record<string, unknown>>;
+  /** Island modules, or loaders (the generated manifest imports them with the first page). */
+  islands: Record<string, Record<string, unknown> | (() => Promise<Record<string, unknown>>)>;
   baseUrl: string;
 }
 

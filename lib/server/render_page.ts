@@ -17,8 +17,8 @@ import type { Logger } from "../log.ts";
 import { collectPageScripts, type PageScriptBundle, pageScriptTags } from "./page_scripts.ts";
 
 export interface PageRendererOptions {
-  /** `manifest.islands` from routes.gen.ts. */
-  islands: Record<string, Record<string, unknown>>;
+  /** `manifest.islands` from routes.gen.ts: modules, or loaders imported at the first render. */
+  islands: Record<string, Record<string, unknown> | (() => Promise<Record<string, unknown>>)>;
   /** Reads the built bundle manifest; defaults to static/_islands/manifest.json. */
   bundle?: () => IslandBundle | undefined;
   log?: Pick<Logger, "warn">;
@@ -40,10 +40,22 @@ function insertBefore(html: string, marker: string, text: string): string {
  * not interactive, once per island name.
  */
 export function createPageRenderer(opts: PageRendererOptions): PageRenderer {
-  const registry = createIslandRegistry(opts.islands);
+  // The islands (and the component trees they pull in) load with the first page, not at start.
+  let registry: ReturnType<typeof createIslandRegistry> | undefined;
+  const islandRegistry = async () =>
+    registry ??= createIslandRegistry(
+      Object.fromEntries(
+        await Promise.all(
+          Object.entries(opts.islands).map(async ([file, mod]) =>
+            [file, typeof mod === "function" ? await mod() : mod] as const
+          ),
+        ),
+      ),
+    );
   const readBundle = opts.bundle ?? createBundleReader();
   const warned = new Set<string>();
-  return ({ page, app, props, init }) => {
+  return async ({ page, app, props, init }) => {
+    const registry = await islandRegistry();
     const Component = () => h(page, props);
     const root = app ? h(app, { Component, url: props.url, state: props.state }) : h(Component, {});
     const { result, wanted } = collectPageScripts(() => renderWithIslands(root, registry));
@@ -71,11 +83,9 @@ export function createPageRenderer(opts: PageRendererOptions): PageRenderer {
       body += tags.body;
     }
     doc = insertBefore(insertBefore(doc, "</head>", head), "</body>", body);
-    return Promise.resolve(
-      new Response(doc, {
-        ...init,
-        headers: { "content-type": "text/html; charset=utf-8", ...(init?.headers ?? {}) },
-      }),
-    );
+    return new Response(doc, {
+      ...init,
+      headers: { "content-type": "text/html; charset=utf-8", ...(init?.headers ?? {}) },
+    });
   };
 }
