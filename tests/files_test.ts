@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from "./helpers.ts";
 import { createSession } from "../lib/sessions/sessions.ts";
 import { countLines, MAX_LIST_ENTRIES, MAX_VIEW_BYTES } from "../lib/workspace/files.ts";
 import { gitStatus, parseGitStatus } from "../lib/workspace/git_info.ts";
+import { git } from "./git_fixture.ts";
 
 type Entry = {
   name: string;
@@ -272,25 +273,6 @@ Deno.test("the console's state dir is never listed or opened, even inside a work
     },
     (app) => app.stateDir.replace(/\/state$/, ""),
   ));
-
-async function git(cwd: string, ...args: string[]): Promise<void> {
-  const out = await new Deno.Command("git", {
-    args: [
-      "-C",
-      cwd,
-      "-c",
-      "user.email=t@example.com",
-      "-c",
-      "user.name=T",
-      "-c",
-      "init.defaultBranch=main",
-      ...args,
-    ],
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-}
 
 Deno.test("GET /api/git-info reports no repo outside one and the branch state inside one", () =>
   withSession(async (app, sid, ws) => {

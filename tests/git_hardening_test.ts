@@ -8,26 +8,9 @@ import { createTestApp } from "./helpers.ts";
 import { createSession } from "../lib/sessions/sessions.ts";
 import { gitEnv, runGit } from "../lib/workspace/git_command.ts";
 import { sandboxStatus } from "../lib/sandbox/command_runner.ts";
+import { git } from "./git_fixture.ts";
 
 const bwrap = await sandboxStatus();
-
-async function git(cwd: string, ...args: string[]): Promise<void> {
-  const out = await new Deno.Command("git", {
-    args: [
-      "-c",
-      "user.email=t@example.com",
-      "-c",
-      "user.name=T",
-      "-c",
-      "init.defaultBranch=main",
-      ...args,
-    ],
-    cwd,
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-}
 
 /**
  * Turn `ws` into a repo whose config runs `touch <marks>/<name>` from every hook git offers,

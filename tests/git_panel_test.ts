@@ -7,27 +7,9 @@ import { join } from "node:path";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { createSession } from "../lib/sessions/sessions.ts";
 import { sandboxStatus } from "../lib/sandbox/command_runner.ts";
+import { git } from "./git_fixture.ts";
 
 const bwrap = await sandboxStatus();
-
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const out = await new Deno.Command("git", {
-    args: [
-      "-c",
-      "user.email=t@example.com",
-      "-c",
-      "user.name=T",
-      "-c",
-      "init.defaultBranch=main",
-      ...args,
-    ],
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-  return new TextDecoder().decode(out.stdout);
-}
 
 interface Ctx {
   app: TestApp;

@@ -4,7 +4,7 @@
 // Copy and Edit & resend. Every control is a real button, so focus shows what hover shows.
 // Behaviour: lib/browser/message_actions.ts (one delegated listener); rendered by TurnView.
 import type { TurnModel } from "../../lib/shared/transcript_model.ts";
-import { Icon } from "../Icon.tsx";
+import { Icon, type IconName } from "../Icon.tsx";
 
 interface Props {
   turn: TurnModel;
@@ -17,6 +17,18 @@ function target(turn: TurnModel) {
   };
 }
 
+/** One quiet labelled button; the delegated listener finds it by data-action. */
+function ActionButton(
+  { action, icon, label, title }: { action: string; icon: IconName; label: string; title: string },
+) {
+  return (
+    <button type="button" class="msg-action" data-action={action} title={title}>
+      <Icon name={icon} size={13} />
+      <span>{label}</span>
+    </button>
+  );
+}
+
 export function AnswerActions({ turn }: Props) {
   return (
     <div
@@ -26,28 +38,19 @@ export function AnswerActions({ turn }: Props) {
       {...target(turn)}
     >
       <span class="msg-variants" data-variants="" hidden />
-      <button type="button" class="msg-action" data-action="copy-answer" title="Copy as markdown">
-        <Icon name="file" size={13} />
-        <span>Copy</span>
-      </button>
-      <button
-        type="button"
-        class="msg-action"
-        data-action="regenerate"
+      <ActionButton action="copy-answer" icon="file" label="Copy" title="Copy as markdown" />
+      <ActionButton
+        action="regenerate"
+        icon="refresh"
+        label="Regenerate"
         title="Regenerate: the current answer stays one click away"
-      >
-        <Icon name="refresh" size={13} />
-        <span>Regenerate</span>
-      </button>
-      <button
-        type="button"
-        class="msg-action"
-        data-action="fork"
+      />
+      <ActionButton
+        action="fork"
+        icon="gitBranch"
+        label="Fork"
         title="Fork: a new chat holding the conversation up to here"
-      >
-        <Icon name="gitBranch" size={13} />
-        <span>Fork</span>
-      </button>
+      />
       <button
         type="button"
         class="msg-action msg-meta"
@@ -69,19 +72,13 @@ export function UserActions({ turn }: Props) {
       aria-label="Message actions"
       {...target(turn)}
     >
-      <button type="button" class="msg-action" data-action="copy-user" title="Copy">
-        <Icon name="file" size={13} />
-        <span>Copy</span>
-      </button>
-      <button
-        type="button"
-        class="msg-action"
-        data-action="edit-user"
+      <ActionButton action="copy-user" icon="file" label="Copy" title="Copy" />
+      <ActionButton
+        action="edit-user"
+        icon="edit"
+        label="Edit"
         title="Edit & resend: later messages are replaced"
-      >
-        <Icon name="edit" size={13} />
-        <span>Edit</span>
-      </button>
+      />
       <button type="button" class="msg-action msg-meta" data-action="meta" aria-label="Sent at">
         <span class="msg-meta-text" aria-live="polite" />
       </button>

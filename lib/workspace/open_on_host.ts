@@ -6,7 +6,8 @@
 import { dirname } from "node:path";
 import type { AppConfig } from "../settings/config.ts";
 import { isLoopbackHost } from "../settings/config.ts";
-import { ForbiddenError, ValidationError } from "../errors.ts";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
+import { resolveInWorkspace } from "./workspace_paths.ts";
 
 export type HostAction = "reveal" | "open-vscode";
 
@@ -72,4 +73,23 @@ export function runOnHost(
     }
     throw err;
   }
+}
+
+/**
+ * The routes' whole job: guard the path against the workspace, 404 a missing file naming its
+ * resolved path (as the original), refuse off-loopback, then start the program. Returns the
+ * absolute path the program was given.
+ */
+export async function openInWorkspaceOnHost(
+  config: Pick<AppConfig, "host" | "env">,
+  workspace: string,
+  path: string,
+  action: HostAction,
+): Promise<string> {
+  const abs = await resolveInWorkspace(workspace, path, { mustExist: false });
+  const info = await Deno.stat(abs).catch(() => null);
+  if (!info) throw new NotFoundError(`File not found: ${abs}`);
+  requireLocalDesktop(config);
+  runOnHost(config, hostCommand(action, abs, info.isDirectory));
+  return abs;
 }

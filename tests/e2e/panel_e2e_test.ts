@@ -7,6 +7,7 @@ import { deflateSync } from "node:zlib";
 import { join } from "node:path";
 import { browserTest, type Page, waitForIslands, withAppInBrowser } from "./browser.ts";
 import { seedApp } from "./seed.ts";
+import { git } from "../git_fixture.ts";
 
 /** A solid-colour RGB PNG (a real image the browser decodes). */
 function solidPng(width: number, height: number, [r, g, b]: number[]): Uint8Array {
@@ -64,14 +65,6 @@ async function writeWorkspace(root: string): Promise<void> {
       "![diagram](docs/diagram.png)\n\n<script>alert(1)</script>\n",
   );
   await Deno.writeFile(join(root, "docs/diagram.png"), solidPng(160, 96, [198, 172, 143]));
-}
-
-async function git(cwd: string, ...args: string[]): Promise<void> {
-  const out = await new Deno.Command("git", { args, cwd, stdout: "null", stderr: "piped" })
-    .output();
-  if (!out.success) {
-    throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-  }
 }
 
 const hasGit = await new Deno.Command("git", { args: ["--version"], stdout: "null" }).output()
@@ -234,8 +227,8 @@ browserTest(
       await writeWorkspace(app.workspace);
       const ws = app.workspace;
       await git(ws, "init", "-q", "-b", "feature/panel");
-      await git(ws, "-c", "user.email=t@example.com", "-c", "user.name=T", "add", ".");
-      await git(ws, "-c", "user.email=t@example.com", "-c", "user.name=T", "commit", "-qm", "init");
+      await git(ws, "add", ".");
+      await git(ws, "commit", "-qm", "init");
       await Deno.writeTextFile(join(ws, "src/lib/util.ts"), "export const changed = true;\n");
       await Deno.writeTextFile(join(ws, "NOTES.txt"), "untracked\n");
       const page = await browser.newPage();

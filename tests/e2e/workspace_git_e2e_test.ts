@@ -6,28 +6,10 @@ import { ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { hasChromium, waitForIslands } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
+import { git } from "../git_fixture.ts";
 
 const browserTest = (name: string, fn: () => Promise<void>) =>
   Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
-
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const out = await new Deno.Command("git", {
-    args: [
-      "-c",
-      "user.email=t@example.com",
-      "-c",
-      "user.name=T",
-      "-c",
-      "init.defaultBranch=main",
-      ...args,
-    ],
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-  return new TextDecoder().decode(out.stdout);
-}
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`);
 

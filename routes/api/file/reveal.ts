@@ -1,19 +1,13 @@
 // POST /api/file/reveal {session_id, path} → {ok, path}: shows the file in the desktop's file manager
 // on the server's own desktop. As in the original: missing fields → 400, a missing file → 404
 // naming its resolved path, an unknown session → 404 "Session … not found". Refused (403) when
-// the console is not bound to loopback. The path goes through the workspace guard first and the
-// program runs with a fixed argument list and a minimal env (lib/workspace/open_on_host.ts).
+// the console is not bound to loopback. The path guard, the 404 and the launch are
+// lib/workspace/open_on_host.ts (fixed argument list, minimal env).
 import { z } from "zod";
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, readBody } from "../../../lib/server/http.ts";
-import { NotFoundError } from "../../../lib/errors.ts";
 import { getSession } from "../../../lib/sessions/sessions.ts";
-import { resolveInWorkspace } from "../../../lib/workspace/workspace_paths.ts";
-import {
-  hostCommand,
-  requireLocalDesktop,
-  runOnHost,
-} from "../../../lib/workspace/open_on_host.ts";
+import { openInWorkspaceOnHost } from "../../../lib/workspace/open_on_host.ts";
 
 const Body = z.object({ session_id: z.string().min(1), path: z.string().min(1).max(4096) });
 
@@ -21,11 +15,7 @@ export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
     const session = getSession(app.db, body.session_id);
-    const abs = await resolveInWorkspace(session.workspace, body.path, { mustExist: false });
-    const info = await Deno.stat(abs).catch(() => null);
-    if (!info) throw new NotFoundError(`File not found: ${abs}`);
-    requireLocalDesktop(app.config);
-    runOnHost(app.config, hostCommand("reveal", abs, info.isDirectory));
-    return json({ ok: true, path: abs });
+    const path = await openInWorkspaceOnHost(app.config, session.workspace, body.path, "reveal");
+    return json({ ok: true, path });
   },
 };
