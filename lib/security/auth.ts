@@ -4,11 +4,11 @@
 // signed AND its nonce is still listed in `auth_sessions` (logout revokes it); the signing key
 // is derived from a random secret (0600 file in the state dir) and the current password, so
 // changing the password invalidates every cookie; the CSRF token is an HMAC of the nonce.
-import { join } from "node:path";
 import type { AppConfig } from "../settings/config.ts";
 import type { Db } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import { randomHex } from "../ids.ts";
+import { stateSecretHex } from "./state_secret.ts";
 import { constantTimeEqual, fromBase64Url, toBase64Url, verifyPassword } from "./password.ts";
 import { createRateLimiter, type RateLimiter } from "./rate_limit.ts";
 
@@ -89,29 +89,8 @@ export function revokeAllSessions(db: Db): void {
 
 /** The random signing secret: created once (0600), then read back on every start. */
 function loadSecret(sec: Security): Promise<Uint8Array> {
-  sec.cache.secret ??= (async () => {
-    const path = join(sec.config.stateDir, SECRET_FILE);
-    await Deno.mkdir(sec.config.stateDir, { recursive: true });
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        const text = (await Deno.readTextFile(path)).trim();
-        if (/^[0-9a-f]{64}$/.test(text)) {
-          if (Deno.build.os !== "windows") await Deno.chmod(path, 0o600).catch(() => {});
-          return hexToBytes(text);
-        }
-        // Corrupt: replace it (existing cookies stop working, which is the safe outcome).
-        await Deno.remove(path).catch(() => {});
-      } catch (err) {
-        if (!(err instanceof Deno.errors.NotFound)) throw err;
-      }
-      try {
-        await Deno.writeTextFile(path, randomHex(64) + "\n", { createNew: true, mode: 0o600 });
-      } catch (err) {
-        if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
-      }
-    }
-    throw new Error(`Cannot create the session secret in ${sec.config.stateDir}`);
-  })();
+  sec.cache.secret ??= stateSecretHex(sec.config.stateDir, SECRET_FILE, "the session secret")
+    .then(hexToBytes);
   sec.cache.secret.catch(() => (sec.cache.secret = undefined));
   return sec.cache.secret;
 }

@@ -4,11 +4,10 @@
 // reach) and rendered into each page's <meta name="hermes-csrf-token">; with auth on, a logged-in
 // browser echoes its login session's token and a script (no Origin, no Sec-Fetch-Site) proves
 // itself with the session cookie it logged in with; a missing or wrong proof is a 403.
-import { join } from "node:path";
 import { ForbiddenError } from "../errors.ts";
-import { randomHex } from "../ids.ts";
 import { type AuthState, CSRF_HEADER, csrfTokenMatches, type Security } from "./auth.ts";
 import { isBrowserRequest, isUnsafeMethod } from "./request_guard.ts";
+import { stateSecretHex } from "./state_secret.ts";
 
 /** File in the state dir holding the console token (auth off); scripts read it (SECURITY.md). */
 export const CONSOLE_TOKEN_FILE = "csrf_token";
@@ -40,35 +39,16 @@ export function needsProof(method: string, path: string): boolean {
   return isUnsafeMethod(method) || STATE_CHANGING_GET_PATHS.has(path);
 }
 
-const TOKEN_RE = /^[0-9a-f]{64}$/;
-
 /**
  * The console token of this install: created once (random, 0600) in the state dir, then read
  * back on every start, so a page rendered before a restart keeps working after it.
  */
 export function consoleToken(sec: Security): Promise<string> {
-  sec.cache.consoleToken ??= (async () => {
-    const path = join(sec.config.stateDir, CONSOLE_TOKEN_FILE);
-    await Deno.mkdir(sec.config.stateDir, { recursive: true });
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        const text = (await Deno.readTextFile(path)).trim();
-        if (TOKEN_RE.test(text)) {
-          if (Deno.build.os !== "windows") await Deno.chmod(path, 0o600).catch(() => {});
-          return text;
-        }
-        await Deno.remove(path).catch(() => {}); // corrupt: replace it
-      } catch (err) {
-        if (!(err instanceof Deno.errors.NotFound)) throw err;
-      }
-      try {
-        await Deno.writeTextFile(path, randomHex(64) + "\n", { createNew: true, mode: 0o600 });
-      } catch (err) {
-        if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
-      }
-    }
-    throw new Error(`Cannot create the console token in ${sec.config.stateDir}`);
-  })();
+  sec.cache.consoleToken ??= stateSecretHex(
+    sec.config.stateDir,
+    CONSOLE_TOKEN_FILE,
+    "the console token",
+  );
   sec.cache.consoleToken.catch(() => (sec.cache.consoleToken = undefined));
   return sec.cache.consoleToken;
 }

@@ -43,6 +43,15 @@ export function sanitizeFilename(name: string): string {
   return safe === "" ? "upload" : safe;
 }
 
+/** The session an upload names: its form field, else `?session_id=`; missing is a 400. */
+export function uploadSessionId(form: FormData, url: URL): string {
+  const sid = form.get("session_id") ?? url.searchParams.get("session_id");
+  if (typeof sid !== "string" || sid === "") {
+    throw new ValidationError('Missing required field "session_id"', "session_id");
+  }
+  return sid;
+}
+
 /**
  * Parse a multipart upload without ever holding more than `maxFileBytes` + framing: a larger
  * Content-Length is refused at once, and the stream is cut off when its byte count passes

@@ -5,16 +5,12 @@ import type { Handlers } from "../../lib/server/file_router.ts";
 import { ValidationError } from "../../lib/errors.ts";
 import { json } from "../../lib/server/http.ts";
 import { getSession } from "../../lib/sessions/sessions.ts";
-import { readUploadForm, storeUpload } from "../../lib/workspace/uploads.ts";
+import { readUploadForm, storeUpload, uploadSessionId } from "../../lib/workspace/uploads.ts";
 
 export const handler: Handlers = {
   async POST(req, { app, url }) {
     const form = await readUploadForm(req, app.config.maxUploadBytes);
-    const field = form.get("session_id") ?? url.searchParams.get("session_id");
-    if (typeof field !== "string" || field === "") {
-      throw new ValidationError('Missing required field "session_id"', "session_id");
-    }
-    const session = getSession(app.db, field);
+    const session = getSession(app.db, uploadSessionId(form, url));
     const file = form.get("file");
     if (!(file instanceof File)) {
       throw new ValidationError('No file in the upload (expected a field named "file")', "file");

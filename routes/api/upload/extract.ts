@@ -6,17 +6,13 @@ import type { Handlers } from "../../../lib/server/file_router.ts";
 import { ValidationError } from "../../../lib/errors.ts";
 import { json } from "../../../lib/server/http.ts";
 import { getSession } from "../../../lib/sessions/sessions.ts";
-import { readUploadForm } from "../../../lib/workspace/uploads.ts";
+import { readUploadForm, uploadSessionId } from "../../../lib/workspace/uploads.ts";
 import { extractArchive } from "../../../lib/workspace/archive_extract.ts";
 
 export const handler: Handlers = {
   async POST(req, { app, url }) {
     const form = await readUploadForm(req, app.config.maxUploadBytes);
-    const sid = form.get("session_id") ?? url.searchParams.get("session_id");
-    if (typeof sid !== "string" || sid === "") {
-      throw new ValidationError('Missing required field "session_id"', "session_id");
-    }
-    const session = getSession(app.db, sid);
+    const session = getSession(app.db, uploadSessionId(form, url));
     const file = form.get("file");
     if (!(file instanceof File) || file.name === "") {
       throw new ValidationError('No file in the upload (expected a field named "file")', "file");

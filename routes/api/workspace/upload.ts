@@ -3,20 +3,15 @@
 // (HERMES_WEBUI_MAX_UPLOAD_MB) is enforced while the body streams → 413; the folder must exist
 // (404); names are sanitized and never overwrite (`-1`, `-2`, …).
 import type { Handlers } from "../../../lib/server/file_router.ts";
-import { ValidationError } from "../../../lib/errors.ts";
 import { json } from "../../../lib/server/http.ts";
 import { getSession } from "../../../lib/sessions/sessions.ts";
-import { readUploadForm } from "../../../lib/workspace/uploads.ts";
+import { readUploadForm, uploadSessionId } from "../../../lib/workspace/uploads.ts";
 import { storeWorkspaceUploads } from "../../../lib/workspace/workspace_upload.ts";
 
 export const handler: Handlers = {
   async POST(req, { app, url }) {
     const form = await readUploadForm(req, app.config.maxUploadBytes);
-    const sid = form.get("session_id") ?? url.searchParams.get("session_id");
-    if (typeof sid !== "string" || sid === "") {
-      throw new ValidationError('Missing required field "session_id"', "session_id");
-    }
-    const session = getSession(app.db, sid);
+    const session = getSession(app.db, uploadSessionId(form, url));
     const path = form.get("path");
     const files = form.getAll("file").filter((f): f is File => f instanceof File);
     const results = await storeWorkspaceUploads(
