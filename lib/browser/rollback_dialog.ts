@@ -3,6 +3,7 @@
 // one tool call (or a whole turn) would do — files, a warning for any changed since, the diff —
 // and restores on confirmation (/api/rollback/{diff,restore}). Text only via textContent.
 import { api, ApiError } from "./api_client.ts";
+import { el } from "./ui_menu.ts";
 
 const STYLESHEET = "/static/rollback.css";
 
@@ -19,17 +20,6 @@ const STATUS_TEXT: Record<string, string> = {
   unchanged: "already as before",
   not_restorable: "not kept (cannot restore)",
 };
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string> = {},
-  text = "",
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text) node.textContent = text;
-  return node;
-}
 
 function ensureStyles() {
   if (document.querySelector(`link[rel="stylesheet"][href="${STYLESHEET}"]`)) return;

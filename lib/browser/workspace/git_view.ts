@@ -5,6 +5,7 @@
 // /api/git/*; text is set with textContent only (file names and diffs are workspace data).
 import { api, ApiError } from "../api_client.ts";
 import type { PanelView } from "./panel_views.ts";
+import { el } from "../ui_menu.ts";
 
 const STYLESHEET = "/static/git_panel.css";
 
@@ -64,17 +65,6 @@ let status: Status | null = null;
 let selected: { path: string; kind: "staged" | "unstaged" } | null = null;
 let busy = false;
 let generation = 0;
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string> = {},
-  text = "",
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text) node.textContent = text;
-  return node;
-}
 
 function button(label: string, onClick: () => void, attrs: Record<string, string> = {}) {
   const b = el("button", { type: "button", class: "git-btn", ...attrs }, label);

@@ -8,6 +8,7 @@ import type { Terminal as XTerm } from "@xterm/xterm";
 import type { FitAddon } from "@xterm/addon-fit";
 import { api, ApiError, csrfToken } from "../api_client.ts";
 import type { PanelView } from "./panel_views.ts";
+import { el } from "../ui_menu.ts";
 
 const STYLESHEETS = ["/static/xterm/xterm.css", "/static/terminal.css"];
 
@@ -53,17 +54,6 @@ let screens: Screen[] = [];
 let active: Screen | null = null;
 let generation = 0;
 const enc = new TextEncoder();
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string> = {},
-  text = "",
-): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text) e.textContent = text;
-  return e;
-}
 
 function status(text: string): void {
   const s = host.querySelector<HTMLElement>("[data-term-status]");
