@@ -8,7 +8,7 @@ import { createPageRenderer } from "./lib/server/render_page.ts";
 import { type Clock, systemClock } from "./lib/ids.ts";
 import { createLogger, type Logger } from "./lib/log.ts";
 import type { AppContext } from "./lib/server/app_context.ts";
-import { applySettingsToConfig, reloadAppConfig } from "./lib/settings/settings.ts";
+import { applySettingsToConfig } from "./lib/settings/stored_settings.ts";
 import { createSecurity, storedPasswordHash } from "./lib/security/auth.ts";
 import { consoleToken } from "./lib/security/request_proof.ts";
 import { McpManager } from "./lib/mcp/manager.ts";
@@ -18,6 +18,8 @@ import { createOtelTelemetry } from "./lib/telemetry/otel.ts";
 import { createTaskRunner } from "./lib/tasks/task_runner.ts";
 import { systemTimers } from "./lib/timers.ts";
 import { createToolsRuntime, type ToolsRuntimeOptions } from "./lib/tools/runtime.ts";
+import { installReplicaCommands } from "./lib/replicas/replica_commands.ts";
+import { syncCatalogAcrossReplicas } from "./lib/replicas/catalog_sync.ts";
 import { RunManager } from "./lib/engine/run_manager.ts";
 import { createModelCatalog } from "./lib/models/model_catalog.ts";
 import { sessionEvents } from "./lib/sessions/session_events.ts";
@@ -55,7 +57,9 @@ export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
     security: createSecurity(config, db, clock),
     mcp: new McpManager({ config, log, clock }),
     tools: createToolsRuntime(config, opts.tools),
-    reloadConfig: () => reloadAppConfig(ctx),
+    // The settings writer (zod, the config writer) loads on the first reload, not at start.
+    reloadConfig: () =>
+      import("./lib/settings/settings.ts").then(({ reloadAppConfig }) => reloadAppConfig(ctx)),
     onProviderConfigChange: [],
     runs: new RunManager({ db, clock, log }),
     models: createModelCatalog({ getConfig: () => ctx.config, stateDir: config.stateDir, log }),
@@ -89,6 +93,8 @@ export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
       );
     },
   });
+  installReplicaCommands(ctx);
+  syncCatalogAcrossReplicas(ctx);
   ctx.tasks = new TaskScheduler({ db, timers: systemTimers, log, runner: createTaskRunner(ctx) });
   ctx.onClose.push(() => ctx.tasks.stop());
   ctx.onProviderConfigChange.push(() => ctx.models.invalidate());
@@ -168,6 +174,8 @@ function main(): void {
     // Open sessions-list feeds (GET /api/sessions/events) never end on their own, and
     // server.shutdown() waits for every response: end them first.
     sessionEvents(app.ctx.db).close();
+    // So do streams following a run another replica owns.
+    app.ctx.runs.leases.endFollowers();
     await server.shutdown();
     await app.close();
     Deno.exit(0);

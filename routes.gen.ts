@@ -39,6 +39,11 @@ export const manifest: Manifest = {
       methods: ["GET"],
       page: false,
     },
+    "./routes/api/attention.ts": {
+      load: () => import("./routes/api/attention.ts"),
+      methods: ["GET"],
+      page: false,
+    },
     "./routes/api/auth/login.ts": {
       load: () => import("./routes/api/auth/login.ts"),
       methods: ["POST"],
@@ -832,6 +837,16 @@ export const manifest: Manifest = {
     "./routes/api/terminal/ws.ts": {
       load: () => import("./routes/api/terminal/ws.ts"),
       methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/transcribe.ts": {
+      load: () => import("./routes/api/transcribe.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/tts.ts": {
+      load: () => import("./routes/api/tts.ts"),
+      methods: ["POST"],
       page: false,
     },
     "./routes/api/upload.ts": {

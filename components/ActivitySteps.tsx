@@ -4,6 +4,7 @@
 import type { ActivityStep } from "../lib/shared/transcript_order.ts";
 import type { ToolView } from "../lib/shared/transcript_turns.ts";
 import { ToolCard } from "./ToolCard.tsx";
+import { t } from "../lib/i18n/t.ts";
 
 export interface ActivityStepsProps {
   sessionId: string;
@@ -13,7 +14,7 @@ export interface ActivityStepsProps {
 }
 
 export function ActivitySteps({ sessionId, steps, thinking, tools }: ActivityStepsProps) {
-  const byId = new Map(tools.map((t) => [t.id, t]));
+  const byId = new Map(tools.map((x) => [x.id, x]));
   return (
     <>
       {steps.map((s) => {
@@ -22,14 +23,14 @@ export function ActivitySteps({ sessionId, steps, thinking, tools }: ActivitySte
             ? null
             : (
               <div class="activity-thinking" key={`r${s.i}`}>
-                <span class="activity-kicker">Thinking</span>
+                <span class="activity-kicker">{t("activity.thinking")}</span>
                 <p>{thinking[s.i]}</p>
               </div>
             );
         }
         if (s.kind === "tool") {
-          const t = byId.get(s.id);
-          return t ? <ToolCard key={t.id} tool={t} sessionId={sessionId} /> : null;
+          const tool = byId.get(s.id);
+          return tool ? <ToolCard key={tool.id} tool={tool} sessionId={sessionId} /> : null;
         }
         return s.html
           ? (

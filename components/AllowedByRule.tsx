@@ -1,5 +1,7 @@
 // A tool card's note that its command ran without asking because a grant covered it: the
 // terminal tool opens such a result with "[allowed by rule `…`]" (lib/tools/terminal.ts).
+import { t } from "../lib/i18n/t.ts";
+
 const RULE = /^\[allowed by rule `([^`\n]{1,300})`\]/;
 
 /** The rule named at the start of a tool result, or null. */
@@ -10,9 +12,13 @@ export function allowedRule(result: string | null): string | null {
 export function AllowedByRule({ result }: { result: string | null }) {
   const rule = allowedRule(result);
   if (!rule) return null;
+  // The rule is code inside the sentence: split the message where it goes.
+  const [before, after] = t("approvals.allowedByRule", { rule: "\u0001" }).split("\u0001");
   return (
-    <span class="tool-rule" title="Ran without asking: an approval rule covers it">
-      allowed by rule <code>{rule}</code>
+    <span class="tool-rule" title={t("approvals.allowedByRuleTitle")}>
+      {before}
+      <code>{rule}</code>
+      {after}
     </span>
   );
 }

@@ -9,6 +9,7 @@ import Composer, { type ComposerProps } from "../islands/Composer.tsx";
 import { usePageScripts } from "../lib/server/page_scripts.ts";
 import { Sidebar, type SidebarProps } from "./Sidebar.tsx";
 import { Topbar, type TopbarProps } from "./Topbar.tsx";
+import { t } from "../lib/i18n/t.ts";
 import { WorkspacePanel, type WorkspacePanelProps } from "./WorkspacePanel.tsx";
 
 export interface AppShellProps {
@@ -42,7 +43,9 @@ export function AppShell(
         <Topbar {...topbar} panelOpen={panelOpen} />
         <section
           class="transcript"
-          aria-label="Conversation"
+          role="log"
+          aria-live="off"
+          aria-label={t("shell.conversation")}
           data-session-id={sessionId ?? undefined}
         >
           <div class="transcript-inner">{children}</div>
@@ -58,6 +61,14 @@ export function AppShell(
       </main>
       <WorkspacePanel {...panel} />
       <div class="app-scrim" data-action="close-overlays" aria-hidden="true" />
+      {/* What screen readers are told once (lib/browser/announcer.ts), never token by token. */}
+      <div class="visually-hidden" role="status" aria-live="polite" data-announce="polite" />
+      <div
+        class="visually-hidden"
+        aria-live="assertive"
+        aria-atomic="true"
+        data-announce="assertive"
+      />
     </div>
   );
 }

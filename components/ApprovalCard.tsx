@@ -7,6 +7,7 @@ import { api, ApiError } from "../lib/browser/api_client.ts";
 import type { ApprovalEventData } from "../lib/shared/chat_events.ts";
 import { Icon } from "./Icon.tsx";
 import { AlwaysCategory } from "./ApprovalScopeChoice.tsx";
+import { t } from "../lib/i18n/t.ts";
 
 export type ApprovalChoice = "once" | "session" | "always" | "deny";
 
@@ -26,28 +27,74 @@ export interface ApprovalCardProps {
 const ALLOW: ReadonlyArray<{
   choice: Exclude<ApprovalChoice, "deny">;
   scope?: "command" | "pattern";
-  label: string;
+  /** Catalog keys of the button text and its tooltip. */
+  labelKey: string;
   primary?: boolean;
   kbd?: string;
-  title?: string;
+  titleKey?: string;
 }> = [
-  { choice: "once", label: "Allow once", primary: true, kbd: "Enter" },
+  { choice: "once", labelKey: "approvals.allowOnce", primary: true, kbd: "Enter" },
   {
     choice: "session",
-    label: "Allow for this session",
-    title: "Commands of this kind, in this chat only, until it ends",
+    labelKey: "approvals.allowSession",
+    titleKey: "approvals.allowSessionTitle",
   },
   {
     choice: "always",
     scope: "command",
-    label: "Always allow this exact command",
-    title: "Only this exact command text, only in this workspace; saved to config.yaml",
+    labelKey: "approvals.allowAlwaysCommand",
+    titleKey: "approvals.allowAlwaysCommandTitle",
   },
 ];
 
 function typing(el: EventTarget | null): boolean {
   return el instanceof HTMLElement &&
     (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+}
+
+function pressable(el: EventTarget | null): boolean {
+  return el instanceof Element && el.closest("button, a[href], summary") !== null;
+}
+
+/**
+ * Focus "Allow once" so Enter answers, unless the user is in the middle of typing something
+ * (an empty composer does not count: the run is blocked on this card anyway). When the card
+ * goes (answered), focus that was inside it, or lost with it, returns to where it was before
+ * (else to the composer).
+ */
+function useCardFocus(
+  card: { current: HTMLElement | null },
+  allow: { current: HTMLButtonElement | null },
+  approvalId: string,
+) {
+  const returnTo = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const el = document.activeElement;
+    const drafting = typing(el) &&
+      !((el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement) && !el.value);
+    // Where to come back to is kept even when the card does not take focus (the person is
+    // typing): if they then Tab into the card and answer, focus still returns there.
+    if (el instanceof HTMLElement && el !== document.body && !card.current?.contains(el)) {
+      returnTo.current = el;
+    }
+    if (drafting) return;
+    allow.current?.focus({ preventScroll: true });
+  }, [approvalId]);
+  useEffect(() => {
+    // The card element is kept here: by the time the cleanup runs the ref may already be null.
+    const self = card.current;
+    return () => {
+      const el = document.activeElement;
+      const lost = !el || el === document.body || !el.isConnected || !!self?.contains(el);
+      if (!lost) return;
+      // Back where it was; when that is gone (or focus was nowhere), to the composer, where the
+      // keyboard belongs once the run can go on.
+      const back = returnTo.current?.isConnected
+        ? returnTo.current
+        : document.querySelector<HTMLElement>("#composer-input");
+      back?.focus({ preventScroll: true });
+    };
+  }, []);
 }
 
 export function ApprovalCard({ sessionId, approval, pendingCount, onSettled }: ApprovalCardProps) {
@@ -57,17 +104,15 @@ export function ApprovalCard({ sessionId, approval, pendingCount, onSettled }: A
   const [error, setError] = useState<string | null>(null);
   const allow = useRef<HTMLButtonElement>(null);
   const reasonField = useRef<HTMLInputElement>(null);
-
-  // Focus "Allow once" so Enter answers, unless the user is in the middle of typing something
-  // (an empty composer does not count: the run is blocked on this card anyway).
-  useEffect(() => {
-    const el = document.activeElement;
-    const drafting = typing(el) &&
-      !((el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement) && !el.value);
-    if (!drafting) allow.current?.focus({ preventScroll: true });
-  }, [approval.approval_id]);
+  const denyOpen = useRef<HTMLButtonElement>(null);
+  const card = useRef<HTMLElement>(null);
+  useCardFocus(card, allow, approval.approval_id);
+  const wasDenying = useRef(false);
   useEffect(() => {
     if (denying) reasonField.current?.focus();
+    // Backing out of the reason puts focus back on "Deny…".
+    else if (wasDenying.current) denyOpen.current?.focus();
+    wasDenying.current = denying;
   }, [denying]);
 
   async function respond(choice: ApprovalChoice, scope?: "command" | "pattern") {
@@ -94,24 +139,32 @@ export function ApprovalCard({ sessionId, approval, pendingCount, onSettled }: A
 
   return (
     <section
+      ref={card}
       class="approval-card"
       role="alertdialog"
       aria-labelledby={`approval-title-${approval.approval_id}`}
       aria-describedby={`approval-desc-${approval.approval_id}`}
       data-approval-id={approval.approval_id}
       onKeyDown={(e) => {
-        if (e.key === "Enter" && !e.shiftKey && !typing(e.target) && !denying) {
+        // Enter on a button is that button's own answer (Deny… must not allow once).
+        if (
+          e.key === "Enter" && !e.shiftKey && !typing(e.target) && !denying && !pressable(e.target)
+        ) {
           e.preventDefault();
           respond("once");
-        } else if (e.key === "Escape" && denying) setDenying(false);
+        } else if (e.key === "Escape" && denying) {
+          // Handled: the page's Escape (stop the run) must not see it.
+          e.preventDefault();
+          setDenying(false);
+        }
       }}
     >
       <header class="approval-head">
         <Icon name="alert" class="approval-icon" />
         <span class="approval-title" id={`approval-title-${approval.approval_id}`}>
-          Approve this command?
+          {t("approvals.title")}
         </span>
-        <span class="approval-count">{pendingCount} pending</span>
+        <span class="approval-count">{t("approvals.pending", { count: pendingCount })}</span>
       </header>
       <pre class="approval-command">{approval.command}</pre>
       <p class="approval-desc" id={`approval-desc-${approval.approval_id}`}>
@@ -127,7 +180,7 @@ export function ApprovalCard({ sessionId, approval, pendingCount, onSettled }: A
             }}
           >
             <label class="visually-hidden" for={`deny-reason-${approval.approval_id}`}>
-              Reason for denying
+              {t("approvals.denyReason")}
             </label>
             <input
               id={`deny-reason-${approval.approval_id}`}
@@ -135,15 +188,15 @@ export function ApprovalCard({ sessionId, approval, pendingCount, onSettled }: A
               class="approval-reason"
               type="text"
               maxLength={4000}
-              placeholder="Why not? The agent reads this (optional)"
+              placeholder={t("approvals.denyReasonPlaceholder")}
               value={reason}
               onInput={(e) => setReason(e.currentTarget.value)}
             />
             <button type="submit" class="btn btn-danger-quiet" data-choice="deny" disabled={!!busy}>
-              Deny
+              {t("approvals.deny")}
             </button>
             <button type="button" class="btn btn-quiet" onClick={() => setDenying(false)}>
-              Cancel
+              {t("common.cancel")}
             </button>
           </form>
         )
@@ -157,16 +210,16 @@ export function ApprovalCard({ sessionId, approval, pendingCount, onSettled }: A
                 class={a.primary ? "btn btn-primary" : "btn"}
                 data-choice={a.choice}
                 disabled={!!busy}
-                title={a.title}
+                title={a.titleKey ? t(a.titleKey) : undefined}
                 onClick={() => respond(a.choice, a.scope)}
               >
                 {a.kbd
                   ? (
                     <>
-                      {a.label} <kbd>{a.kbd}</kbd>
+                      {t(a.labelKey)} <kbd>{a.kbd}</kbd>
                     </>
                   )
-                  : a.label}
+                  : t(a.labelKey)}
               </button>
             ))}
             <AlwaysCategory
@@ -175,13 +228,14 @@ export function ApprovalCard({ sessionId, approval, pendingCount, onSettled }: A
               onClick={() => respond("always", "pattern")}
             />
             <button
+              ref={denyOpen}
               type="button"
               class="btn btn-danger-quiet"
               data-choice="deny-open"
               disabled={!!busy}
               onClick={() => setDenying(true)}
             >
-              Deny…
+              {t("approvals.denyOpen")}
             </button>
           </div>
         )}

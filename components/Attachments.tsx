@@ -4,6 +4,7 @@
 import { Icon } from "./Icon.tsx";
 import { formatBytes } from "../lib/browser/composer_state.ts";
 import type { DraftAttachment } from "../lib/browser/composer/attachment_tray.ts";
+import { t } from "../lib/i18n/t.ts";
 
 export interface AttachmentsProps {
   items: DraftAttachment[];
@@ -13,7 +14,7 @@ export interface AttachmentsProps {
 export function Attachments({ items, onRemove }: AttachmentsProps) {
   if (items.length === 0) return null;
   return (
-    <ul class="composer-attachments" aria-label="Attachments">
+    <ul class="composer-attachments" aria-label={t("transcript.attachments")}>
       {items.map((a) => (
         <li
           key={a.id}
@@ -27,15 +28,15 @@ export function Attachments({ items, onRemove }: AttachmentsProps) {
           <span class="attachment-name">{a.uploaded?.filename ?? a.name}</span>
           <span class="attachment-meta">
             {a.status === "uploading"
-              ? "uploading…"
+              ? t("transcript.attachmentUploading")
               : a.status === "error"
-              ? (a.error ?? "failed")
+              ? (a.error ?? t("transcript.attachmentFailed"))
               : formatBytes(a.uploaded?.size ?? a.size)}
           </span>
           <button
             type="button"
             class="attachment-remove"
-            aria-label={`Remove ${a.name}`}
+            aria-label={t("transcript.attachmentRemove", { name: a.name })}
             onClick={() => onRemove(a.id)}
           >
             <Icon name="x" size={12} />

@@ -4,6 +4,7 @@
 import { useState } from "preact/hooks";
 import { api, ApiError } from "../lib/browser/api_client.ts";
 import type { ClarifyRequest } from "../lib/shared/transcript_model.ts";
+import { t } from "../lib/i18n/t.ts";
 
 export interface ClarifyCardProps {
   sessionId: string;
@@ -39,7 +40,7 @@ export function ClarifyCard({ sessionId, clarify, onSettled }: ClarifyCardProps)
   const id = `clarify-${clarify.clarify_id}`;
   return (
     <section class="clarify-card" aria-labelledby={id} data-clarify-id={clarify.clarify_id}>
-      <p class="clarify-kicker">The agent asks</p>
+      <p class="clarify-kicker">{t("transcript.clarifyKicker")}</p>
       <p class="clarify-question" id={id}>{clarify.question}</p>
       {clarify.choices?.length
         ? (
@@ -65,18 +66,22 @@ export function ClarifyCard({ sessionId, clarify, onSettled }: ClarifyCardProps)
           answer(text);
         }}
       >
-        <label class="visually-hidden" for={`${id}-answer`}>Your answer</label>
+        <label class="visually-hidden" for={`${id}-answer`}>
+          {t("transcript.clarifyAnswerLabel")}
+        </label>
         <input
           id={`${id}-answer`}
           class="clarify-input"
           type="text"
           maxLength={20000}
-          placeholder={clarify.choices?.length ? "Or type another answer" : "Your answer"}
+          placeholder={clarify.choices?.length
+            ? t("transcript.clarifyOther")
+            : t("transcript.clarifyAnswerLabel")}
           value={text}
           onInput={(e) => setText(e.currentTarget.value)}
         />
         <button type="submit" class="btn btn-primary" disabled={busy || !text.trim()}>
-          Answer
+          {t("transcript.clarifyAnswer")}
         </button>
       </form>
       {error ? <p class="card-error" role="alert">{error}</p> : null}

@@ -2,8 +2,9 @@
 // tokens and cost), the /yolo warning and /reload-mcp's outcome. Browser-safe: rendered inside
 // the Composer island, which decides what to show and when it closes.
 import { commandSignature, type SlashCommand } from "../lib/browser/slash_commands.ts";
-import { formatCost, formatTokens } from "../lib/browser/composer_state.ts";
+import { formatCost, formatTokens, textAround } from "../lib/browser/composer_state.ts";
 import { Icon } from "./Icon.tsx";
+import { formatNumber, t } from "../lib/i18n/t.ts";
 import type { CommandPanel as PanelState } from "../lib/browser/composer/composer_commands.ts";
 
 export interface ComposerPanelProps {
@@ -13,41 +14,46 @@ export interface ComposerPanelProps {
 }
 
 const TITLES: Record<PanelState["kind"], string> = {
-  help: "Commands",
-  usage: "Usage of this chat",
-  yolo: "Approvals are off in this chat",
-  mcp: "MCP servers reloaded",
+  help: "composer.commands",
+  usage: "composer.panelUsage",
+  yolo: "composer.panelYolo",
+  mcp: "composer.panelMcp",
 };
 
 export function ComposerPanel({ state, commands, onClose }: ComposerPanelProps) {
+  const title = t(TITLES[state.kind]);
   return (
     <div
       class="composer-pop composer-panel"
       data-popover={state.kind}
       data-tone={state.kind === "yolo" ? "warning" : undefined}
       role="dialog"
-      aria-label={TITLES[state.kind]}
+      aria-label={title}
     >
       <div class="cpanel-head">
         {state.kind === "yolo" ? <Icon name="alert" size={14} /> : null}
-        <p class="cpanel-title">{TITLES[state.kind]}</p>
-        <button type="button" class="pop-close" aria-label="Close" onClick={onClose}>
+        <p class="cpanel-title">{title}</p>
+        <button type="button" class="pop-close" aria-label={t("common.close")} onClick={onClose}>
           <Icon name="x" size={13} />
         </button>
       </div>
       {state.kind === "help" ? <Help commands={commands} /> : null}
       {state.kind === "usage" ? <Usage session={state.session} /> : null}
-      {state.kind === "yolo"
-        ? (
-          <p class="cpanel-text">
-            Commands that normally ask first now run without asking. The hardline tier (like wiping
-            the disk) stays blocked. Type <span class="mono">/yolo</span>{" "}
-            again, or click the “Approvals off” chip, to turn approvals back on.
-          </p>
-        )
-        : null}
+      {state.kind === "yolo" ? <YoloWarning /> : null}
       {state.kind === "mcp" ? <McpServers servers={state.servers} /> : null}
     </div>
+  );
+}
+
+function YoloWarning() {
+  const [before, after] = textAround("composer.yoloBody", "command");
+  return (
+    <p class="cpanel-text">
+      {before}
+      {/* i18n-ignore: the command name, typed as is */}
+      <span class="mono">/yolo</span>
+      {after}
+    </p>
   );
 }
 
@@ -62,34 +68,38 @@ function Help({ commands }: { commands: readonly SlashCommand[] }) {
           </div>
         ))}
       </dl>
-      <p class="cpanel-foot">Any other /text is sent to the agent as written.</p>
+      <p class="cpanel-foot">{t("composer.helpFoot")}</p>
     </>
   );
 }
 
 function Usage({ session }: { session: Record<string, unknown> }) {
   const n = (k: string) => Number(session[k] ?? 0);
-  const rows: Array<[string, string]> = [
-    ["Model", String(session.model ?? "provider default")],
-    ["Input tokens", formatTokens(n("input_tokens"))],
-    ["Output tokens", formatTokens(n("output_tokens"))],
-    ["Estimated cost", formatCost(session.estimated_cost as number | null)],
-    ["Messages", String(n("message_count"))],
+  // [data-usage hook (the row's English name), label key, value]
+  const rows: Array<[string, string, string]> = [
+    ["Model", "composer.usageModel", String(session.model ?? t("composer.usageProviderDefault"))],
+    ["Input tokens", "composer.usageInputTokens", formatTokens(n("input_tokens"))],
+    ["Output tokens", "composer.usageOutputTokens", formatTokens(n("output_tokens"))],
+    ["Estimated cost", "composer.usageCost", formatCost(session.estimated_cost as number | null)],
+    ["Messages", "composer.usageMessages", formatNumber(n("message_count"))],
   ];
   return (
     <dl class="usage-list">
-      {rows.map(([k, v]) => (
-        <div key={k} class="usage-row">
-          <dt>{k}</dt>
-          <dd class="mono" data-usage={k}>{v}</dd>
+      {rows.map(([hook, label, v]) => (
+        <div key={hook} class="usage-row">
+          <dt>{t(label)}</dt>
+          <dd class="mono" data-usage={hook}>{v}</dd>
         </div>
       ))}
     </dl>
   );
 }
 
+const mcpStatus = (s: Record<string, unknown>) =>
+  t("composer.mcpStatus", { status: String(s.status) });
+
 function McpServers({ servers }: { servers: Array<Record<string, unknown>> }) {
-  if (servers.length === 0) return <p class="cpanel-text">No MCP servers are configured.</p>;
+  if (servers.length === 0) return <p class="cpanel-text">{t("composer.mcpNone")}</p>;
   return (
     <ul class="usage-list">
       {servers.map((s) => (
@@ -97,10 +107,10 @@ function McpServers({ servers }: { servers: Array<Record<string, unknown>> }) {
           <span class="mono">{String(s.name)}</span>
           <span>
             {s.status === "connected"
-              ? `connected · ${Number(s.tool_count ?? 0)} tools`
+              ? t("composer.mcpConnected", { count: Number(s.tool_count ?? 0) })
               : s.last_error
-              ? `${String(s.status)}: ${String(s.last_error)}`
-              : String(s.status)}
+              ? t("composer.mcpFailed", { status: mcpStatus(s), error: String(s.last_error) })
+              : mcpStatus(s)}
           </span>
         </li>
       ))}

@@ -7,8 +7,10 @@
 import { type ComponentChildren, Fragment } from "preact";
 import type { AppContext } from "../lib/server/app_context.ts";
 import { getSettings } from "../lib/settings/settings.ts";
+import { t } from "../lib/i18n/t.ts";
 import { Icon } from "./Icon.tsx";
 import { type AppearanceData, AppearancePanel } from "./control/AppearancePanel.tsx";
+import { displayOptionsOf } from "./control/DisplayOptions.tsx";
 import {
   type ConversationData,
   ConversationPanel,
@@ -30,27 +32,30 @@ import { loadProfiles, type ProfilesData, ProfilesPanel } from "./control/Profil
 import { loadPrompts, type PromptsData, PromptsPanel } from "./control/PromptsPanel.tsx";
 import { loadShares, type SharesData, SharesPanel } from "./control/SharesPanel.tsx";
 
-/** The tabs in order; `group` starts a labelled group in the tab list. */
+/**
+ * The tabs in order; `groupKey` starts a labelled group in the tab list (unlabelled when empty).
+ * `labelKey` and `groupKey` are catalog keys (lib/i18n), resolved when the dialog renders.
+ */
 export const CONTROL_TABS = [
-  { id: "conversation", label: "Conversation" },
-  { id: "appearance", label: "Appearance" },
-  { id: "preferences", label: "Preferences" },
-  { id: "providers", label: "Providers", group: "Agent" },
-  { id: "profiles", label: "Profiles" },
-  { id: "mcp", label: "MCP servers" },
-  { id: "skills", label: "Skills" },
-  { id: "memory", label: "Memory" },
-  { id: "prompts", label: "Prompts" },
-  { id: "tasks", label: "Tasks" },
-  { id: "sharing", label: "Sharing" },
-  { id: "logs", label: "Logs" },
-  { id: "system", label: "System", group: "" },
+  { id: "conversation", labelKey: "control.tabConversation" },
+  { id: "appearance", labelKey: "control.tabAppearance" },
+  { id: "preferences", labelKey: "control.tabPreferences" },
+  { id: "providers", labelKey: "control.tabProviders", groupKey: "control.groupAgent" },
+  { id: "profiles", labelKey: "control.tabProfiles" },
+  { id: "mcp", labelKey: "control.tabMcp" },
+  { id: "skills", labelKey: "control.tabSkills" },
+  { id: "memory", labelKey: "control.tabMemory" },
+  { id: "prompts", labelKey: "control.tabPrompts" },
+  { id: "tasks", labelKey: "control.tabTasks" },
+  { id: "sharing", labelKey: "control.tabSharing" },
+  { id: "logs", labelKey: "control.tabLogs" },
+  { id: "system", labelKey: "control.tabSystem", groupKey: "" },
 ] as const;
 
 export type ControlTab = typeof CONTROL_TABS[number]["id"];
 
 export function isControlTab(v: unknown): v is ControlTab {
-  return CONTROL_TABS.some((t) => t.id === v);
+  return CONTROL_TABS.some((tab) => tab.id === v);
 }
 
 export interface ControlCenterData {
@@ -101,7 +106,8 @@ export async function loadControlPanel<T extends ControlTab>(
     conversation: () => loadConversation(app, q.sessionId),
     appearance: () => {
       const s = settings();
-      return { theme: s.theme, show_thinking: s.show_thinking };
+      const language = typeof s.language === "string" ? s.language : "auto";
+      return { theme: s.theme, show_thinking: s.show_thinking, language, ...displayOptionsOf(s) };
     },
     preferences: () => loadPreferences(app, settings()),
     providers: () => loadProviders(app, settings()),
@@ -124,7 +130,7 @@ export async function loadControlCenter(
   q: ControlCenterQuery,
 ): Promise<ControlCenterData> {
   const entries = await Promise.all(
-    CONTROL_TABS.map(async (t) => [t.id, await loadControlPanel(app, t.id, q)] as const),
+    CONTROL_TABS.map(async (tab) => [tab.id, await loadControlPanel(app, tab.id, q)] as const),
   );
   return Object.fromEntries(entries) as unknown as ControlCenterData;
 }
@@ -165,25 +171,30 @@ export function ControlCenter({ data, tab }: { data: ControlCenterData; tab: Con
       >
         <header class="cc-head">
           <span class="brand-mark" aria-hidden="true">H</span>
-          <h2 class="cc-title" id="cc-title">Hermes Console</h2>
+          <h2 class="cc-title" id="cc-title">{t("common.appName")}</h2>
           <button
             type="button"
             class="btn btn-icon cc-close"
             data-cc-close
-            aria-label="Close"
-            title="Close (Esc)"
+            aria-label={t("common.close")}
+            title={t("control.closeEsc")}
           >
             <Icon name="x" />
           </button>
         </header>
         <div class="cc-body">
-          <div class="cc-tabs" role="tablist" aria-orientation="vertical" aria-label="Settings">
-            {CONTROL_TABS.map((t) => (
-              <Fragment key={t.id}>
-                {"group" in t
+          <div
+            class="cc-tabs"
+            role="tablist"
+            aria-orientation="vertical"
+            aria-label={t("control.settings")}
+          >
+            {CONTROL_TABS.map((item) => (
+              <Fragment key={item.id}>
+                {"groupKey" in item
                   ? (
                     <span class="cc-tab-group" role="presentation">
-                      {t.group}
+                      {item.groupKey ? t(item.groupKey) : ""}
                     </span>
                   )
                   : null}
@@ -191,31 +202,31 @@ export function ControlCenter({ data, tab }: { data: ControlCenterData; tab: Con
                   type="button"
                   role="tab"
                   class="cc-tab"
-                  id={`cc-tab-${t.id}`}
-                  aria-controls={`cc-panel-${t.id}`}
-                  aria-selected={t.id === tab ? "true" : "false"}
-                  tabindex={t.id === tab ? 0 : -1}
-                  data-cc-tab={t.id}
+                  id={`cc-tab-${item.id}`}
+                  aria-controls={`cc-panel-${item.id}`}
+                  aria-selected={item.id === tab ? "true" : "false"}
+                  tabindex={item.id === tab ? 0 : -1}
+                  data-cc-tab={item.id}
                 >
-                  {t.label}
+                  {t(item.labelKey)}
                 </button>
               </Fragment>
             ))}
           </div>
           <div class="cc-panels">
-            {CONTROL_TABS.map((t) => (
+            {CONTROL_TABS.map((item) => (
               <section
-                key={t.id}
+                key={item.id}
                 class="cc-panel"
                 role="tabpanel"
-                id={`cc-panel-${t.id}`}
-                aria-labelledby={`cc-tab-${t.id}`}
-                hidden={t.id !== tab}
-                data-cc-panel={t.id}
+                id={`cc-panel-${item.id}`}
+                aria-labelledby={`cc-tab-${item.id}`}
+                hidden={item.id !== tab}
+                data-cc-panel={item.id}
               >
-                <h3 class="cc-panel-title">{t.label}</h3>
-                <div class="cc-panel-body" data-cc-section={t.id}>
-                  <ControlPanel tab={t.id} data={data[t.id]} />
+                <h3 class="cc-panel-title">{t(item.labelKey)}</h3>
+                <div class="cc-panel-body" data-cc-section={item.id}>
+                  <ControlPanel tab={item.id} data={data[item.id]} />
                 </div>
               </section>
             ))}

@@ -11,6 +11,7 @@ import {
   toolTarget,
   type ToolView,
 } from "../lib/shared/transcript_turns.ts";
+import { t } from "../lib/i18n/t.ts";
 
 interface ChildCallRow {
   tool_call_id: string;
@@ -44,7 +45,9 @@ async function loadChildren(sessionId: string, callId: string) {
     { headers: { accept: "application/json" }, credentials: "same-origin" },
   );
   if (res.status === 404) return null;
-  if (!res.ok) throw new Error(`The sub-task could not be loaded (${res.status})`);
+  if (!res.ok) {
+    throw new Error(t("activity.subtaskLoadFailed", { status: String(res.status) }));
+  }
   const body = await res.json() as { child_session_id: string; tool_calls: ChildCallRow[] };
   return { sessionId: body.child_session_id, tools: body.tool_calls.map(childView) };
 }
@@ -76,11 +79,11 @@ export function DelegateChildren(
   if (error) return <p class="tool-error tool-children-note" role="alert">{error}</p>;
   if (!children.length) {
     return open && loaded
-      ? <p class="tool-empty tool-children-note">The sub-task used no tools.</p>
+      ? <p class="tool-empty tool-children-note">{t("activity.subtaskNoTools")}</p>
       : null;
   }
   return (
-    <div class="tool-children" role="group" aria-label="Sub-task tool calls">
+    <div class="tool-children" role="group" aria-label={t("activity.subtaskCalls")}>
       {children.map((c) => <Card key={c.id} tool={c} sessionId={childSession} />)}
     </div>
   );

@@ -1,5 +1,7 @@
 // What the central column shows before the first message: a quiet invitation that says
 // where the agent will work (workspace, model), so the first chat starts with context.
+import type { ComponentChildren } from "preact";
+import { t } from "../lib/i18n/t.ts";
 
 export interface EmptyStateProps {
   workspace: string | null;
@@ -20,39 +22,50 @@ export function EmptyState(
       {noProvider
         ? (
           <p class="notice" role="status" data-notice="no-provider">
-            No model is configured yet, so the agent cannot answer.{" "}
-            <a href="/onboarding">
-              Set one up
-            </a>, or add a <code>model:</code> section to{" "}
-            <code>{noProvider.configPath}</code>, or set <code>OPENAI_API_KEY</code>,{" "}
-            <code>ANTHROPIC_API_KEY</code> or <code>OPENROUTER_API_KEY</code> and restart.
+            <NoProviderText configPath={noProvider.configPath} />
           </p>
         )
         : null}
       <div class="brand-mark brand-mark-lg" aria-hidden="true">H</div>
-      <h2 class="empty-title">What are we working on?</h2>
-      <p class="empty-lede">
-        Hermes works inside your workspace: it reads and edits files and runs commands, and asks
-        before anything risky. Describe the task to begin.
-      </p>
+      <h2 class="empty-title">{t("shell.emptyTitle")}</h2>
+      <p class="empty-lede">{t("shell.emptyLede")}</p>
       <dl class="empty-context">
         {projectName
           ? (
             <div>
-              <dt>Project</dt>
+              <dt>{t("shell.project")}</dt>
               <dd>{projectName}</dd>
             </div>
           )
           : null}
         <div>
-          <dt>Workspace</dt>
-          <dd class="mono">{workspace ?? "not set"}</dd>
+          <dt>{t("shell.workspace")}</dt>
+          <dd class="mono">{workspace ?? t("shell.notSet")}</dd>
         </div>
         <div>
-          <dt>Model</dt>
-          <dd class="mono">{model ?? "provider default"}</dd>
+          <dt>{t("shell.model")}</dt>
+          <dd class="mono">{model ?? t("shell.providerDefault")}</dd>
         </div>
       </dl>
     </div>
   );
+}
+
+/** Stands in for the config path while the message's marks are split out. */
+const PATH = "\u0000";
+
+/**
+ * The no-provider sentence: one catalog message whose `<link>…</link>` (to /onboarding) and
+ * `<code>…</code>` marks become elements; every piece goes in as text (escaped by Preact).
+ */
+function NoProviderText({ configPath }: { configPath: string }) {
+  const parts = t("shell.noProvider", { configPath: PATH }).split(/<(link|code)>(.*?)<\/\1>/);
+  const out: ComponentChildren[] = [];
+  for (let i = 0; i < parts.length; i += 3) {
+    out.push(parts[i]);
+    if (i + 2 >= parts.length) break;
+    const inner = parts[i + 2].replaceAll(PATH, configPath);
+    out.push(parts[i + 1] === "link" ? <a href="/onboarding">{inner}</a> : <code>{inner}</code>);
+  }
+  return <>{out}</>;
 }

@@ -4,14 +4,13 @@
 // carries a <title> (hover and screen readers), and the figures are also offered as a table.
 import type { DailyTokens } from "../lib/insights/insights.ts";
 import { formatTokens } from "../lib/browser/composer_state.ts";
+import { formatDate, formatNumber, t } from "../lib/i18n/t.ts";
 
-const NUMBER = new Intl.NumberFormat("en-US");
-
-/** 1234 → "1,234"; the full figure, for titles and tables. */
-export const formatCount = (n: number) => NUMBER.format(n);
+/** 1234 → "1,234" (in the page's locale); the full figure, for titles and tables. */
+export const formatCount = (n: number) => formatNumber(n);
 /** Stat cells: exact below 10,000, then "12k" (the composer's /usage form). */
 export const formatCompact = (n: number) =>
-  n < 10_000 ? NUMBER.format(n) : formatTokens(Math.round(n));
+  n < 10_000 ? formatNumber(n) : formatTokens(Math.round(n));
 
 /** The smallest "nice" value (1, 2, 2.5 or 5 × 10^k) at or above `n`; at least 1. */
 export function niceCeiling(n: number): number {
@@ -61,12 +60,18 @@ export function tokenBuckets(
   return { unit: "week", buckets };
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** "2026-03-04" → "Mar 4" (or "Mar 4, 2026" with the year); pure string work, no timezone. */
+/**
+ * "2026-03-04" → "Mar 4" (or "Mar 4, 2026" with the year) in the page's locale; the calendar
+ * date as written, read in UTC so no timezone moves it.
+ */
 export function shortDate(iso: string, withYear = false): string {
   const [y, m, d] = iso.split("-").map(Number);
-  return `${MONTHS[m - 1]} ${d}${withYear ? `, ${y}` : ""}`;
+  return formatDate(Date.UTC(y, m - 1, d), {
+    month: "short",
+    day: "numeric",
+    year: withYear ? "numeric" : undefined,
+    timeZone: "UTC",
+  });
 }
 
 /** Width of one bar slot in SVG units; the SVG is stretched to the container. */
@@ -86,7 +91,9 @@ export function DailyTokensChart({ days }: { days: DailyTokens[] }) {
   const H = 100;
   const multiYear = n > 0 && buckets[0].date.slice(0, 4) !== buckets[n - 1].until.slice(0, 4);
   const label = (b: TokenBucket) =>
-    unit === "day" ? shortDate(b.date, true) : `Week of ${shortDate(b.date, true)}`;
+    unit === "day"
+      ? shortDate(b.date, true)
+      : t("insights.weekOf", { date: shortDate(b.date, true) });
   const active = buckets.filter((b) => b.input_tokens + b.output_tokens > 0);
   const ticks = n === 0 ? [] : n === 1 ? [0] : [0, Math.floor((n - 1) / 2), n - 1];
 
@@ -104,10 +111,11 @@ export function DailyTokensChart({ days }: { days: DailyTokens[] }) {
           viewBox={`0 0 ${Math.max(n, 1) * SLOT} ${H}`}
           preserveAspectRatio="none"
           role="img"
-          aria-label={`Tokens per ${unit}: ${active.length} of ${n} ${unit}s with usage; ` +
-            `peak ${
-              formatCount(Math.max(0, ...buckets.map((b) => b.input_tokens + b.output_tokens)))
-            } tokens`}
+          aria-label={t(unit === "day" ? "insights.chartLabelDay" : "insights.chartLabelWeek", {
+            active: active.length,
+            count: n,
+            peak: Math.max(0, ...buckets.map((b) => b.input_tokens + b.output_tokens)),
+          })}
         >
           {[0.5, 1].map((f) => (
             <line
@@ -128,10 +136,12 @@ export function DailyTokensChart({ days }: { days: DailyTokens[] }) {
             return (
               <g key={b.date} class="ins-bar" data-date={b.date} data-total={total}>
                 <title>
-                  {`${label(b)}: ${formatCount(b.input_tokens)} input, ` +
-                    `${formatCount(b.output_tokens)} output tokens · ${b.turns} turn${
-                      b.turns === 1 ? "" : "s"
-                    }`}
+                  {t("insights.barTitle", {
+                    label: label(b),
+                    input: formatCount(b.input_tokens),
+                    output: formatCount(b.output_tokens),
+                    turns: b.turns,
+                  })}
                 </title>
                 <rect class="ins-hit" x={i * SLOT} y="0" width={SLOT} height={H} />
                 {hIn > 0
@@ -149,21 +159,27 @@ export function DailyTokensChart({ days }: { days: DailyTokens[] }) {
         {ticks.map((i) => <span key={i}>{shortDate(buckets[i].date, multiYear)}</span>)}
       </div>
       <figcaption class="ins-legend">
-        <span class="ins-swatch ins-swatch-input" aria-hidden="true" />Input
-        <span class="ins-swatch ins-swatch-output" aria-hidden="true" />Output
-        <span class="ins-legend-unit">tokens per {unit}</span>
+        <span class="ins-swatch ins-swatch-input" aria-hidden="true" />
+        {t("insights.colInput")}
+        <span class="ins-swatch ins-swatch-output" aria-hidden="true" />
+        {t("insights.colOutput")}
+        <span class="ins-legend-unit">
+          {t(unit === "day" ? "insights.tokensPerDay" : "insights.tokensPerWeek")}
+        </span>
       </figcaption>
       {active.length > 0
         ? (
           <details class="ins-table-toggle">
-            <summary>Show figures</summary>
+            <summary>{t("insights.showFigures")}</summary>
             <table class="ins-table ins-daily-table">
               <thead>
                 <tr>
-                  <th scope="col">{unit === "day" ? "Date" : "Week of"}</th>
-                  <th scope="col" class="num">Turns</th>
-                  <th scope="col" class="num">Input</th>
-                  <th scope="col" class="num">Output</th>
+                  <th scope="col">
+                    {t(unit === "day" ? "insights.colDate" : "insights.colWeekOf")}
+                  </th>
+                  <th scope="col" class="num">{t("insights.colTurns")}</th>
+                  <th scope="col" class="num">{t("insights.colInput")}</th>
+                  <th scope="col" class="num">{t("insights.colOutput")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -212,8 +228,8 @@ export function ActivityBars({ title, values, names, labels, id }: ActivityBarsP
         preserveAspectRatio="none"
         role="img"
         aria-label={peak
-          ? `${title}: busiest ${peak} with ${formatCount(max)} messages`
-          : `${title}: no messages`}
+          ? t("insights.activityPeak", { title, peak, count: max })
+          : t("insights.activityNone", { title })}
       >
         <line
           class="ins-grid"
@@ -227,7 +243,7 @@ export function ActivityBars({ title, values, names, labels, id }: ActivityBarsP
           const h = max > 0 ? Math.max((v / max) * H, v > 0 ? 1.5 : 0) : 0;
           return (
             <g key={i} class="ins-bar" data-value={v}>
-              <title>{`${names[i]}: ${formatCount(v)} message${v === 1 ? "" : "s"}`}</title>
+              <title>{t("insights.activityBar", { name: names[i], count: v })}</title>
               <rect class="ins-hit" x={i * SLOT} y="0" width={SLOT} height={H} />
               {h > 0
                 ? (

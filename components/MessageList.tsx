@@ -5,6 +5,7 @@
 import { KATEX_CSS_HREF } from "../lib/markdown/render.ts";
 import type { TranscriptPage } from "../lib/server/transcript_page.ts";
 import { TurnView } from "./TurnView.tsx";
+import { t } from "../lib/i18n/t.ts";
 
 export function MessageList({ page }: { page: TranscriptPage }) {
   return (
@@ -13,11 +14,11 @@ export function MessageList({ page }: { page: TranscriptPage }) {
       {page.olderBefore !== null
         ? (
           <div id="transcript-older" class="turns-older" data-before={page.olderBefore}>
-            <button type="button" class="turns-older-button">Load earlier messages</button>
+            <button type="button" class="turns-older-button">{t("transcript.loadEarlier")}</button>
           </div>
         )
         : null}
-      {page.turns.map((t) => <TurnView key={t.key} sessionId={page.sessionId} turn={t} />)}
+      {page.turns.map((turn) => <TurnView key={turn.key} sessionId={page.sessionId} turn={turn} />)}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../lib/browser/api_client.ts";
 import type { ModelGroup, ModelsResponse } from "../lib/models/model_groups.ts";
 import { Icon } from "./Icon.tsx";
+import { t } from "../lib/i18n/t.ts";
 
 export interface ModelChoice {
   model: string;
@@ -31,9 +32,13 @@ type Row =
 
 /** A group's state in a few quiet words, or null when it answered normally. */
 function groupNote(g: ModelGroup): string | null {
-  if (g.unreachable) return g.error ? `unreachable: ${g.error}` : "unreachable";
+  if (g.unreachable) {
+    return g.error
+      ? t("shell.modelsUnreachableWhy", { error: g.error })
+      : t("shell.modelsUnreachable");
+  }
   if (g.error) return g.error;
-  if (g.pending) return "checking…";
+  if (g.pending) return t("shell.modelsChecking");
   return null;
 }
 
@@ -163,8 +168,8 @@ export function ModelPicker({ current, onPick, onClose }: ModelPickerProps) {
         ref={input}
         class="pop-filter"
         type="text"
-        placeholder="Filter models, or type a model id"
-        aria-label="Filter models"
+        placeholder={t("shell.filterModelsPlaceholder")}
+        aria-label={t("shell.filterModels")}
         aria-controls="model-options"
         aria-activedescendant={rows.length ? `model-opt-${active}` : undefined}
         value={filter}
@@ -189,8 +194,13 @@ export function ModelPicker({ current, onPick, onClose }: ModelPickerProps) {
         }}
       />
       {error ? <p class="pop-error" role="alert">{error}</p> : null}
-      {!catalog && !error ? <p class="pop-empty">Loading models…</p> : null}
-      <ul id="model-options" class="pop-list model-list" role="listbox" aria-label="Models">
+      {!catalog && !error ? <p class="pop-empty">{t("shell.loadingModels")}</p> : null}
+      <ul
+        id="model-options"
+        class="pop-list model-list"
+        role="listbox"
+        aria-label={t("shell.models")}
+      >
         {rows[0]?.kind === "typed" ? option(rows[0], 0) : null}
         {sections.map(({ group, start, count }) => (
           <ModelGroupSection key={group.provider_id} group={group} onRetry={retry}>
@@ -200,9 +210,7 @@ export function ModelPicker({ current, onPick, onClose }: ModelPickerProps) {
           </ModelGroupSection>
         ))}
       </ul>
-      {catalog && rows.length === 0
-        ? <p class="pop-empty">No model matches. Type a full model id to use it anyway.</p>
-        : null}
+      {catalog && rows.length === 0 ? <p class="pop-empty">{t("shell.noModelMatches")}</p> : null}
     </div>
   );
 }
@@ -233,7 +241,7 @@ function ModelOption({ row, index, active, current, onHover, onPick }: ModelOpti
       {row.kind === "typed"
         ? (
           <span class="model-label">
-            Use model <span class="mono">'{row.model}'</span>
+            <UseModel model={row.model} />
           </span>
         )
         : (
@@ -244,6 +252,21 @@ function ModelOption({ row, index, active, current, onHover, onPick }: ModelOpti
           </>
         )}
     </li>
+  );
+}
+
+/** Stands in for the typed id while the sentence around it is split. */
+const ID = "\u0000";
+
+/** "Use model 'xyz'": the sentence from the catalog, the id in code type. */
+function UseModel({ model }: { model: string }) {
+  const [before, after = ""] = t("shell.useModel", { model: ID }).split(ID);
+  return (
+    <>
+      {before}
+      <span class="mono">'{model}'</span>
+      {after}
+    </>
   );
 }
 
@@ -275,7 +298,7 @@ function ModelGroupSection({ group, onRetry, children }: ModelGroupSectionProps)
         {group.unreachable || group.error
           ? (
             <button type="button" class="pop-link" onClick={() => onRetry(group.provider_id)}>
-              Retry
+              {t("common.retry")}
             </button>
           )
           : null}

@@ -7,6 +7,7 @@ import type { ComponentChildren } from "preact";
 import type { OnboardingStatus } from "../lib/settings/onboarding.ts";
 import { KNOWN_PROVIDERS } from "../lib/providers/provider_config.ts";
 import { Badge, NewPasswordInput } from "./control/parts.tsx";
+import { t } from "../lib/i18n/t.ts";
 
 export interface OnboardingWizardProps {
   status: OnboardingStatus;
@@ -16,13 +17,14 @@ export interface OnboardingWizardProps {
 
 type ProviderRow = OnboardingStatus["providers"][number];
 
+/** Each provider's one-line description: catalog keys, read when rendering. */
 const BLURBS: Record<string, string> = {
-  ollama: "Models served by Ollama on this machine.",
-  lmstudio: "Models loaded in LM Studio's local server.",
-  openai: "GPT models with an OpenAI API key.",
-  anthropic: "Claude models with an Anthropic API key.",
-  openrouter: "Hundreds of models behind one OpenRouter key.",
-  custom: "Any OpenAI-compatible server: vLLM, llama.cpp, LiteLLM…",
+  ollama: "onboarding.blurbOllama",
+  lmstudio: "onboarding.blurbLmstudio",
+  openai: "onboarding.blurbOpenai",
+  anthropic: "onboarding.blurbAnthropic",
+  openrouter: "onboarding.blurbOpenrouter",
+  custom: "onboarding.blurbCustom",
 };
 
 const KEY_ENV: Record<string, string> = {
@@ -80,19 +82,19 @@ function ProviderChoice(
       />
       <span class="ob-choice-text">
         <span class="ob-choice-label">{p.label}</span>
-        <span class="ob-choice-hint">{BLURBS[p.id] ?? ""}</span>
+        <span class="ob-choice-hint">{BLURBS[p.id] ? t(BLURBS[p.id]) : ""}</span>
       </span>
       <span class="ob-choice-state">
         {local
           ? local.reachable
             ? (
               <Badge tone="success">
-                Running · {local.models.length} model{local.models.length === 1 ? "" : "s"}
+                {t("onboarding.running", { count: local.models.length })}
               </Badge>
             )
-            : <Badge tone="neutral">Not running</Badge>
+            : <Badge tone="neutral">{t("onboarding.notRunning")}</Badge>
           : p.has_key
-          ? <Badge tone="success">Key found</Badge>
+          ? <Badge tone="success">{t("onboarding.keyFound")}</Badge>
           : null}
       </span>
     </label>
@@ -110,15 +112,15 @@ function ProviderStep(
 ) {
   return (
     <section class="ob-step" data-ob-step="provider" aria-labelledby="ob-provider-h">
-      <h2 class="ob-step-title" id="ob-provider-h">Connect a model provider</h2>
+      <h2 class="ob-step-title" id="ob-provider-h">{t("onboarding.providerStep")}</h2>
       <fieldset class="ob-group">
-        <legend class="ob-group-label">On this machine</legend>
+        <legend class="ob-group-label">{t("onboarding.onThisMachine")}</legend>
         {locals.map((p) => (
           <ProviderChoice key={p.id} p={p} status={status} checked={p.id === preselect} />
         ))}
       </fieldset>
       <fieldset class="ob-group">
-        <legend class="ob-group-label">Hosted or self-hosted API</legend>
+        <legend class="ob-group-label">{t("onboarding.hostedApi")}</legend>
         {hosted.map((p) => <ProviderChoice key={p.id} p={p} status={status} checked={false} />)}
       </fieldset>
 
@@ -126,13 +128,14 @@ function ProviderStep(
         <ObField
           field="base_url"
           id="ob-base-url"
-          label="Base URL"
-          hint={<p class="cc-hint">The API root that answers /models and /chat/completions.</p>}
+          label={t("onboarding.baseUrl")}
+          hint={<p class="cc-hint">{t("onboarding.baseUrlHint")}</p>}
         >
           <input
             id="ob-base-url"
             name="base_url"
             type="url"
+            // i18n-ignore: an example address, not words
             placeholder="http://127.0.0.1:8000/v1"
             {...MONO}
           />
@@ -140,10 +143,10 @@ function ProviderStep(
         <ObField
           field="api_key"
           id="ob-api-key"
-          label="API key"
+          label={t("onboarding.apiKey")}
           hint={
             <p class="cc-hint" data-ob-key-hint>
-              Stored in {status.config_path}, readable only by you.
+              {t("onboarding.apiKeyHint", { path: status.config_path })}
             </p>
           }
         >
@@ -151,7 +154,7 @@ function ProviderStep(
         </ObField>
         <div class="ob-probe">
           <button type="button" class="btn cc-btn" data-ob-action="probe">
-            Test connection
+            {t("onboarding.testConnection")}
           </button>
           <p class="ob-probe-result" role="status" aria-live="polite" data-ob-probe />
         </div>
@@ -171,13 +174,13 @@ function ModelStep(
       aria-labelledby="ob-model-h"
       hidden
     >
-      <h2 class="ob-step-title" id="ob-model-h">Choose a model and a workspace</h2>
+      <h2 class="ob-step-title" id="ob-model-h">{t("onboarding.modelStep")}</h2>
       <ObField
         id="ob-model"
-        label="Model"
+        label={t("onboarding.model")}
         hint={
           <p class="cc-hint" data-ob-model-hint>
-            New conversations use it; each can pick another.
+            {t("onboarding.modelHint")}
           </p>
         }
       >
@@ -185,31 +188,23 @@ function ModelStep(
         <input
           id="ob-model-text"
           name="model_text"
-          placeholder="Model id, e.g. gpt-4o-mini"
+          placeholder={t("onboarding.modelPlaceholder")}
           {...MONO}
           hidden
         />
       </ObField>
       <ObField
         id="ob-workspace"
-        label="Workspace"
-        hint={
-          <p class="cc-hint">
-            The folder the agent reads and writes. It asks before anything risky.
-          </p>
-        }
+        label={t("onboarding.workspace")}
+        hint={<p class="cc-hint">{t("onboarding.workspaceHint")}</p>}
       >
         <input id="ob-workspace" name="workspace" value={status.workspace} {...MONO} />
       </ObField>
       {passwordFromEnv ? null : (
         <ObField
           id="ob-password"
-          label="Password (optional)"
-          hint={
-            <p class="cc-hint">
-              At least 8 characters. Set one when others can reach this address.
-            </p>
-          }
+          label={t("onboarding.password")}
+          hint={<p class="cc-hint">{t("onboarding.passwordHint")}</p>}
         >
           <NewPasswordInput id="ob-password" name="password" />
         </ObField>
@@ -225,19 +220,21 @@ function WizardFoot({ needed, canContinue }: { needed: boolean; canContinue: boo
       {needed
         ? (
           <button type="button" class="btn cc-btn cc-btn-quiet" data-ob-action="skip">
-            Skip for now
+            {t("onboarding.skip")}
           </button>
         )
-        : <a class="btn cc-btn cc-btn-quiet" href="/">Back to the console</a>}
+        : <a class="btn cc-btn cc-btn-quiet" href="/">{t("onboarding.backToConsole")}</a>}
       <p class="ob-status" role="status" aria-live="polite" data-ob-status />
-      <button type="button" class="btn cc-btn" data-ob-action="back" hidden>Back</button>
+      <button type="button" class="btn cc-btn" data-ob-action="back" hidden>
+        {t("common.back")}
+      </button>
       <button
         type="submit"
         class="btn cc-btn cc-btn-primary"
         data-ob-action="next"
         disabled={!canContinue}
       >
-        Continue
+        {t("onboarding.continue")}
       </button>
     </footer>
   );
@@ -264,31 +261,32 @@ export function OnboardingWizard({ status, passwordFromEnv }: OnboardingWizardPr
       <header class="ob-head">
         <span class="brand-mark brand-mark-lg" aria-hidden="true">H</span>
         <div>
-          <h1 class="ob-title">Set up Hermes Console</h1>
-          <p class="ob-lede">
-            Hermes needs a language model to talk to. Use one running on this machine or an API; you
-            can change it later in the Control Center.
-          </p>
+          <h1 class="ob-title">{t("onboarding.title")}</h1>
+          <p class="ob-lede">{t("onboarding.lede")}</p>
         </div>
       </header>
 
-      <ol class="ob-steps" aria-label="Steps">
-        <li data-ob-step-mark="provider" aria-current="step">1. Provider</li>
-        <li data-ob-step-mark="model">2. Model and workspace</li>
+      <ol class="ob-steps" aria-label={t("onboarding.steps")}>
+        <li data-ob-step-mark="provider" aria-current="step">{t("onboarding.stepProvider")}</li>
+        <li data-ob-step-mark="model">{t("onboarding.stepModel")}</li>
       </ol>
 
       {status.config_error
         ? (
           <p class="cc-callout ob-callout" data-tone="error" role="alert">
-            {status.config_error}. Fix the file first: setup will not overwrite it.
+            {t("onboarding.configError", { error: status.config_error })}
           </p>
         )
         : null}
       {status.has_provider
         ? (
           <p class="cc-callout ob-callout" data-tone="warning">
-            A provider is already set up ({status.provider}
-            {status.default_model ? `, ${status.default_model}` : ""}). Finishing replaces it.
+            {status.default_model
+              ? t("onboarding.replacesWithModel", {
+                provider: status.provider,
+                model: status.default_model,
+              })
+              : t("onboarding.replaces", { provider: status.provider })}
           </p>
         )
         : null}

@@ -16,6 +16,7 @@ import {
 } from "../lib/sessions/session_page.ts";
 import { localUtcOffsetMinutes } from "../lib/shared/session_groups.ts";
 import { Icon } from "./Icon.tsx";
+import { formatNumber, t } from "../lib/i18n/t.ts";
 import { profileNames } from "../lib/agent/profiles.ts";
 import {
   GroupSections,
@@ -149,16 +150,14 @@ export function SidebarBody(props: SidebarBodyProps) {
     list = (
       <p class="session-list-empty">
         {query
-          ? (
-            <>
-              No chats match “{query}”{activeProject ? <>&nbsp;in {activeProject.name}</> : null}.
-            </>
-          )
+          ? activeProject
+            ? t("sidebar.noMatchInProject", { query, project: activeProject.name })
+            : t("sidebar.noMatch", { query })
           : archivedView
-          ? "No archived chats."
+          ? t("sidebar.noArchived")
           : activeProject
-          ? <>No chats in {activeProject.name} yet.</>
-          : "Your conversations will appear here."}
+          ? t("sidebar.noChatsInProject", { project: activeProject.name })
+          : t("sidebar.emptyList")}
       </p>
     );
   } else if (query) {
@@ -166,10 +165,8 @@ export function SidebarBody(props: SidebarBodyProps) {
       <section class="session-group" data-group="results">
         <h2 class="session-group-label">
           {props.count > sessions.length
-            ? `${sessions.length} of ${props.count} results`
-            : sessions.length === 1
-            ? "1 result"
-            : `${sessions.length} results`}
+            ? t("sidebar.resultsOf", { shown: sessions.length, count: props.count })
+            : t("sidebar.results", { count: sessions.length })}
         </h2>
         <ul>{sessions.map(row)}</ul>
       </section>
@@ -197,17 +194,17 @@ export function SidebarBody(props: SidebarBodyProps) {
       data-query={query}
     >
       <ProjectChips {...props} />
-      <nav class="session-list" aria-label="Conversations">
+      <div class="session-list" role="group" aria-label={t("sidebar.conversations")}>
         {archivedView
           ? (
             <div class="archive-head">
               <a class="archive-back" href={back} data-action="archive-view" data-archived="0">
                 <Icon name="arrowLeft" size={14} />
-                <span>Chats</span>
+                <span>{t("sidebar.chats")}</span>
               </a>
               <span class="archive-title">
                 <Icon name="archive" size={12} />
-                Archived · {archivedCount}
+                {t("sidebar.archivedCount", { count: archivedCount })}
               </span>
             </div>
           )
@@ -222,12 +219,12 @@ export function SidebarBody(props: SidebarBodyProps) {
               data-archived="1"
             >
               <Icon name="archive" size={12} />
-              <span>Archived</span>
-              <span class="archive-count">{archivedCount}</span>
+              <span>{t("sidebar.archived")}</span>
+              <span class="archive-count">{formatNumber(archivedCount)}</span>
             </a>
           )
           : null}
-      </nav>
+      </div>
     </div>
   );
 }
@@ -235,21 +232,23 @@ export function SidebarBody(props: SidebarBodyProps) {
 export function Sidebar(props: SidebarProps) {
   const { activeProjectId, query, archivedView } = props;
   return (
-    <aside class="sidebar" id="sidebar" aria-label="Chats" data-sidebar>
+    <nav class="sidebar" id="sidebar" aria-label={t("sidebar.chats")} data-sidebar>
       <div class="sidebar-head">
         <a class="btn btn-new-chat" href={homeHref({ project: activeProjectId })}>
           <Icon name="newChat" />
-          <span>New chat</span>
+          <span>{t("sidebar.newChat")}</span>
         </a>
         <form class="sidebar-search" role="search" method="get" action="/" data-sidebar-search>
           <Icon name="search" size={14} />
-          <label class="visually-hidden" for="session-search">Search chats</label>
+          <label class="visually-hidden" for="session-search">
+            {t("sidebar.searchChats")}
+          </label>
           <input
             id="session-search"
             type="search"
             name="q"
             value={query}
-            placeholder="Search chats"
+            placeholder={t("sidebar.searchChats")}
             autocomplete="off"
             spellcheck={false}
             maxLength={MAX_QUERY}
@@ -270,8 +269,8 @@ export function Sidebar(props: SidebarProps) {
           aria-haspopup="dialog"
           hidden
         >
-          <span class="approval-inbox-count" data-approval-inbox-count>0</span>
-          <span data-approval-inbox-text>Approvals waiting</span>
+          <span class="approval-inbox-count" data-approval-inbox-count>0</span>{" "}
+          <span data-approval-inbox-text>{t("sidebar.approvalsWaiting")}</span>
         </button>
         <button
           type="button"
@@ -280,10 +279,10 @@ export function Sidebar(props: SidebarProps) {
           aria-haspopup="dialog"
         >
           <span class="brand-mark" aria-hidden="true">H</span>
-          <span>Hermes Console</span>
+          <span>{t("common.appName")}</span>
           <Icon name="settings" size={14} class="icon control-center-icon" />
         </button>
       </footer>
-    </aside>
+    </nav>
   );
 }

@@ -7,11 +7,8 @@ import { highlightSegments } from "../lib/shared/search_highlight.ts";
 import type { SearchHit } from "../lib/sessions/session_search.ts";
 import type { SessionRow } from "../lib/sessions/sessions.ts";
 import { cursorAfter } from "../lib/sessions/session_page.ts";
-import {
-  formatSessionTime,
-  type SessionGroupKey,
-  sessionGroupLabel,
-} from "../lib/shared/session_groups.ts";
+import { type SessionGroupKey, startOfLocalDay } from "../lib/shared/session_groups.ts";
+import { formatDate, t } from "../lib/i18n/t.ts";
 import { Icon } from "./Icon.tsx";
 
 /** A listed session; search results also say what matched. */
@@ -55,6 +52,37 @@ export function homeHref(params: Record<string, string | null | undefined>): str
   for (const [k, v] of Object.entries(params)) if (v) search.set(k, v);
   const s = search.toString();
   return s ? `/?${s}` : "/";
+}
+
+/** The header of a recency group, in the page's language. */
+const GROUP_LABELS: Record<SessionGroupKey, string> = {
+  pinned: "sidebar.groupPinned",
+  today: "sidebar.groupToday",
+  yesterday: "sidebar.groupYesterday",
+  week: "sidebar.groupWeek",
+  older: "sidebar.groupOlder",
+};
+
+const DAY = 86_400;
+
+/**
+ * The short time a row shows, in the page's language: the clock today (`14:05`), `Yesterday`,
+ * a weekday within the last week, `Mar 3` this year, `Mar 3, 2024` before. Same calendar
+ * days as the groups (lib/shared/session_groups.ts), in the viewer's zone.
+ */
+export function sessionTime(at: number, now: number, utcOffsetMinutes: number): string {
+  // Shifted into the viewer's zone, then read as UTC.
+  const local = new Date((at + utcOffsetMinutes * 60) * 1000);
+  const utc = { timeZone: "UTC" } as const;
+  const today = startOfLocalDay(now, utcOffsetMinutes);
+  if (at >= today) {
+    return formatDate(local, { ...utc, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  }
+  if (at >= today - DAY) return t("sidebar.yesterday");
+  if (at >= today - 6 * DAY) return formatDate(local, { ...utc, weekday: "short" });
+  const nowYear = new Date((now + utcOffsetMinutes * 60) * 1000).getUTCFullYear();
+  const year = local.getUTCFullYear() === nowYear ? undefined : "numeric";
+  return formatDate(local, { ...utc, month: "short", day: "numeric", year });
 }
 
 /** `text` with the words `query` matched wrapped in <mark> (every part escaped by Preact). */
@@ -119,12 +147,20 @@ export function SessionItem(
             )
             : null}
         </span>
-        {s.archived && !archivedView ? <span class="session-tag">Archived</span> : null}
+        {s.archived && !archivedView
+          ? <span class="session-tag">{t("sidebar.archivedTag")}</span>
+          : null}
         {s.is_streaming
-          ? <span class="session-live" title="Running" aria-label="Running" />
+          ? (
+            <span
+              class="session-live"
+              title={t("sidebar.running")}
+              aria-label={t("sidebar.running")}
+            />
+          )
           : (
             <time class="session-time" dateTime={new Date(s.updated_at * 1000).toISOString()}>
-              {formatSessionTime(s.updated_at, now, props.utcOffsetMinutes)}
+              {sessionTime(s.updated_at, now, props.utcOffsetMinutes)}
             </time>
           )}
       </a>
@@ -133,8 +169,8 @@ export function SessionItem(
         class="session-menu-btn"
         data-action="session-menu"
         aria-haspopup="menu"
-        aria-label={`Options for ${s.title}`}
-        title="Options"
+        aria-label={t("sidebar.optionsFor", { title: s.title })}
+        title={t("sidebar.options")}
       >
         <Icon name="more" size={16} stroke-width="3" />
       </button>
@@ -167,7 +203,7 @@ function ViewChips(props: SidebarBodyProps & { archived: string | null }) {
     archived: props.archived,
   };
   return (
-    <nav class="project-chips view-chips" aria-label="Filters" data-view-chips>
+    <nav class="project-chips view-chips" aria-label={t("sidebar.filters")} data-view-chips>
       {choices.tasks
         ? (
           <a
@@ -180,7 +216,7 @@ function ViewChips(props: SidebarBodyProps & { archived: string | null }) {
             aria-current={props.tasksView ? "true" : undefined}
             data-view="tasks"
           >
-            <span class="chip-label">Tasks</span>
+            <span class="chip-label">{t("sidebar.tasks")}</span>
           </a>
         )
         : null}
@@ -212,7 +248,7 @@ function ProjectChipList(
   const { projects, activeProjectId, query, archived } = props;
   const session = props.activeSessionId; // filtering keeps the open chat open
   return (
-    <nav class="project-chips" aria-label="Projects" data-project-chips>
+    <nav class="project-chips" aria-label={t("sidebar.projects")} data-project-chips>
       {projects.length > 0
         ? (
           <a
@@ -220,7 +256,7 @@ function ProjectChipList(
             href={homeHref({ session, q: query, archived })}
             aria-current={activeProjectId ? undefined : "true"}
           >
-            All
+            {t("sidebar.all")}
           </a>
         )
         : null}
@@ -233,7 +269,7 @@ function ProjectChipList(
           data-project-id={p.project_id}
           data-name={p.name}
           data-color={p.color ?? ""}
-          title={`${p.name} (right-click to edit)`}
+          title={t("sidebar.projectChipTitle", { name: p.name })}
         >
           <span class="project-dot" style={p.color ? `--dot:${p.color}` : undefined} />
           <span class="chip-label">{p.name}</span>
@@ -244,10 +280,12 @@ function ProjectChipList(
         class="chip project-chip project-chip-new"
         data-action="project-create"
         aria-haspopup="dialog"
-        title="New project"
+        title={t("sidebar.newProject")}
       >
         <Icon name="plus" size={12} />
-        <span class={projects.length ? "visually-hidden" : "chip-label"}>New project</span>
+        <span class={projects.length ? "visually-hidden" : "chip-label"}>
+          {t("sidebar.newProject")}
+        </span>
       </button>
     </nav>
   );
@@ -273,7 +311,7 @@ export function GroupSections(
       {runs.map((r, n) => (
         <section class="session-group" key={`${r.key}-${r.start}`} data-group={r.key}>
           {n > 0 || props.firstStartsGroup
-            ? <h2 class="session-group-label">{sessionGroupLabel(r.key)}</h2>
+            ? <h2 class="session-group-label">{t(GROUP_LABELS[r.key])}</h2>
             : null}
           <ul>
             {props.sessions.slice(r.start, r.end).map((s, i) =>

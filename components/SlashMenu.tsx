@@ -7,6 +7,7 @@ import type { ArgSource } from "../lib/browser/slash_commands.ts";
 import type { ModelsResponse } from "../lib/models/model_groups.ts";
 import { shortPath } from "../lib/browser/composer_state.ts";
 import type { ArgChoice, MenuItem } from "../lib/browser/composer/slash_menu_model.ts";
+import { t } from "../lib/i18n/t.ts";
 
 export interface SlashMenuProps {
   id: string;
@@ -27,9 +28,18 @@ export function SlashMenu(
   return (
     <div class="composer-pop slash-menu" data-popover="slash">
       <p class="pop-heading">{heading}</p>
-      {loading && items.length === 0 ? <p class="pop-empty">Loading…</p> : null}
+      {loading && items.length === 0 ? <p class="pop-empty">{t("common.loading")}</p> : null}
       {!loading && items.length === 0 && empty ? <p class="pop-empty">{empty}</p> : null}
-      <ul id={id} class="pop-list" role="listbox" aria-label={heading}>
+      <ul
+        id={id}
+        class="pop-list"
+        role="listbox"
+        aria-label={heading}
+        // Reachable for its scrolling (axe scrollable-region-focusable); the composer's keys
+        // still drive it (aria-activedescendant, Tab picks) and a click never takes focus.
+        tabIndex={0}
+        onMouseDown={(e) => e.preventDefault()}
+      >
         {items.map((item, i) => (
           <li
             key={item.key}

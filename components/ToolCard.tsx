@@ -10,6 +10,7 @@ import { Icon, type IconName } from "./Icon.tsx";
 import { DelegateChildren } from "./DelegateChildren.tsx";
 import { RollbackButton, UNDOABLE_TOOLS } from "./RollbackButton.tsx";
 import { DiffSlot } from "./transcript/DiffSlot.tsx";
+import { formatNumber, t } from "../lib/i18n/t.ts";
 
 /**
  * How a tool name reads on its card: MCP tools (`mcp__<server>__<tool>`) show the tool with
@@ -35,19 +36,25 @@ export function toolIcon(name: string): IconName {
   return "tool";
 }
 
+/** Catalog keys of the status labels (resolved at render). */
 const STATUS_LABEL: Record<ToolCallStatus, string> = {
-  pending: "queued",
-  awaiting_approval: "needs approval",
-  running: "running",
-  completed: "done",
-  error: "failed",
-  denied: "denied",
+  pending: "activity.statusQueued",
+  awaiting_approval: "activity.statusNeedsApproval",
+  running: "activity.statusRunning",
+  completed: "activity.statusDone",
+  error: "activity.statusFailed",
+  denied: "activity.statusDenied",
 };
 
+/** "850 ms", "2.1 s", "42 s" in the active locale's digits. */
 function duration(s: number | null): string {
   if (s === null || !Number.isFinite(s)) return "";
-  if (s < 1) return `${Math.max(1, Math.round(s * 1000))} ms`;
-  return s < 10 ? `${s.toFixed(1)} s` : `${Math.round(s)} s`;
+  const whole = (n: number) => formatNumber(n, { useGrouping: false });
+  if (s < 1) return t("activity.durationMs", { value: whole(Math.max(1, Math.round(s * 1000))) });
+  const value = s < 10
+    ? formatNumber(s, { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+    : whole(Math.round(s));
+  return t("activity.durationSeconds", { value });
 }
 
 /** Lines of a result shown before "Show more" (CSS clamps at the same height). */
@@ -64,12 +71,12 @@ async function loadFull(sessionId: string, id: string): Promise<FullText> {
     `/api/session?session_id=${encodeURIComponent(sessionId)}&msg_limit=1`,
     { headers: { accept: "application/json" }, credentials: "same-origin" },
   );
-  if (!res.ok) throw new Error(`The session could not be loaded (${res.status})`);
+  if (!res.ok) throw new Error(t("activity.sessionLoadFailed", { status: String(res.status) }));
   const body = await res.json() as {
     session: { tool_calls?: Array<{ tool_call_id: string; args: unknown; result: string | null }> };
   };
-  const rec = body.session.tool_calls?.find((t) => t.tool_call_id === id);
-  if (!rec) throw new Error("This call's full output is no longer stored");
+  const rec = body.session.tool_calls?.find((r) => r.tool_call_id === id);
+  if (!rec) throw new Error(t("activity.fullOutputGone"));
   return {
     args: typeof rec.args === "string" ? rec.args : JSON.stringify(rec.args, null, 2),
     result: rec.result,
@@ -119,7 +126,11 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
         <Icon name={toolIcon(tool.name)} size={14} class="tool-icon" />
         <span class="tool-name">{label.tool}</span>
         {label.server
-          ? <span class="tool-server" title={`MCP server ${label.server}`}>{label.server}</span>
+          ? (
+            <span class="tool-server" title={t("activity.mcpServer", { server: label.server })}>
+              {label.server}
+            </span>
+          )
           : null}
         <span class="tool-target" title={tool.target}>{tool.target}</span>
         <AllowedByRule result={tool.result} />
@@ -127,7 +138,7 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
           {status === "running" || status === "pending"
             ? <span class="spinner" aria-hidden="true" />
             : null}
-          <span class="tool-status-label">{STATUS_LABEL[status]}</span>
+          <span class="tool-status-label">{t(STATUS_LABEL[status])}</span>
           {tool.duration !== null && status !== "running"
             ? <span class="tool-duration">{duration(tool.duration)}</span>
             : null}
@@ -142,7 +153,7 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
             {args
               ? (
                 <div class="tool-section">
-                  <div class="tool-label">Arguments</div>
+                  <div class="tool-label">{t("activity.arguments")}</div>
                   <pre
                     class="tool-pre"
                     data-clamp={more ? undefined : ""}
@@ -151,30 +162,34 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
               )
               : null}
             <div class="tool-section">
-              <div class="tool-label">Result</div>
+              <div class="tool-label">{t("activity.result")}</div>
               {result === null
-                ? <p class="tool-empty">{status === "running" ? "Running…" : "No result"}</p>
+                ? (
+                  <p class="tool-empty">
+                    {status === "running" ? t("activity.resultRunning") : t("activity.noResult")}
+                  </p>
+                )
                 : (
                   <pre
                     class="tool-pre tool-result"
                     data-clamp={more ? undefined : ""}
-                  >{result || "(empty)"}</pre>
+                  >{result || t("activity.emptyResult")}</pre>
                 )}
             </div>
             {clipped
               ? (
                 <button type="button" class="tool-more" disabled={loading} onClick={showFull}>
                   {loading
-                    ? "Loading…"
+                    ? t("common.loading")
                     : tool.resultChars > (tool.result?.length ?? 0)
-                    ? `Show full output (${tool.resultChars.toLocaleString("en")} characters)`
-                    : "Show full arguments"}
+                    ? t("activity.showFullOutput", { count: tool.resultChars })
+                    : t("activity.showFullArguments")}
                 </button>
               )
               : long
               ? (
                 <button type="button" class="tool-more" onClick={() => setMore(!more)}>
-                  {more ? "Show less" : "Show more"}
+                  {more ? t("activity.showLess") : t("activity.showMore")}
                 </button>
               )
               : null}
@@ -188,7 +203,7 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
                   <RollbackButton
                     sessionId={sessionId}
                     toolCallId={tool.id}
-                    label="Undo this change"
+                    label={t("activity.undoChange")}
                   />
                 </div>
               )

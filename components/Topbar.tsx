@@ -4,6 +4,7 @@
 // ARCHITECTURE §1). lib/browser/pages/layout.ts keeps title/workspace/model in step with the page,
 // and the standing goal's quiet chip (lib/browser/goal_chip.ts) with the runs.
 import { Icon } from "./Icon.tsx";
+import { t } from "../lib/i18n/t.ts";
 import {
   goalChipLabel,
   goalChipTitle,
@@ -45,8 +46,8 @@ export function Topbar(
         data-action="toggle-sidebar"
         aria-controls="sidebar"
         aria-expanded="false"
-        aria-label="Show chats"
-        title="Chats"
+        aria-label={t("shell.showChats")}
+        title={t("shell.chats")}
       >
         <Icon name="menu" />
       </button>
@@ -82,7 +83,7 @@ export function Topbar(
           type="button"
           class="btn btn-icon context-ring"
           data-context-ring
-          aria-label="Context window use"
+          aria-label={t("shell.contextWindowUse")}
           hidden
         >
           {
@@ -98,8 +99,8 @@ export function Topbar(
           type="button"
           class="btn btn-icon theme-toggle"
           data-action="toggle-theme"
-          aria-label="Switch theme"
-          title="Switch theme"
+          aria-label={t("shell.switchTheme")}
+          title={t("shell.switchTheme")}
         >
           <Icon name="sun" class="icon theme-icon-light" />
           <Icon name="moon" class="icon theme-icon-dark" />
@@ -110,8 +111,8 @@ export function Topbar(
           data-action="toggle-workspace"
           aria-controls="workspace-panel"
           aria-expanded={panelOpen ? "true" : "false"}
-          aria-label={panelOpen ? "Hide workspace files" : "Show workspace files"}
-          title="Workspace files"
+          aria-label={panelOpen ? t("shell.hideWorkspaceFiles") : t("shell.showWorkspaceFiles")}
+          title={t("shell.workspaceFiles")}
         >
           <Icon name="panelRight" />
         </button>

@@ -16,6 +16,7 @@ import { AnswerActions, UserActions } from "./transcript/MessageActions.tsx";
 import { NoticeHint } from "./transcript/NoticeHint.tsx";
 import { orderTurn } from "../lib/shared/transcript_order.ts";
 import { AttachmentChips } from "./transcript/AttachmentChips.tsx";
+import { t } from "../lib/i18n/t.ts";
 
 export interface TurnViewProps {
   sessionId: string;
@@ -76,7 +77,9 @@ export function TurnView(
         ? (
           <div class="compress-divider" role="status" data-state={compression}>
             <span>
-              {compression === "compressing" ? "Compressing context" : "Context auto-compressed"}
+              {compression === "compressing"
+                ? t("transcript.compressing")
+                : t("transcript.compressed")}
             </span>
           </div>
         )
@@ -90,21 +93,21 @@ export function TurnView(
             tools={turn.tools}
             todos={turn.todos}
             steps={ordered.steps}
-            live={live && turn.tools.some((t) => OPEN.has(t.status))}
+            live={live && turn.tools.some((x) => OPEN.has(x.status))}
           />
         )
         : null}
       {failed.length
         ? (
           <ul class="turn-attention">
-            {failed.map((t) => (
-              <li class="attention-row" data-status={t.status} key={t.id}>
+            {failed.map((f) => (
+              <li class="attention-row" data-status={f.status} key={f.id}>
                 <span class="attention-label">
-                  {t.status === "denied" ? "Not run" : "Failed"}
+                  {f.status === "denied" ? t("transcript.notRun") : t("transcript.failed")}
                 </span>
-                <span class="attention-tool">{toolLabel(t.name).tool}</span>
-                <span class="attention-target">{t.target}</span>
-                {t.result ? <span class="attention-detail">{firstLine(t.result)}</span> : null}
+                <span class="attention-tool">{toolLabel(f.name).tool}</span>
+                <span class="attention-target">{f.target}</span>
+                {f.result ? <span class="attention-detail">{firstLine(f.result)}</span> : null}
               </li>
             ))}
           </ul>
@@ -115,7 +118,6 @@ export function TurnView(
         <div
           class="turn-notice"
           data-kind={n.kind}
-          role={n.kind === "error" ? "alert" : undefined}
           key={`n${i}`}
         >
           <span class="turn-notice-title">{n.title}</span>

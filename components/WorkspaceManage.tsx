@@ -5,6 +5,7 @@
 import { useState } from "preact/hooks";
 import { api, ApiError } from "../lib/browser/api_client.ts";
 import { shortPath } from "../lib/browser/composer_state.ts";
+import { t } from "../lib/i18n/t.ts";
 
 export interface ManagedWorkspace {
   path: string;
@@ -50,14 +51,14 @@ export function WorkspaceManage({ list, home, onChanged, onDone }: WorkspaceMana
   return (
     <div class="workspace-manage" data-workspace-manage data-busy={busy ? "" : undefined}>
       {error ? <p class="pop-error" role="alert">{error}</p> : null}
-      <ul class="workspace-manage-list" aria-label="Registered workspaces">
+      <ul class="workspace-manage-list" aria-label={t("workspace.manageList")}>
         {list.map((w, i) => (
           <li key={w.path} class="workspace-manage-row" data-path={w.path}>
             <input
               class="pop-filter workspace-manage-name"
               type="text"
               value={w.name}
-              aria-label={`Name of ${shortPath(w.path, home)}`}
+              aria-label={t("workspace.nameOf", { path: shortPath(w.path, home) })}
               title={w.path}
               disabled={busy}
               onChange={(e) => rename(w, e.currentTarget.value)}
@@ -70,8 +71,8 @@ export function WorkspaceManage({ list, home, onChanged, onDone }: WorkspaceMana
               <button
                 type="button"
                 class="pop-button"
-                aria-label={`Move ${w.name} up`}
-                title="Move up"
+                aria-label={t("workspace.moveUpNamed", { name: w.name })}
+                title={t("workspace.moveUp")}
                 data-move-up
                 disabled={busy || i < 2}
                 onClick={() => move(i, -1)}
@@ -81,8 +82,8 @@ export function WorkspaceManage({ list, home, onChanged, onDone }: WorkspaceMana
               <button
                 type="button"
                 class="pop-button"
-                aria-label={`Move ${w.name} down`}
-                title="Move down"
+                aria-label={t("workspace.moveDownNamed", { name: w.name })}
+                title={t("workspace.moveDown")}
                 data-move-down
                 disabled={busy || i === 0 || i === list.length - 1}
                 onClick={() => move(i, 1)}
@@ -92,8 +93,8 @@ export function WorkspaceManage({ list, home, onChanged, onDone }: WorkspaceMana
               <button
                 type="button"
                 class="pop-button"
-                aria-label={`Remove ${w.name} from the list`}
-                title={i === 0 ? "The default workspace stays" : "Remove from the list"}
+                aria-label={t("workspace.removeNamed", { name: w.name })}
+                title={i === 0 ? t("workspace.defaultStays") : t("workspace.removeFromList")}
                 data-remove
                 disabled={busy || i === 0}
                 onClick={() => remove(w)}
@@ -105,7 +106,7 @@ export function WorkspaceManage({ list, home, onChanged, onDone }: WorkspaceMana
         ))}
       </ul>
       <button type="button" class="pop-option workspace-manage-open" onClick={onDone}>
-        Done
+        {t("common.done")}
       </button>
     </div>
   );

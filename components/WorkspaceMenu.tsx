@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../lib/browser/api_client.ts";
 import { shortPath } from "../lib/browser/composer_state.ts";
 import { Icon } from "./Icon.tsx";
+import { t } from "../lib/i18n/t.ts";
 import { WorkspaceManage } from "./WorkspaceManage.tsx";
 
 interface Workspace {
@@ -104,9 +105,9 @@ export function WorkspaceMenu({ current, home, onPick, onClose }: WorkspaceMenuP
         }
       }}
     >
-      <p class="pop-heading">Workspace</p>
+      <p class="pop-heading">{t("workspace.workspace")}</p>
       {error ? <p class="pop-error" role="alert">{error}</p> : null}
-      {!list && !error ? <p class="pop-empty">Loading workspaces…</p> : null}
+      {!list && !error ? <p class="pop-empty">{t("workspace.loadingList")}</p> : null}
       {managing && list
         ? (
           <WorkspaceManage
@@ -117,7 +118,7 @@ export function WorkspaceMenu({ current, home, onPick, onClose }: WorkspaceMenuP
           />
         )
         : null}
-      <ul class="pop-list" role="menu" aria-label="Workspaces" hidden={managing}>
+      <ul class="pop-list" role="menu" aria-label={t("workspace.workspaces")} hidden={managing}>
         {(list ?? []).map((w, i) => (
           <li role="none" key={w.path}>
             <button
@@ -148,7 +149,7 @@ export function WorkspaceMenu({ current, home, onPick, onClose }: WorkspaceMenuP
               onClick={() => setAdding(true)}
             >
               <Icon name="plus" size={13} />
-              <span>Add workspace…</span>
+              <span>{t("workspace.addWorkspace")}</span>
             </button>
           )}
         </li>
@@ -162,7 +163,7 @@ export function WorkspaceMenu({ current, home, onPick, onClose }: WorkspaceMenuP
             data-workspace-manage-open
             onClick={() => setManaging(true)}
           >
-            <span>Manage workspaces…</span>
+            <span>{t("workspace.manageWorkspaces")}</span>
           </button>
         </li>
       </ul>
@@ -178,7 +179,7 @@ function WorkspaceAdd({ busy, onSubmit }: { busy: boolean; onSubmit(path: string
   useEffect(() => field.current?.focus(), []);
   useEffect(() => {
     const ctrl = new AbortController();
-    const t = setTimeout(() => {
+    const timer = setTimeout(() => {
       api<{ suggestions: string[] }>(
         "GET",
         `/api/workspaces/suggest?prefix=${encodeURIComponent(path.trim())}`,
@@ -186,7 +187,7 @@ function WorkspaceAdd({ busy, onSubmit }: { busy: boolean; onSubmit(path: string
         { signal: ctrl.signal },
       ).then((r) => setSuggestions(r.suggestions), () => {});
     }, path ? 150 : 0);
-    return () => (clearTimeout(t), ctrl.abort());
+    return () => (clearTimeout(timer), ctrl.abort());
   }, [path]);
   return (
     <form
@@ -200,8 +201,8 @@ function WorkspaceAdd({ busy, onSubmit }: { busy: boolean; onSubmit(path: string
         ref={field}
         class="pop-filter"
         type="text"
-        placeholder="/path/to/project or ~/project"
-        aria-label="Workspace path"
+        placeholder={t("workspace.pathPlaceholder")}
+        aria-label={t("workspace.pathLabel")}
         value={path}
         spellcheck={false}
         autocomplete="off"
@@ -212,7 +213,7 @@ function WorkspaceAdd({ busy, onSubmit }: { busy: boolean; onSubmit(path: string
         {suggestions.map((s) => <option key={s} value={s} />)}
       </datalist>
       <button type="submit" class="pop-button" disabled={busy || !path.trim()}>
-        Add
+        {t("common.add")}
       </button>
     </form>
   );

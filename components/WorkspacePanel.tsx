@@ -5,6 +5,7 @@
 // the browser adds are cloned from the <template>s below, so they match these exactly.
 import type { FileEntry } from "../lib/workspace/files.ts";
 import { Icon, type IconName } from "./Icon.tsx";
+import { t } from "../lib/i18n/t.ts";
 
 export interface WorkspacePanelProps {
   /** The session whose workspace is shown; null on the empty state (nothing to browse yet). */
@@ -28,6 +29,9 @@ export interface WorkspacePanelProps {
 export const PANEL_WIDTH_COOKIE = "hermes_panel_width";
 export const PANEL_MIN_WIDTH = 260;
 export const PANEL_MAX_WIDTH = 1200;
+/** The width a separator announces before any drag (CSS --panel-width's upper bound; the
+ * browser corrects it to the measured width, lib/browser/workspace/panel_resize.ts). */
+export const PANEL_DEFAULT_WIDTH = 380;
 
 /** A width from the cookie, clamped; null when absent or not a number. */
 export function panelWidthFrom(raw: string | null | undefined): number | null {
@@ -38,9 +42,9 @@ export function panelWidthFrom(raw: string | null | undefined): number | null {
 
 /** The panel's views: Files is painted by the server; the others mount on first show. */
 export const PANEL_TABS = [
-  { id: "files", label: "Files" },
-  { id: "git", label: "Git" },
-  { id: "terminal", label: "Terminal" },
+  { id: "files", labelKey: "workspace.tabFiles" },
+  { id: "git", labelKey: "workspace.tabGit" },
+  { id: "terminal", labelKey: "workspace.tabTerminal" },
 ] as const;
 
 /** The cookie holding the panel's open state, read by the server for the first paint. */
@@ -66,7 +70,9 @@ export function TreeItem({ entry, level }: { entry: FileEntry; level: number }) 
         <Icon name={isDir ? "folder" : "file"} size={14} class="icon tree-icon" />
         <span class="tree-name">{entry.name}</span>
         {/* A mouse affordance for the row's menu; the keyboard has Shift+F10 / the menu key. */}
-        <span class="tree-more" data-tree-more aria-hidden="true" title="Actions">⋯</span>
+        <span class="tree-more" data-tree-more aria-hidden="true" title={t("workspace.rowActions")}>
+          ⋯
+        </span>
       </span>
       {isDir ? <ul role="group" class="tree-group" hidden /> : null}
     </li>
@@ -109,12 +115,12 @@ function IconButton(
 /** The preview of the chosen file (and the editor, which replaces its body on demand). */
 function FilePreview() {
   return (
-    <section class="file-preview" data-file-preview aria-label="File preview" hidden>
+    <section class="file-preview" data-file-preview aria-label={t("workspace.filePreview")} hidden>
       <header class="preview-head">
         <IconButton
           action="preview-close"
-          label="Back to files"
-          title="Back to files"
+          label={t("workspace.backToFiles")}
+          title={t("workspace.backToFiles")}
           icon="arrowLeft"
         />
         <span class="preview-path mono" data-preview-path />
@@ -125,17 +131,17 @@ function FilePreview() {
           data-action="preview-source"
           aria-pressed="false"
           hidden
-          title="Show source"
+          title={t("workspace.showSource")}
         >
           <span aria-hidden="true" class="mono">{"</>"}</span>
-          <span class="visually-hidden">Show source</span>
+          <span class="visually-hidden">{t("workspace.showSource")}</span>
         </button>
         <button
           type="button"
           class="btn btn-icon"
           data-action="preview-edit"
-          aria-label="Edit file"
-          title="Edit"
+          aria-label={t("workspace.editFile")}
+          title={t("common.edit")}
           hidden
         >
           <Icon name="edit" size={16} />
@@ -145,8 +151,8 @@ function FilePreview() {
           data-preview-download
           href="#"
           download
-          aria-label="Download file"
-          title="Download"
+          aria-label={t("workspace.downloadFile")}
+          title={t("common.download")}
         >
           <Icon name="download" size={16} />
         </a>
@@ -164,10 +170,10 @@ function PanelResize({ width }: { width: number | null }) {
       data-panel-resize
       role="separator"
       aria-orientation="vertical"
-      aria-label="Resize the workspace panel"
+      aria-label={t("workspace.resizePanel")}
       aria-valuemin={PANEL_MIN_WIDTH}
       aria-valuemax={PANEL_MAX_WIDTH}
-      aria-valuenow={width ?? undefined}
+      aria-valuenow={width ?? PANEL_DEFAULT_WIDTH}
       tabIndex={0}
     />
   );
@@ -181,17 +187,18 @@ export function WorkspacePanel(
     <aside
       class="workspace-panel"
       id="workspace-panel"
-      aria-label="Workspace files"
+      aria-label={t("workspace.panelLabel")}
       data-session-id={sessionId ?? undefined}
       data-workspace={!sessionId && workspace ? workspace : undefined}
       data-preview="closed"
     >
+      {/* i18n-ignore: a CSS rule (the panel's width), not text */}
       {w ? <style>{`.app{--panel-width:${w}px;--panel-width-preview:${w}px}`}</style> : null}
       <PanelResize width={w} />
       <header class="panel-head">
         <span class="panel-root" title={workspaceLabel ?? undefined}>
           <Icon name="folder" size={14} />
-          <span class="panel-root-name mono">{workspaceLabel ?? "Workspace"}</span>
+          <span class="panel-root-name mono">{workspaceLabel ?? t("workspace.workspace")}</span>
         </span>
         <span class="git-badge mono" data-git-badge hidden />
         <span class="panel-head-actions">
@@ -199,8 +206,8 @@ export function WorkspacePanel(
             ? (
               <IconButton
                 action="panel-more"
-                label="Workspace actions: new file, new folder, upload, download, recently deleted"
-                title="More"
+                label={t("workspace.moreActionsLabel")}
+                title={t("common.more")}
                 icon="more"
                 size={14}
               />
@@ -210,8 +217,8 @@ export function WorkspacePanel(
             ? (
               <IconButton
                 action="panel-refresh"
-                label="Refresh files"
-                title="Refresh"
+                label={t("workspace.refreshFiles")}
+                title={t("common.refresh")}
                 icon="refresh"
                 size={14}
               />
@@ -219,27 +226,27 @@ export function WorkspacePanel(
             : null}
           <IconButton
             action="toggle-workspace"
-            label="Close workspace panel"
-            title="Close"
+            label={t("workspace.closePanel")}
+            title={t("common.close")}
             icon="x"
           />
         </span>
       </header>
 
-      <div class="panel-tabs" role="tablist" aria-label="Workspace views" data-panel-tabs>
-        {PANEL_TABS.map((t) => (
+      <div class="panel-tabs" role="tablist" aria-label={t("workspace.views")} data-panel-tabs>
+        {PANEL_TABS.map((tab) => (
           <button
-            key={t.id}
+            key={tab.id}
             type="button"
             role="tab"
             class="panel-tab"
-            id={`panel-tab-${t.id}`}
-            aria-controls={`panel-view-${t.id}`}
-            aria-selected={t.id === "files" ? "true" : "false"}
-            tabIndex={t.id === "files" ? 0 : -1}
-            data-panel-tab={t.id}
+            id={`panel-tab-${tab.id}`}
+            aria-controls={`panel-view-${tab.id}`}
+            aria-selected={tab.id === "files" ? "true" : "false"}
+            tabIndex={tab.id === "files" ? 0 : -1}
+            data-panel-tab={tab.id}
           >
-            {t.label}
+            {t(tab.labelKey)}
           </button>
         ))}
       </div>
@@ -253,34 +260,30 @@ export function WorkspacePanel(
       >
         <div class="panel-files" data-panel-files>
           {!sessionId && workspace
-            ? (
-              <p class="panel-note" data-new-chat-note>
-                The workspace this new chat will use. Files can be changed once it starts.
-              </p>
-            )
+            ? <p class="panel-note" data-new-chat-note>{t("workspace.newChatNote")}</p>
             : null}
           {sessionId || workspace
             ? (
               <ul
                 class="file-tree"
                 role="tree"
-                aria-label="Files"
+                aria-label={t("workspace.files")}
                 data-file-tree
                 data-loaded={rootEntries ? "true" : "false"}
               >
                 {rootEntries?.map((e) => <TreeItem key={e.path} entry={e} level={1} />)}
               </ul>
             )
-            : (
-              <p class="panel-empty">
-                Files appear here once a chat is open.
-              </p>
-            )}
+            : <p class="panel-empty">{t("workspace.noChatYet")}</p>}
           <p class="panel-empty" data-tree-status hidden={!rootEntries || rootEntries.length > 0}>
-            {rootEntries && rootEntries.length === 0 ? "This folder is empty." : ""}
+            {rootEntries && rootEntries.length === 0 ? t("workspace.folderEmpty") : ""}
           </p>
           {truncated
-            ? <p class="panel-note">Showing the first {rootEntries?.length} entries.</p>
+            ? (
+              <p class="panel-note">
+                {t("workspace.showingFirst", { count: rootEntries?.length ?? 0 })}
+              </p>
+            )
             : null}
           {sessionId
             ? <p class="panel-status" data-files-status role="status" aria-live="polite" />
@@ -290,14 +293,14 @@ export function WorkspacePanel(
         <FilePreview />
       </div>
 
-      {PANEL_TABS.filter((t) => t.id !== "files").map((t) => (
+      {PANEL_TABS.filter((tab) => tab.id !== "files").map((tab) => (
         <section
-          key={t.id}
+          key={tab.id}
           class="panel-view"
           role="tabpanel"
-          id={`panel-view-${t.id}`}
-          aria-labelledby={`panel-tab-${t.id}`}
-          data-panel-view={t.id}
+          id={`panel-view-${tab.id}`}
+          aria-labelledby={`panel-tab-${tab.id}`}
+          data-panel-view={tab.id}
           hidden
         />
       ))}

@@ -11,6 +11,7 @@ import { liveStatus } from "../lib/shared/live_status.ts";
 import { FilesChanged } from "../components/transcript/FilesChanged.tsx";
 import type { ActivityStep } from "../lib/shared/transcript_order.ts";
 import { RollbackButton, UNDOABLE_TOOLS } from "../components/RollbackButton.tsx";
+import { t } from "../lib/i18n/t.ts";
 
 export interface ActivityGroupProps {
   sessionId: string;
@@ -68,61 +69,78 @@ export default function ActivityGroup(
     writeOpen(key, now);
   };
 
+  // The "files changed" note sits beside the row, not in <summary>: a button may not be nested
+  // in another control (axe nested-interactive).
   return (
-    <details
-      class="activity"
-      open={open}
-      data-turn={turnKey}
-      data-live={live ? "" : undefined}
-      onToggle={(e) => {
-        // Opened by the browser itself (find in page): keep state and storage in step.
-        const now = e.currentTarget.open;
-        if (now !== open) toggle(now);
-      }}
-    >
-      <summary
-        onClick={(e) => {
-          // Toggle through state and remember the choice at once (the native toggle event
-          // comes a task later, after a quick reload could already have dropped it).
-          e.preventDefault();
-          toggle(!open);
+    <div class="activity-row">
+      <details
+        class="activity"
+        open={open}
+        data-turn={turnKey}
+        data-live={live ? "" : undefined}
+        onToggle={(e) => {
+          // Opened by the browser itself (find in page): keep state and storage in step.
+          const now = e.currentTarget.open;
+          if (now !== open) toggle(now);
         }}
       >
-        <span class="activity-label">{activitySummary(thinking.length > 0, tools.length)}</span>
-        {live ? <span class="activity-status">{liveStatus(tools, live)}</span> : null}
-        {live ? null : <FilesChanged sessionId={sessionId} tools={tools} />}
-        {live ? <span class="spinner" aria-label="running" /> : null}
-      </summary>
-      <div class="activity-body">
-        {steps ? null : thinking.map((t, i) => (
-          <div class="activity-thinking" key={`r${i}`}>
-            <span class="activity-kicker">Thinking</span>
-            <p>{t}</p>
-          </div>
-        ))}
-        {todos?.length
-          ? (
-            <ol class="plan" aria-label="Plan">
-              {todos.map((t) => (
-                <li key={t.id} data-status={t.status}>
-                  <span class="plan-mark" aria-hidden="true">{TODO_MARK[t.status] ?? "·"}</span>
-                  <span class="plan-text">{t.content}</span>
-                </li>
-              ))}
-            </ol>
-          )
-          : null}
-        {steps
-          ? <ActivitySteps sessionId={sessionId} steps={steps} thinking={thinking} tools={tools} />
-          : tools.map((t) => <ToolCard key={t.id} tool={t} sessionId={sessionId} />)}
-        {!live && !/^[ir]\d+$/.test(turnKey) && tools.some((t) => UNDOABLE_TOOLS.has(t.name))
-          ? (
-            <div class="activity-footer">
-              <RollbackButton sessionId={sessionId} turnId={turnKey} label="Roll back this turn" />
+        <summary
+          onClick={(e) => {
+            // Toggle through state and remember the choice at once (the native toggle event
+            // comes a task later, after a quick reload could already have dropped it).
+            e.preventDefault();
+            toggle(!open);
+          }}
+        >
+          <span class="activity-label">{activitySummary(thinking.length > 0, tools.length)}</span>
+          {live ? <span class="activity-status">{liveStatus(tools, live)}</span> : null}
+          {live ? <span class="spinner" aria-label={t("activity.running")} /> : null}
+        </summary>
+        <div class="activity-body">
+          {steps ? null : thinking.map((text, i) => (
+            <div class="activity-thinking" key={`r${i}`}>
+              <span class="activity-kicker">{t("activity.thinking")}</span>
+              <p>{text}</p>
             </div>
-          )
-          : null}
-      </div>
-    </details>
+          ))}
+          {todos?.length
+            ? (
+              <ol class="plan" aria-label={t("activity.plan")}>
+                {todos.map((todo) => (
+                  <li key={todo.id} data-status={todo.status}>
+                    <span class="plan-mark" aria-hidden="true">
+                      {TODO_MARK[todo.status] ?? "·"}
+                    </span>
+                    <span class="plan-text">{todo.content}</span>
+                  </li>
+                ))}
+              </ol>
+            )
+            : null}
+          {steps
+            ? (
+              <ActivitySteps
+                sessionId={sessionId}
+                steps={steps}
+                thinking={thinking}
+                tools={tools}
+              />
+            )
+            : tools.map((x) => <ToolCard key={x.id} tool={x} sessionId={sessionId} />)}
+          {!live && !/^[ir]\d+$/.test(turnKey) && tools.some((x) => UNDOABLE_TOOLS.has(x.name))
+            ? (
+              <div class="activity-footer">
+                <RollbackButton
+                  sessionId={sessionId}
+                  turnId={turnKey}
+                  label={t("activity.rollbackTurn")}
+                />
+              </div>
+            )
+            : null}
+        </div>
+      </details>
+      {live ? null : <FilesChanged sessionId={sessionId} tools={tools} />}
+    </div>
   );
 }

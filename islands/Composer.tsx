@@ -17,9 +17,11 @@ import { Attachments } from "../components/Attachments.tsx";
 import { ComposerInput } from "../components/composer/ComposerInput.tsx";
 import { ComposerPopovers } from "../components/composer/ComposerPopovers.tsx";
 import { ComposerTools } from "../components/composer/ComposerTools.tsx";
+import { DictateButton } from "../components/composer/DictateButton.tsx";
 import { QueuedMessage } from "../components/composer/QueuedMessage.tsx";
 import { SendControls } from "../components/composer/SendControls.tsx";
 import { BackgroundTasks, BtwPanel } from "../components/composer/SidePanels.tsx";
+import { t } from "../lib/i18n/t.ts";
 
 export interface ComposerProps extends ComposerInit {
   /** Terminal sandbox status (tools.commands.status()); a quiet note when it is off. */
@@ -45,7 +47,7 @@ function useComposerModel(props: ComposerProps): ComposerModel {
 }
 
 export default function Composer(props: ComposerProps) {
-  const { sandbox = null, placeholder = "Message Hermes…  (/ for commands)" } = props;
+  const { sandbox = null, placeholder = t("composer.placeholder") } = props;
   const m = useComposerModel(props);
   const form = useRef<HTMLFormElement>(null);
   const popoverOpen = m.open.value !== null || m.panel.value !== null;
@@ -99,25 +101,24 @@ export default function Composer(props: ComposerProps) {
         <div class="composer-bar">
           <ComposerTools model={m} />
           <SendControls model={m} />
+          <DictateButton model={m} />
         </div>
         {m.dragOver.value
-          ? <div class="composer-drop" aria-hidden="true">Drop files to attach</div>
+          ? <div class="composer-drop" aria-hidden="true">{t("composer.dropFiles")}</div>
           : null}
       </div>
       {error ? <p id="composer-error" class="composer-error" role="alert">{error}</p> : null}
       {sandbox && !sandbox.bubblewrap
         ? (
           <p class="composer-note" data-sandbox="off" title={sandbox.message}>
-            Shell runs unsandboxed: approvals are the only gate
+            {t("composer.unsandboxed")}
           </p>
         )
         : null}
       {sandbox?.warning
         ? (
           <p class="composer-note" data-sandbox="root" title={sandbox.warning}>
-            {sandbox.bubblewrap
-              ? "Shell commands run as root: this host has no user namespaces"
-              : "The console runs as root: shell commands run as root on the host"}
+            {t(sandbox.bubblewrap ? "composer.rootNoUserns" : "composer.consoleRoot")}
           </p>
         )
         : null}

@@ -53,11 +53,27 @@ export default function Transcript(props: TranscriptProps) {
     const disconnect = t.connect();
     const offCopy = installCodeCopy();
     const offMermaid = installMermaid();
-    // Message actions load after the first paint: they are not needed to read the chat.
+    // Message actions load after the first paint: they are not needed to read the chat. A click
+    // on an action before they arrive is kept and replayed once they are installed, so a quick
+    // first click (Edit right after a reload) is never lost.
     let offActions = () => {};
+    let offAnnounce = () => {};
     let gone = false;
+    let early: HTMLElement | null = null;
+    const keepEarly = (e: MouseEvent) => {
+      const btn = (e.target as Element | null)?.closest?.(".msg-action") as HTMLElement | null;
+      if (btn) early = btn;
+    };
+    document.addEventListener("click", keepEarly);
     import("../lib/browser/message_actions.ts").then((mod) => {
-      if (!gone) offActions = mod.installMessageActions(sessionId);
+      document.removeEventListener("click", keepEarly);
+      if (gone) return;
+      offActions = mod.installMessageActions(sessionId);
+      if (early?.isConnected) early.click();
+    });
+    // What screen readers are told of runs ending, approvals, queued messages (a live region).
+    import("../lib/browser/announcer.ts").then((mod) => {
+      if (!gone) offAnnounce = mod.installAnnouncer(sessionId);
     });
     // Older turns: loaded above the history as the reader nears its top.
     const offOlder = watchOlderTurns(sessionId, scroller(), (turns, container) =>
@@ -65,7 +81,16 @@ export default function Transcript(props: TranscriptProps) {
         <>{turns.map((turn) => <TurnView key={turn.key} sessionId={sessionId} turn={turn} />)}</>,
         container,
       ));
-    return () => (gone = true, disconnect(), offCopy(), offMermaid(), offActions(), offOlder());
+    return () => (
+      gone = true,
+        document.removeEventListener("click", keepEarly),
+        disconnect(),
+        offCopy(),
+        offMermaid(),
+        offActions(),
+        offAnnounce(),
+        offOlder()
+    );
   }, []);
 
   t.version.value; // Runs grow in place: render them again whenever the model says so.

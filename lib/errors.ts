@@ -75,6 +75,31 @@ export class BusyError extends Error {
   }
 }
 
+/** A body whose type the route does not take (e.g. an upload that is not audio). → 415 */
+export class UnsupportedMediaTypeError extends Error {
+  override name = "UnsupportedMediaTypeError";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+  }
+}
+
+/**
+ * A service the request was passed on to failed it: it refused, answered garbage (502) or did
+ * not answer in time (504). The message names the service and what went wrong; `hint` says
+ * what the person can change.
+ */
+export class UpstreamError extends Error {
+  override name = "UpstreamError";
+  constructor(
+    message: string,
+    readonly status: 502 | 504 = 502,
+    readonly hint?: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
 /** The kinds of provider failure the UI explains to a person (API.md `apperror.type`). */
 export type ProviderErrorKind = AppErrorType;
 
@@ -117,5 +142,14 @@ export function errorToHttp(
     };
   }
   if (err instanceof BusyError) return { status: 503, body: { error: err.message } };
+  if (err instanceof UnsupportedMediaTypeError) {
+    return { status: 415, body: { error: err.message } };
+  }
+  if (err instanceof UpstreamError) {
+    return {
+      status: err.status,
+      body: { error: err.message, ...(err.hint ? { hint: err.hint } : {}) },
+    };
+  }
   return { status: 500, body: { error: "Internal server error" } };
 }

@@ -1,22 +1,32 @@
 import type { AppModuleProps } from "../lib/server/file_router.ts";
+import { currentDirection, currentLocale, t } from "../lib/i18n/t.ts";
+import { fontSizeOf, skinOf } from "../lib/shared/appearance.ts";
 
 /**
  * The HTML document around every page. `data-theme` on <html> is the `theme` setting (read
  * by routes/_middleware.ts): "dark", "light" (the parchment field) or "system", which
- * follows prefers-color-scheme in CSS, so the first frame has the right theme. The CSRF token (auth on) is carried in a meta tag
+ * follows prefers-color-scheme in CSS, so the first frame has the right theme. `data-skin` and
+ * `data-font-size` (static/skins.css; absent for the defaults) and `data-sidebar-hidden` (the
+ * desktop sidebar hidden with Ctrl/Cmd+B) are painted from the first frame the same way. The CSRF token (auth on) is carried in a meta tag
  * for islands' writes (lib/browser/api_client.ts); a page may name itself in `state.title`. Island
  * scripts are added by the renderer, and only to pages that rendered an island.
  */
 export default function App({ Component, state }: AppModuleProps) {
   const csrf = typeof state.csrfToken === "string" ? state.csrfToken : null;
   const theme = state.theme === "light" || state.theme === "system" ? state.theme : "dark";
+  const skin = skinOf(state.skin);
+  const fontSize = fontSizeOf(state.fontSize);
   const title = typeof state.title === "string" && state.title
-    ? `${state.title} · Hermes Console`
-    : "Hermes Console";
+    ? `${state.title} · ${t("common.appName")}`
+    : t("common.appName");
   return (
     <html
-      lang={typeof state.lang === "string" ? state.lang : "en"}
+      lang={currentLocale()}
+      dir={currentDirection()}
       data-theme={theme}
+      data-skin={skin === "default" ? undefined : skin}
+      data-font-size={fontSize === "default" ? undefined : fontSize}
+      data-sidebar-hidden={state.sidebarHidden === true ? "" : undefined}
       data-hide-thinking={state.showThinking === false ? "" : undefined}
     >
       <head>
@@ -39,6 +49,8 @@ export default function App({ Component, state }: AppModuleProps) {
         <link rel="stylesheet" href="/static/markdown.css" />
         <link rel="stylesheet" href="/static/transcript.css" />
         <link rel="stylesheet" href="/static/control.css" />
+        <link rel="stylesheet" href="/static/skins.css" />
+        <link rel="stylesheet" href="/static/a11y.css" />
       </head>
       <body>
         <Component />

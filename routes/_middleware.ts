@@ -14,7 +14,9 @@ import {
   RateLimitError,
 } from "../lib/errors.ts";
 import { json, MAX_UNAUTHENTICATED_BODY_BYTES } from "../lib/server/http.ts";
-import { readStoredSettings } from "../lib/settings/settings.ts";
+import { readPreferences, readStoredSettings } from "../lib/settings/stored_settings.ts";
+import { pickLocale } from "../lib/i18n/locales.ts";
+import { fontSizeOf, skinOf } from "../lib/shared/appearance.ts";
 import {
   checkHost,
   checkSameOrigin,
@@ -157,12 +159,29 @@ async function guard(req: Request, ctx: RouteContext): Promise<Response> {
       );
     }
   }
+  // HTML fragments (/partials/*) speak the page's language too.
+  if (method === "GET" && path.startsWith("/partials/")) {
+    ctx.state.locale = pickLocale(
+      readPreferences(app.db).language,
+      req.headers.get("accept-language"),
+    );
+  }
   // Pages paint in the user's theme from the first frame (routes/_app.tsx reads it).
   if (!isApi && method === "GET" && !path.startsWith("/static/")) {
     const stored = readStoredSettings(app.db);
     ctx.state.theme = stored.theme;
     // The Control Center's "Show thinking" toggle: hidden thinking never flashes in first.
     ctx.state.showThinking = stored.show_thinking !== false;
+    // The language: the `language` setting when one is chosen, else the browser's.
+    const prefs = readPreferences(app.db);
+    ctx.state.locale = pickLocale(prefs.language, req.headers.get("accept-language"));
+    // The skin and text size paint from the first frame too; the desktop sidebar's hidden
+    // state (Ctrl/Cmd+B) is this browser's own, kept in a cookie (lib/browser/pages/comfort.ts).
+    ctx.state.skin = skinOf(prefs.skin);
+    ctx.state.fontSize = fontSizeOf(prefs.font_size);
+    ctx.state.sidebarHidden = /(?:^|;\s*)hermes_sidebar=hidden(?:;|$)/.test(
+      req.headers.get("cookie") ?? "",
+    );
   }
   return await ctx.next();
 }

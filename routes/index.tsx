@@ -3,6 +3,7 @@
 // sidebar's filters are plain query parameters (`project`, `q`, `archived`), so links and
 // reloads keep the view and nothing needs JavaScript to work. The workspace panel's open
 // state comes from its cookie, and an open panel arrives with its root folder listed.
+import { isLocale } from "../lib/i18n/locales.ts";
 import type { Handlers, PageProps } from "../lib/server/file_router.ts";
 import { findSession, type SessionRow } from "../lib/sessions/sessions.ts";
 import { type Project, projectSessionDefaults } from "../lib/sessions/projects.ts";
@@ -23,6 +24,7 @@ import type { SendKey } from "../lib/browser/composer_state.ts";
 import { getGoal, goalPayload } from "../lib/goals/goal_store.ts";
 import type { GoalView } from "../lib/shared/goal_view.ts";
 import { activeProfileName, getProfileSettings, sessionProfile } from "../lib/agent/profiles.ts";
+import { t } from "../lib/i18n/t.ts";
 
 /** How many of the latest messages the first paint of a conversation shows (whole turns). */
 const FIRST_PAINT_MESSAGES = 30;
@@ -76,7 +78,12 @@ export const handler: Handlers<HomeData> = {
     const found = sessionId ? findSession(db, sessionId) : null;
     const session = found;
     const transcript = found
-      ? await loadTranscriptPage(ctx.app, found, FIRST_PAINT_MESSAGES)
+      ? await loadTranscriptPage(
+        ctx.app,
+        found,
+        FIRST_PAINT_MESSAGES,
+        isLocale(ctx.state.locale) ? ctx.state.locale : undefined,
+      )
       : null;
     const sidebar = loadSidebar(
       ctx.app,
@@ -148,7 +155,7 @@ export default function Home({ data }: PageProps<HomeData>) {
       projectId={session ? session.project_id : sidebar.activeProjectId}
       sidebar={sidebar}
       topbar={{
-        title: session ? session.title : "New chat",
+        title: session ? session.title : t("home.newChat"),
         workspace: displayPath(workspace, data.home),
         model,
         projectName: project?.name ?? null,
@@ -188,9 +195,7 @@ export default function Home({ data }: PageProps<HomeData>) {
             model={model}
             projectName={project?.name ?? null}
             noProvider={data.noProvider}
-            notice={data.missingSessionId
-              ? "That chat no longer exists. It may have been deleted."
-              : null}
+            notice={data.missingSessionId ? t("home.missingSession") : null}
           />
         )}
       {transcript

@@ -24,13 +24,14 @@ import {
   formatCount,
   shortDate,
 } from "../components/InsightsChart.tsx";
+import { formatDate, formatNumber, t, withLocale } from "../lib/i18n/t.ts";
+import { isLocale, SOURCE_LOCALE } from "../lib/i18n/locales.ts";
 
-export const PRESETS = [
-  { days: 7, label: "7 days" },
-  { days: 30, label: "30 days" },
-  { days: 90, label: "90 days" },
-  { days: 365, label: "1 year" },
-] as const;
+export const PRESETS = [{ days: 7 }, { days: 30 }, { days: 90 }, { days: 365 }] as const;
+
+/** A preset's label, in the page's language ("7 days", "1 year"). */
+const presetLabel = (days: number) =>
+  days === 365 ? t("insights.presetYear") : t("insights.presetDays", { days });
 
 interface InsightsData {
   report: InsightsReport;
@@ -59,45 +60,62 @@ export const handler: Handlers<InsightsData> = {
       cal,
     );
     const report = computeInsights(app.db, window, cal);
-    const t = cal.parts(now);
-    const today = isoDate(t.year, t.month, t.day);
-    let rangeStart = isoDate(...normalizeDate(t.year, t.month, t.day - 29));
+    const p = cal.parts(now);
+    const today = isoDate(p.year, p.month, p.day);
+    let rangeStart = isoDate(...normalizeDate(p.year, p.month, p.day - 29));
     let rangeEnd = today;
     if (report.mode === "custom" && report.daily_tokens.length > 0) {
       rangeStart = report.daily_tokens[0].date;
       rangeEnd = report.daily_tokens[report.daily_tokens.length - 1].date;
     }
-    ctx.state.title = "Insights";
+    const locale = isLocale(ctx.state.locale) ? ctx.state.locale : SOURCE_LOCALE;
+    ctx.state.title = withLocale(locale, () => t("insights.title"));
     return ctx.render({ report, today, rangeStart, rangeEnd });
   },
 };
 
+/** US dollars in the page's locale ("$0.05"); `options` adjust the digits. */
+const usd = (n: number, options?: Intl.NumberFormatOptions) =>
+  formatNumber(n, { style: "currency", currency: "USD", ...options });
+
 /** null → "unpriced"; tiny costs keep two significant digits instead of rounding to $0.00. */
 export function formatCost(cost: number | null): string {
-  if (cost === null) return "unpriced";
-  if (cost === 0) return "$0.00";
-  if (cost < 0.0001) return "<$0.0001";
-  if (cost < 0.01) return `$${Number(cost.toPrecision(2))}`;
-  return `$${cost.toFixed(2)}`;
+  if (cost === null) return t("insights.unpriced");
+  if (cost === 0) return usd(0);
+  if (cost < 0.0001) {
+    return t("insights.costBelow", { amount: usd(0.0001, { minimumFractionDigits: 4 }) });
+  }
+  if (cost < 0.01) return usd(cost, { maximumSignificantDigits: 2 });
+  return usd(cost);
 }
 
+const oneDecimal = { minimumFractionDigits: 1, maximumFractionDigits: 1 } as const;
 const formatMs = (ms: number | null) =>
-  ms === null ? "—" : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-const formatRate = (r: number | null) => (r === null ? "—" : r.toFixed(1));
+  ms === null
+    ? "—"
+    : ms < 1000
+    ? t("insights.ms", { value: formatNumber(Math.round(ms)) })
+    : t("insights.seconds", { value: formatNumber(ms / 1000, oneDecimal) });
+const formatRate = (r: number | null) => (r === null ? "—" : formatNumber(r, oneDecimal));
 
 function periodTitle(r: InsightsReport): string {
-  if (r.mode === "trailing") return r.days === 365 ? "Last 12 months" : `Last ${r.days} days`;
+  if (r.mode === "trailing") {
+    return r.days === 365 ? t("insights.last12Months") : t("insights.lastDays", { days: r.days });
+  }
   const days = r.daily_tokens;
-  if (days.length === 0) return "Empty range";
+  if (days.length === 0) return t("insights.emptyRange");
   const first = days[0].date;
   const last = days[days.length - 1].date;
   if (first === last) return shortDate(first, true);
   const sameYear = first.slice(0, 4) === last.slice(0, 4);
-  return `${shortDate(first, !sameYear)} – ${shortDate(last, true)}`;
+  return t("insights.dateRange", {
+    start: shortDate(first, !sameYear),
+    end: shortDate(last, true),
+  });
 }
 
 function CostCell({ cost, unpricedTurns }: { cost: number | null; unpricedTurns: number }) {
-  if (cost === null) return <span class="ins-unpriced">unpriced</span>;
+  if (cost === null) return <span class="ins-unpriced">{t("insights.unpriced")}</span>;
   return (
     <>
       {formatCost(cost)}
@@ -105,9 +123,10 @@ function CostCell({ cost, unpricedTurns }: { cost: number | null; unpricedTurns:
         ? (
           <span
             class="ins-unpriced-note"
-            title={`${unpricedTurns} turn${unpricedTurns === 1 ? " has" : "s have"} no known price`}
+            title={t("insights.unpricedTitle", { count: unpricedTurns })}
           >
-            {" "}+ unpriced
+            {" "}
+            {t("insights.unpricedNote")}
           </span>
         )
         : null}
@@ -151,7 +170,13 @@ function ModelRow({ m }: { m: ModelInsight }) {
   );
 }
 
-const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+/** Monday to Sunday in the page's language, long ("Monday") or short ("Mon"). */
+const weekdays = (weekday: "long" | "short") =>
+  Array.from(
+    { length: 7 },
+    // 2024-01-01 was a Monday.
+    (_, i) => formatDate(Date.UTC(2024, 0, 1 + i), { weekday, timeZone: "UTC" }),
+  );
 const HOURS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, "0")}:00`);
 
 /** The period presets and the custom date range. */
@@ -159,7 +184,7 @@ function PeriodControls({ data }: { data: InsightsData }) {
   const r = data.report;
   return (
     <div class="ins-controls">
-      <nav class="ins-presets" aria-label="Period">
+      <nav class="ins-presets" aria-label={t("insights.period")}>
         {PRESETS.map((p) => (
           <a
             key={p.days}
@@ -168,7 +193,7 @@ function PeriodControls({ data }: { data: InsightsData }) {
             aria-current={r.mode === "trailing" && r.days === p.days ? "page" : undefined}
             data-days={p.days}
           >
-            {p.label}
+            {presetLabel(p.days)}
           </a>
         ))}
       </nav>
@@ -176,19 +201,19 @@ function PeriodControls({ data }: { data: InsightsData }) {
         class="ins-range"
         method="get"
         action="/insights"
-        aria-label="Custom range"
+        aria-label={t("insights.customRange")}
         data-active={r.mode === "custom" ? "" : undefined}
       >
         <label>
-          <span class="visually-hidden">From</span>
+          <span class="visually-hidden">{t("insights.from")}</span>
           <input type="date" name="start" value={data.rangeStart} max={data.today} required />
         </label>
         <span class="ins-range-sep" aria-hidden="true">–</span>
         <label>
-          <span class="visually-hidden">To</span>
+          <span class="visually-hidden">{t("insights.to")}</span>
           <input type="date" name="end" value={data.rangeEnd} max={data.today} required />
         </label>
-        <button type="submit" class="btn ins-range-apply">Apply</button>
+        <button type="submit" class="btn ins-range-apply">{t("common.apply")}</button>
       </form>
     </div>
   );
@@ -198,26 +223,26 @@ function PeriodControls({ data }: { data: InsightsData }) {
 function ModelsTable({ models }: { models: ModelInsight[] }) {
   return (
     <section class="ins-card" aria-labelledby="ins-models-h">
-      <h2 id="ins-models-h">Models</h2>
+      <h2 id="ins-models-h">{t("insights.models")}</h2>
       {models.length === 0
-        ? <p class="ins-muted">No model answered in this period.</p>
+        ? <p class="ins-muted">{t("insights.noModels")}</p>
         : (
           <div class="ins-table-wrap">
             <table class="ins-table ins-models">
               <thead>
                 <tr>
-                  <th scope="col">Model</th>
-                  <th scope="col" class="num">Turns</th>
-                  <th scope="col" class="num">Input</th>
-                  <th scope="col" class="num">Output</th>
-                  <th scope="col" class="num">Cost</th>
-                  <th scope="col" class="num" title="Average time to first token">
-                    Avg TTFT
+                  <th scope="col">{t("insights.colModel")}</th>
+                  <th scope="col" class="num">{t("insights.colTurns")}</th>
+                  <th scope="col" class="num">{t("insights.colInput")}</th>
+                  <th scope="col" class="num">{t("insights.colOutput")}</th>
+                  <th scope="col" class="num">{t("insights.colCost")}</th>
+                  <th scope="col" class="num" title={t("insights.colTtftTitle")}>
+                    {t("insights.colTtft")}
                   </th>
-                  <th scope="col" class="num" title="Average output tokens per second">
-                    Tokens/s
+                  <th scope="col" class="num" title={t("insights.colRateTitle")}>
+                    {t("insights.colRate")}
                   </th>
-                  <th scope="col" class="num">Tool calls</th>
+                  <th scope="col" class="num">{t("insights.colToolCalls")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -234,22 +259,22 @@ function ModelsTable({ models }: { models: ModelInsight[] }) {
 function ActivityCard({ r }: { r: InsightsReport }) {
   return (
     <section class="ins-card ins-activity-grid" aria-labelledby="ins-activity-h">
-      <h2 id="ins-activity-h">Activity</h2>
+      <h2 id="ins-activity-h">{t("insights.activity")}</h2>
       <div>
-        <h3>By weekday</h3>
+        <h3>{t("insights.byWeekday")}</h3>
         <ActivityBars
           id="weekday"
-          title="Messages by weekday"
+          title={t("insights.messagesByWeekday")}
           values={r.activity_by_day}
-          names={WEEKDAYS}
-          labels={WEEKDAYS.map((d) => d.slice(0, 3))}
+          names={weekdays("long")}
+          labels={weekdays("short")}
         />
       </div>
       <div>
-        <h3>By hour</h3>
+        <h3>{t("insights.byHour")}</h3>
         <ActivityBars
           id="hour"
-          title="Messages by hour of day"
+          title={t("insights.messagesByHour")}
           values={r.activity_by_hour}
           names={HOURS}
           labels={HOURS.map((h, i) => (i % 6 === 0 ? h.slice(0, 2) : ""))}
@@ -269,10 +294,10 @@ export default function Insights({ data }: PageProps<InsightsData>) {
       <header class="ins-head">
         <a class="btn ins-back" href="/">
           <Icon name="arrowLeft" />
-          Console
+          {t("insights.back")}
         </a>
         <div class="ins-title">
-          <h1>Insights</h1>
+          <h1>{t("insights.title")}</h1>
           <p class="ins-period" data-mode={r.mode}>
             {periodTitle(r)}
             <span class="ins-tz">· {r.timezone}</span>
@@ -285,29 +310,37 @@ export default function Insights({ data }: PageProps<InsightsData>) {
         {r.fallback_reason
           ? (
             <p class="notice ins-notice" role="status">
-              Showing the last {r.days} days instead: {r.fallback_reason}.
+              {t("insights.fallback", { days: r.days, reason: r.fallback_reason })}
             </p>
           )
           : null}
 
         <dl class="ins-stats">
-          <Stat hook="sessions" label="Sessions" value={formatCount(r.total_sessions)} />
-          <Stat hook="messages" label="Messages" value={formatCount(r.total_messages)} />
+          <Stat
+            hook="sessions"
+            label={t("insights.statSessions")}
+            value={formatCount(r.total_sessions)}
+          />
+          <Stat
+            hook="messages"
+            label={t("insights.statMessages")}
+            value={formatCount(r.total_messages)}
+          />
           <Stat
             hook="input"
-            label="Input tokens"
+            label={t("insights.statInput")}
             value={formatCompact(r.total_input_tokens)}
-            title={`${formatCount(r.total_input_tokens)} input tokens`}
+            title={t("insights.inputTokensTitle", { count: r.total_input_tokens })}
           />
           <Stat
             hook="output"
-            label="Output tokens"
+            label={t("insights.statOutput")}
             value={formatCompact(r.total_output_tokens)}
-            title={`${formatCount(r.total_output_tokens)} output tokens`}
+            title={t("insights.outputTokensTitle", { count: r.total_output_tokens })}
           />
           <Stat
             hook="cost"
-            label="Cost"
+            label={t("insights.colCost")}
             value={<CostCell cost={r.total_cost} unpricedTurns={r.unpriced_turns} />}
           />
         </dl>
@@ -315,13 +348,13 @@ export default function Insights({ data }: PageProps<InsightsData>) {
         {idle
           ? (
             <p class="ins-empty" data-empty>
-              No conversations in this period. Usage appears here after the first answer.
+              {t("insights.idle")}
             </p>
           )
           : (
             <>
               <section class="ins-card" aria-labelledby="ins-daily-h">
-                <h2 id="ins-daily-h">Tokens</h2>
+                <h2 id="ins-daily-h">{t("insights.tokens")}</h2>
                 <DailyTokensChart days={r.daily_tokens} />
               </section>
 

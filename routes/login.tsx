@@ -2,11 +2,14 @@
 // note and a link on (as the original answers, not a redirect). The form works without
 // JavaScript (a form post answered with a redirect); static/login.js upgrades it to fetch so a
 // wrong password is reported in place. The page carries the bot name (settings `bot_name`) in
-// its title and heading and speaks the browser's language (lib/security/login_strings.ts).
+// its title and heading and speaks the page's language (lib/i18n: the setting, else the browser's).
 import type { Handlers, PageProps } from "../lib/server/file_router.ts";
 import type { AuthState } from "../lib/security/auth.ts";
 import { safeNextPath } from "../lib/security/request_guard.ts";
-import { type LoginStrings, loginStrings, pickLoginLang } from "../lib/security/login_strings.ts";
+import { t } from "../lib/i18n/t.ts";
+import { isLocale, SOURCE_LOCALE } from "../lib/i18n/locales.ts";
+import { messagesFor } from "../lib/i18n/catalog.ts";
+import { IntlMessageFormat } from "intl-messageformat";
 import { readPreferences } from "../lib/settings/settings.ts";
 import { passkeysEnabled } from "../lib/security/passkeys.ts";
 import { oidcEnabled, oidcProviderName } from "../lib/security/oidc.ts";
@@ -18,9 +21,9 @@ const readBundle = createBundleReader() as () => PageScriptBundle | undefined;
 
 interface LoginData {
   next: string;
-  error: string | null;
+  /** A failed attempt's reason from the form post's redirect. */
+  error: "invalid" | "rate" | null;
   botName: string;
-  text: LoginStrings;
   authOff: boolean;
   /** URL of the passkey page script, when a passkey can sign in here. */
   passkeyScript: string | null;
@@ -29,7 +32,7 @@ interface LoginData {
 }
 
 export const handler: Handlers<LoginData> = {
-  GET(req, ctx) {
+  GET(_req, ctx) {
     const next = safeNextPath(ctx.url.searchParams.get("next"));
     const auth = ctx.state.auth as AuthState | undefined;
     const authOff = !auth?.enabled;
@@ -39,25 +42,25 @@ export const handler: Handlers<LoginData> = {
         headers: { location: next, "cache-control": "no-store" },
       });
     }
-    const lang = pickLoginLang(req.headers.get("accept-language"));
-    const text = loginStrings(lang);
+    const lang = isLocale(ctx.state.locale) ? ctx.state.locale : SOURCE_LOCALE;
+    // The handler runs outside the page render, so it formats with the page's locale directly.
+    const say = (key: string) =>
+      new IntlMessageFormat(messagesFor(lang)[key], lang).format() as string;
     const botName = readPreferences(ctx.app.db).bot_name as string;
-    ctx.state.title = `${text.signIn} · ${botName}`;
-    ctx.state.lang = lang;
+    ctx.state.title = `${say("login.signIn")} · ${botName}`;
     const code = ctx.url.searchParams.get("error");
-    const error = code === "invalid" ? text.invalid : code === "rate" ? text.rate : null;
+    const error = code === "invalid" ? "invalid" : code === "rate" ? "rate" : null;
     const bundle = passkeysEnabled(ctx.app.security) ? readBundle() : undefined;
     const script = bundle?.scripts?.passkeys;
     const passkeyScript = bundle && script ? bundle.base + script.file : null;
     const oidcProvider = oidcEnabled(ctx.app.security) ? oidcProviderName(ctx.app.config) : null;
-    return ctx.render({ next, error, botName, text, authOff, passkeyScript, oidcProvider }, {
+    return ctx.render({ next, error, botName, authOff, passkeyScript, oidcProvider }, {
       headers: { "cache-control": "no-store", "content-language": lang },
     });
   },
 };
 
 export default function Login({ data }: PageProps<LoginData>) {
-  const { text } = data;
   if (data.authOff) {
     return (
       <main class="login-shell">
@@ -65,8 +68,8 @@ export default function Login({ data }: PageProps<LoginData>) {
         <div class="login-card">
           <div class="login-brand" aria-hidden="true">☤</div>
           <h1 class="login-title">{data.botName}</h1>
-          <p class="login-hint" id="login-auth-off">{text.authOff}</p>
-          <a class="login-submit" href={data.next}>{text.openConsole}</a>
+          <p class="login-hint" id="login-auth-off">{t("login.authOff")}</p>
+          <a class="login-submit" href={data.next}>{t("login.openConsole")}</a>
         </div>
       </main>
     );
@@ -80,11 +83,16 @@ export default function Login({ data }: PageProps<LoginData>) {
         method="post"
         action="/api/auth/login"
         data-next={data.next}
+        // The words static/login.js and the passkey script show (they have no catalog).
+        data-msg-invalid={t("login.invalid")}
+        data-msg-failed={t("login.failedHttp", { status: "{status}" })}
+        data-msg-unreachable={t("login.unreachable")}
+        data-msg-passkey-cancelled={t("login.passkeyCancelled")}
       >
         <div class="login-brand" aria-hidden="true">☤</div>
         <h1 class="login-title">{data.botName}</h1>
-        <p class="login-hint">{text.hint}</p>
-        <label class="login-label" for="login-password">{text.password}</label>
+        <p class="login-hint">{t("login.hint")}</p>
+        <label class="login-label" for="login-password">{t("login.password")}</label>
         <input
           class="login-input"
           id="login-password"
@@ -96,9 +104,13 @@ export default function Login({ data }: PageProps<LoginData>) {
         />
         <input type="hidden" name="next" value={data.next} />
         <p class="login-error" id="login-error" role="alert" aria-live="polite">
-          {data.error ?? ""}
+          {data.error === "invalid"
+            ? t("login.invalid")
+            : data.error === "rate"
+            ? t("login.rate")
+            : ""}
         </p>
-        <button class="login-submit" id="login-submit" type="submit">{text.signIn}</button>
+        <button class="login-submit" id="login-submit" type="submit">{t("login.signIn")}</button>
         {data.passkeyScript
           ? (
             <button
@@ -108,7 +120,7 @@ export default function Login({ data }: PageProps<LoginData>) {
               data-passkey-login
               data-next={data.next}
             >
-              {text.passkey}
+              {t("login.passkey")}
             </button>
           )
           : null}
@@ -119,7 +131,7 @@ export default function Login({ data }: PageProps<LoginData>) {
               id="login-oidc"
               href={`/api/auth/oidc/login?next=${encodeURIComponent(data.next)}`}
             >
-              {text.withProvider.replace("{provider}", data.oidcProvider)}
+              {t("login.withProvider", { provider: data.oidcProvider })}
             </a>
           )
           : null}

@@ -5,6 +5,8 @@ import type { Handlers, PageProps } from "../lib/server/file_router.ts";
 import { type OnboardingStatus, onboardingStatus } from "../lib/settings/onboarding.ts";
 import { usePageScripts } from "../lib/server/page_scripts.ts";
 import { OnboardingWizard } from "../components/OnboardingWizard.tsx";
+import { t, withLocale } from "../lib/i18n/t.ts";
+import { isLocale, SOURCE_LOCALE } from "../lib/i18n/locales.ts";
 
 interface OnboardingData {
   status: OnboardingStatus;
@@ -13,7 +15,8 @@ interface OnboardingData {
 
 export const handler: Handlers<OnboardingData> = {
   async GET(_req, ctx) {
-    ctx.state.title = "Set up";
+    const locale = isLocale(ctx.state.locale) ? ctx.state.locale : SOURCE_LOCALE;
+    ctx.state.title = withLocale(locale, () => t("onboarding.pageTitle"));
     const status = await onboardingStatus(ctx.app);
     return ctx.render(
       { status, passwordFromEnv: !!ctx.app.config.password },

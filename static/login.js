@@ -1,9 +1,16 @@
 // Login page behaviour: post the password with fetch, show errors in place, then go on to the
 // (server-validated) `next` path. Without this script the form still works as a plain post.
+// Its words come translated from routes/login.tsx, in the form's data-msg-* attributes.
 const form = document.getElementById("login-form");
 const input = document.getElementById("login-password");
 const error = document.getElementById("login-error");
 const submit = document.getElementById("login-submit");
+
+/** The form's translated message `name` (data-msg-<name>), `{status}` filled in. */
+function message(name, status) {
+  const text = form?.dataset[name] ?? "";
+  return status === undefined ? text : text.replace("{status}", String(status));
+}
 
 /** Only same-site relative paths: the server validated it, this re-checks defensively. */
 function nextPath() {
@@ -31,11 +38,11 @@ form?.addEventListener("submit", async (event) => {
     }
     const body = await res.json().catch(() => ({}));
     error.textContent = res.status === 401
-      ? "That password is not right. Try again."
-      : body.error ?? `Sign-in failed (HTTP ${res.status}).`;
+      ? message("msgInvalid")
+      : body.error ?? message("msgFailed", res.status);
     input.select();
   } catch {
-    error.textContent = "Cannot reach the console. Check that it is running, then try again.";
+    error.textContent = message("msgUnreachable");
   } finally {
     submit.disabled = false;
     form.removeAttribute("aria-busy");

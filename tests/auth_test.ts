@@ -291,7 +291,9 @@ Deno.test("a password stored in settings enables auth; changing it invalidates c
   const app = await createTestApp();
   try {
     const hash = await hashPassword(PASSWORD);
-    const set = app.ctx.db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)");
+    const set = app.ctx.db.prepare(
+      "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    );
     set.run(PASSWORD_HASH_SETTING, hash);
     strictEqual((await app.call("GET", "/api/auth/status")).body.auth_enabled, true);
     strictEqual((await app.request("GET", "/api/nope")).status, 401);

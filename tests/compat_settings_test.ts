@@ -189,11 +189,13 @@ Deno.test("/login shows the bot name (escaped) in its title and heading, in the 
     ok(!en.includes("<Athena"), "the name is never markup");
     match(en, /<html lang="en"/);
     const cases: Array<[string, string, RegExp]> = [
-      ["zh-CN,zh;q=0.9", "zh-CN", /登录/],
+      ["zh-CN,zh;q=0.9", "zh-Hans", /登录/],
       ["zh-Hant", "zh-Hant", /登入/],
       ["zh-TW,en;q=0.5", "zh-Hant", /登入/],
       ["ru-RU,ru;q=0.9,en;q=0.8", "ru", /Вход/],
-      ["fr-FR,en;q=0.5", "en", /Sign in/],
+      ["fr-FR,en;q=0.5", "fr", /Se connecter/],
+      ["ko-KR,ko;q=0.9", "en", /Sign in/],
+      ["ar-EG", "ar", /تسجيل الدخول/],
     ];
     for (const [header, lang, word] of cases) {
       const res = await app.request("GET", "/login", undefined, { "accept-language": header });

@@ -4,6 +4,8 @@
 // presets or sets one; the profile chip switches the profile for new chats. The browser around
 // the model is a recording stand-in; tests/e2e/{goal,prompts,profiles}_e2e_test.ts run the same
 // flows against the real app.
+// The English catalog, as the page would ship it: these browser modules say their text via t().
+import "../lib/i18n/catalog.ts";
 import { deepStrictEqual, ok as assert, strictEqual } from "node:assert/strict";
 import {
   type ComposerInit,

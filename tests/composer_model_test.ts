@@ -2,6 +2,8 @@
 // queued message, attachments, run-state transitions, slash commands and the menu, the per-chat
 // switches and the send key. The browser around it (API, uploads, navigation, drafts) is a
 // recording stand-in; the same flows run against the real app in tests/e2e/composer_e2e_test.ts.
+// The English catalog, as the page would ship it: these browser modules say their text via t().
+import "../lib/i18n/catalog.ts";
 import { deepStrictEqual as assertEquals, ok as assert, strictEqual } from "node:assert/strict";
 import {
   type ComposerInit,
@@ -91,12 +93,14 @@ async function tick(n = 5) {
 }
 
 /** Wait (event-loop turns, never a clock) until `cond` holds. */
-async function until(cond: () => boolean, what: string) {
-  for (let i = 0; i < 200; i++) {
+async function until(cond: () => boolean, what: string | (() => string)) {
+  // Generous: a first use loads modules (dynamic imports), which under a loaded machine takes
+  // far more turns than the steps themselves. A bound for failing, not a speed to assert.
+  for (let i = 0; i < 5_000; i++) {
     if (cond()) return;
     await tick(1);
   }
-  throw new Error(`never happened: ${what}`);
+  throw new Error(`never happened: ${typeof what === "string" ? what : what()}`);
 }
 
 const key = (
@@ -334,9 +338,20 @@ Deno.test("slash commands: /help, /title, /model, a chat-only command, and unkno
 
     // The menu's pick runs /model with the provider of the chosen row.
     m.input("/model gpt");
-    await until(() => m.menu.items.value.length === 1, "the models loaded");
+    // Enter runs what the menu's picks hold, which follow its items: wait for both.
+    await until(
+      () => m.menu.items.value.length === 1 && m.menu.picks.value.length === 1,
+      "the models loaded",
+    );
     strictEqual(m.keyDown(key("Enter")), "prevent");
-    await until(() => calls.length === 4, "the model was set");
+    // On failure, say what the composer was left holding (a flake seen under load, not traced).
+    await until(
+      () => calls.length === 4,
+      () =>
+        `the model was set (error ${JSON.stringify(m.error.value)}, draft ${
+          JSON.stringify(m.draft.value)
+        }, menu open ${m.menu.open.value}, calls ${calls.map((c) => c.path).join(" ")})`,
+    );
     assertEquals(calls[3].body, { session_id: "s1", model: "gpt-x", model_provider: "openai" });
     strictEqual(m.model.value.id, "gpt-x");
   });

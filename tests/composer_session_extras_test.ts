@@ -1,5 +1,7 @@
 // The composer's `/title` (no text: the model titles the chat), `/reasoning <level>` and
 // `/compress <focus>`: the API call each makes and what the person sees.
+// The English catalog, as the page would ship it: these browser modules say their text via t().
+import "../lib/i18n/catalog.ts";
 import { deepStrictEqual, rejects, strictEqual } from "node:assert/strict";
 import { signal } from "@preact/signals";
 import { runSlashCommand } from "../lib/browser/composer/composer_commands.ts";

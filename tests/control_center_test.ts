@@ -115,6 +115,30 @@ Deno.test("GET /partials/control-center?section= renders one panel; an unknown o
   }
 });
 
+Deno.test("the language setting renders the page in it: Arabic right-to-left, the Control Center too", async () => {
+  const app = await createTestApp();
+  try {
+    strictEqual((await app.call("POST", "/api/settings", { language: "ar" })).status, 200);
+    const page = await app.request("GET", "/", undefined, { "accept-language": "en-US,en" });
+    strictEqual(page.status, 200);
+    const html = await page.text();
+    ok(html.includes('<html lang="ar" dir="rtl"'), html.slice(0, 120));
+    const cc = await fragment(app, "?tab=appearance");
+    ok(cc.includes(">المظهر</button>"), "the tab names are Arabic");
+    ok(
+      cc.includes('<option value="ar" lang="ar" selected>العربية</option>'),
+      "the picker shows it",
+    );
+    await app.call("POST", "/api/settings", { language: "auto" });
+    const en = await (await app.request("GET", "/", undefined, { "accept-language": "en-US" }))
+      .text();
+    ok(en.includes('<html lang="en"'), "auto follows the browser again");
+    ok((await fragment(app, "?tab=appearance")).includes('<option value="auto" selected>'));
+  } finally {
+    await app.close();
+  }
+});
+
 Deno.test("GET / sends a first run to /onboarding until setup is completed or skipped", async () => {
   const app = await createTestApp({
     env: {

@@ -107,7 +107,7 @@ Deno.test("delegate runs a child with a fresh context and a tool subset; its ans
     const metering = res.events.find((e) => e.event === "metering")!.data;
     strictEqual(metering.input_tokens, 410);
     const rows = h.app.ctx.db.prepare(
-      "SELECT session_id, input_tokens, output_tokens FROM usage ORDER BY created_at, rowid",
+      "SELECT session_id, input_tokens, output_tokens FROM usage ORDER BY created_at, id",
     ).all() as Array<{ session_id: string; input_tokens: number; output_tokens: number }>;
     deepStrictEqual(rows.map((r) => [r.session_id, r.input_tokens, r.output_tokens]), [
       [child[0].session_id, 110, 11],

@@ -14,8 +14,8 @@ const NOW = at("2026-03-10T15:30:00Z");
 function seed(db: Db): void {
   db.prepare(
     `INSERT INTO sessions (session_id, title, workspace, created_at, updated_at)
-     VALUES ('aaaaaaaaaaaa', 'S', '/tmp', ?1, ?1)`,
-  ).run(NOW - 86_400);
+     VALUES ('aaaaaaaaaaaa', 'S', '/tmp', ?, ?)`,
+  ).run(NOW - 86_400, NOW - 86_400);
   const turn = db.prepare(
     `INSERT INTO usage (session_id, model, model_provider, input_tokens, output_tokens,
        cached_tokens, cost, ttft_ms, tokens_per_s, tool_count, created_at)

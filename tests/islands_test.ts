@@ -274,9 +274,10 @@ Deno.test("createPageRenderer() adds preloads to <head> and payload + entry to <
   );
   const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
   assertEquals(scripts, [
+    ' type="application/json" id="hermes-i18n"',
     ' type="application/json" id="__hermes_islands"',
     ' type="module" src="/static/_islands/boot-AAAAAAAA.js"',
-  ], "no inline executable script (CSP script-src 'self')");
+  ], "no inline executable script (CSP script-src 'self'); the catalog is data");
   assert(html.endsWith("</script></body></html>"));
   const payload = payloadOf(html);
   assertEquals(payload.signals, [false]);

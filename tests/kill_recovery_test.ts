@@ -5,26 +5,12 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { startFakeProvider } from "./fixtures/fake_provider.ts";
+import { type StartedServer, startFlags, startServer } from "./fixtures/start_server.ts";
 import { readSse, type SseEvent } from "./fixtures/sse_client.ts";
 import { messagesFromJournal } from "../lib/engine/journal_recovery.ts";
 import type { SequencedEvent } from "../lib/shared/chat_events.ts";
 
 /** The permission flags of `deno task start` (deno.json is the one source of truth). */
-async function startFlags(): Promise<string[]> {
-  const deno = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
-  const run = (deno.tasks.start as string).split("&&").map((s) => s.trim()).find((s) =>
-    s.startsWith("deno run")
-  )!;
-  return run.split(/\s+/).filter((w) => w.startsWith("--"));
-}
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = l.addr as Deno.NetAddr;
-  l.close();
-  return port;
-}
-
 /** mulberry32: a small seeded generator, so a failing kill point can be replayed. */
 function seeded(seed: number): () => number {
   let a = seed >>> 0;
@@ -37,47 +23,7 @@ function seeded(seed: number): () => number {
   };
 }
 
-interface Server {
-  base: string;
-  child: Deno.ChildProcess;
-  /** The console's per-install token (state dir), which state-changing API calls carry. */
-  token: string;
-}
-
-async function startServer(root: string, flags: string[]): Promise<Server> {
-  const port = freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...flags, new URL("../main.ts", import.meta.url).pathname],
-    env: {
-      HOME: root,
-      HERMES_WEBUI_PORT: String(port),
-      HERMES_WEBUI_STATE_DIR: join(root, "state"),
-      HERMES_CONFIG_PATH: join(root, "config.yaml"),
-      HERMES_WEBUI_DEFAULT_WORKSPACE: join(root, "workspace"),
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      NO_COLOR: "1",
-    },
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  for (let i = 0; i < 300; i++) {
-    try {
-      const res = await fetch(`${base}/health`);
-      await res.body?.cancel();
-      if (res.ok) {
-        const token = (await Deno.readTextFile(join(root, "state", "csrf_token"))).trim();
-        return { base, child, token };
-      }
-    } catch { /* not listening yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill("SIGKILL");
-  await child.status;
-  throw new Error("the server never became healthy");
-}
-
-async function api(server: Server, method: string, path: string, body?: unknown) {
+async function api(server: StartedServer, method: string, path: string, body?: unknown) {
   const res = await fetch(`${server.base}${path}`, {
     method,
     headers: {
@@ -106,7 +52,7 @@ Deno.test("a server killed with SIGKILL keeps every streamed character after res
     join(root, "config.yaml"),
     `model:\n  provider: custom\n  base_url: ${fake.baseUrl}\n  default: fake-model\n`,
   );
-  let server = await startServer(root, flags);
+  let server = await startServer(root, { flags });
   try {
     for (let round = 0; round < 5; round++) {
       const withTool = round % 2 === 1;
@@ -147,7 +93,7 @@ Deno.test("a server killed with SIGKILL keeps every streamed character after res
           // Drop a scripted response the killed run never asked for.
           while (fake.pending) await drain(fake);
 
-          server = await startServer(root, flags);
+          server = await startServer(root, { flags });
           const replay = await readSse(server.base, start.stream_id);
           const last = replay.events.at(-1)!;
           ok(last.event === "apperror" || last.event === "stream_end", last.event);

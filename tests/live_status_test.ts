@@ -1,4 +1,6 @@
 // liveStatus(): the collapsed Activity row of a running turn says what is happening now.
+// The English catalog, as the page would ship it: these browser modules say their text via t().
+import "../lib/i18n/catalog.ts";
 import { strictEqual } from "node:assert/strict";
 import { liveStatus } from "../lib/shared/live_status.ts";
 import type { ToolView } from "../lib/shared/transcript_turns.ts";

@@ -2,6 +2,8 @@
 // createComposerModel): steer posts the note (and queues it when the run is ending), queue
 // keeps several messages in order, interrupt stops then sends, /queue /steer /interrupt set the
 // mode, the `default_message_mode` prop picks the start, /background starts a task and lists it.
+// The English catalog, as the page would ship it: these browser modules say their text via t().
+import "../lib/i18n/catalog.ts";
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { createComposerModel } from "../lib/browser/composer/composer_model.ts";
 

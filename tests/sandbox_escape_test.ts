@@ -100,13 +100,16 @@ Deno.test({
       ok(configBefore.includes("test-openai-key"));
       h.sessionId = await h.newSession({ workspace: h.root });
       const [read, patch, after] = await shellTurn(h, [
-        "cat config.yaml .env; ls -A state | wc -l; cat state/hermes.db 2>/dev/null | wc -c",
+        "cat config.yaml .env; ls -A state | wc -l; cat state/hermes.db 2>/dev/null | wc -c; " +
+        "env | grep -c '^HERMES_'",
         "echo 'model: {provider: evil}' >> config.yaml; echo pwned > state/hermes.db; " +
         "rm -rf state/* 2>&1; printf 'x' > .env; ls workspace && echo LISTED",
         "echo still-here > workspace/proof.txt && echo WROTE",
       ]);
       ok(!read.includes("test-openai-key") && !read.includes("sk-dotenv-secret"), read);
-      match(read, /^0\n0\n/m);
+      // Nothing of the state dir, not a byte of the database, no HERMES_* variable (the
+      // PostgreSQL URL and its password among them) reaches the shell.
+      match(read, /^0\n0\n0\n/m);
       match(patch, /LISTED/, "the rest of the workspace stays usable");
       match(after, /WROTE/);
       strictEqual(await Deno.readTextFile(join(h.workspace, "proof.txt")), "still-here\n");
@@ -115,8 +118,10 @@ Deno.test({
         await Deno.readTextFile(join(h.root, ".env")),
         "OPENAI_API_KEY=sk-dotenv-secret\n",
       );
-      const db = await Deno.readFile(join(h.stateDir, "hermes.db"));
-      strictEqual(new TextDecoder().decode(db.subarray(0, 15)), "SQLite format 3");
+      if (h.app.ctx.db.backend === "sqlite") {
+        const db = await Deno.readFile(join(h.stateDir, "hermes.db"));
+        strictEqual(new TextDecoder().decode(db.subarray(0, 15)), "SQLite format 3");
+      }
       // And the console still works on its database.
       strictEqual((await h.call("GET", "/api/sessions")).status, 200);
     } finally {

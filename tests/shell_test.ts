@@ -93,7 +93,11 @@ Deno.test("GET / renders the shell with an empty state that invites the first ch
     const res = await app.request("GET", "/");
     strictEqual(res.status, 200);
     const html = await res.text();
-    assertMatch(html, /<html lang="en" data-theme="system">/, "the default theme follows the OS");
+    assertMatch(
+      html,
+      /<html lang="en" dir="ltr" data-theme="system">/,
+      "the default theme follows the OS",
+    );
     assertMatch(html, /<link rel="stylesheet" href="\/static\/style.css"\/>/);
     assertMatch(html, /<a class="btn btn-new-chat" href="\/">/);
     assertMatch(html, /<input id="session-search" type="search" name="q"/);
@@ -434,7 +438,7 @@ Deno.test("pages are painted in the saved theme; system leaves it to the OS", as
     for (const theme of ["light", "dark", "system"]) {
       strictEqual((await app.call("POST", "/api/settings", { theme })).status, 200);
       const html = await (await app.request("GET", "/")).text();
-      assertMatch(html, new RegExp(`<html lang="en" data-theme="${theme}">`));
+      assertMatch(html, new RegExp(`<html lang="en" dir="ltr" data-theme="${theme}">`));
       const scheme = theme === "system" ? "dark light" : theme;
       assertMatch(html, new RegExp(`<meta name="color-scheme" content="${scheme}"/>`));
     }
@@ -459,6 +463,8 @@ const SCRIPT_BUNDLE: PageScriptBundle = {
     sidebar: { file: "page-sidebar-BBBBBBBB.js", imports: ["chunk-SHARED00.js"] },
     layout: { file: "page-layout-CCCCCCCC.js", imports: [] },
   },
+  // The catalog keys browser code names: all a page's catalog ships.
+  i18nKeys: ["common.cancel", "login.withProvider"],
 };
 
 function DocApp({ Component }: AppModuleProps) {
@@ -471,7 +477,7 @@ const pageProps = (): PageProps<unknown> => ({
   state: {},
 });
 
-Deno.test("createPageRenderer() loads every page script only on pages that ask for them", async () => {
+Deno.test("createPageRenderer() loads every page script and the catalog only on pages that ask for them", async () => {
   const render = createPageRenderer({ islands: {}, bundle: () => SCRIPT_BUNDLE as never });
   const Shell = () => {
     usePageScripts();
@@ -483,6 +489,9 @@ Deno.test("createPageRenderer() loads every page script only on pages that ask f
     withScripts,
     '<!DOCTYPE html><html><head><link rel="modulepreload" href="/static/_islands/chunk-SHARED00.js">' +
       "</head><body><div>shell</div>" +
+      '<script type="application/json" id="hermes-i18n">{"locale":"en","dir":"ltr","messages":' +
+      '{"common.cancel":"Cancel","login.withProvider":[{"type":0,"value":"Sign in with "},' +
+      '{"type":1,"value":"provider"}]}}</script>' +
       '<script type="module" src="/static/_islands/page-layout-CCCCCCCC.js"></script>' +
       '<script type="module" src="/static/_islands/page-sidebar-BBBBBBBB.js"></script>' +
       "</body></html>",

@@ -1,5 +1,7 @@
 // A slash command that needs an argument and has none (`/use`, `/btw`) is held in the composer
 // with a usage hint instead of going to the model; with its argument it goes as before.
+// The English catalog, as the page would ship it: these browser modules say their text via t().
+import "../lib/i18n/catalog.ts";
 import { deepStrictEqual, match, strictEqual } from "node:assert/strict";
 import { createComposerModel } from "../lib/browser/composer/composer_model.ts";
 import { missingArgumentHint, parseSlashCommand } from "../lib/browser/slash_commands.ts";

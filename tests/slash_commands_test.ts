@@ -1,3 +1,5 @@
+// The English catalog, as the page would ship it: these browser modules say their text via t().
+import "../lib/i18n/catalog.ts";
 import { deepStrictEqual as assertEquals, ok as assert, strictEqual } from "node:assert/strict";
 import {
   commandSignature,

@@ -3,18 +3,11 @@
 // every program the sandbox spawns (bwrap, the seccomp wrapper's /bin/sh, slirp4netns for the
 // network switch, unshare) is allowed. A missing --allow-run entry would make every terminal
 // call fail in production while the -A test suite stays green.
+import { startServer } from "./fixtures/start_server.ts";
 import { ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { startFakeProvider } from "./fixtures/fake_provider.ts";
 import { readSse } from "./fixtures/sse_client.ts";
-
-async function startFlags(): Promise<string[]> {
-  const deno = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
-  const run = (deno.tasks.start as string).split("&&").map((s) => s.trim()).find((s) =>
-    s.startsWith("deno run")
-  )!;
-  return run.split(/\s+/).filter((w) => w.startsWith("--"));
-}
 
 const hasBwrap = (() => {
   try {
@@ -58,39 +51,13 @@ Deno.test({
     });
     const root = await Deno.makeTempDir({ prefix: "hermes-perms-" });
     await Deno.mkdir(join(root, "workspace"));
-    const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = (l.addr as Deno.NetAddr).port;
-    l.close();
     await Deno.writeTextFile(
       join(root, "config.yaml"),
       `model:\n  provider: custom\n  default: fake-model\n  base_url: ${fake.baseUrl}\n  api_key: k\n` +
         "approvals:\n  mode: off\n",
     );
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", ...(await startFlags()), new URL("../main.ts", import.meta.url).pathname],
-      env: {
-        HOME: root,
-        HERMES_WEBUI_PORT: String(port),
-        HERMES_WEBUI_STATE_DIR: join(root, "state"),
-        HERMES_CONFIG_PATH: join(root, "config.yaml"),
-        HERMES_WEBUI_DEFAULT_WORKSPACE: join(root, "workspace"),
-        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-        NO_COLOR: "1",
-      },
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    const base = `http://127.0.0.1:${port}`;
+    const { base, child, token } = await startServer(root);
     try {
-      let token = "";
-      for (let i = 0; i < 300 && !token; i++) {
-        try {
-          const res = await fetch(`${base}/health`);
-          await res.body?.cancel();
-          if (res.ok) token = (await Deno.readTextFile(join(root, "state", "csrf_token"))).trim();
-        } catch { /* not up yet */ }
-        if (!token) await new Promise((r) => setTimeout(r, 100));
-      }
       const call = async (path: string, body: unknown) => {
         const res = await fetch(`${base}${path}`, {
           method: "POST",

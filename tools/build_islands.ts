@@ -6,6 +6,8 @@
 // chunks with the islands. Then print, per page, the JavaScript it loads before any
 // interaction (gzipped, page scripts included) and fail when a page exceeds the budget.
 import * as esbuild from "esbuild";
+import { browserKeys } from "./i18n_keys.ts";
+import { messagesFor } from "../lib/i18n/catalog.ts";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -111,6 +113,24 @@ async function pageIslands(
   return out;
 }
 
+/**
+ * The browser gets its catalog's ICU messages already parsed (lib/i18n/catalog.ts), so
+ * intl-messageformat ships with formatjs's "no-parser" stub in place of the parser (~7 KB gz).
+ */
+const withoutIcuParser: esbuild.Plugin = {
+  name: "without-icu-parser",
+  setup(build) {
+    build.onResolve(
+      { filter: /^@formatjs\/icu-messageformat-parser$/ },
+      (args) =>
+        build.resolve("@formatjs/icu-messageformat-parser/no-parser.js", {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+        }),
+    );
+  },
+};
+
 /** Bundle, write static/_islands/ (new files first, then the manifest, then remove stale). */
 export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult> {
   const islandFiles = sourceFiles(join(ROOT, "islands"), /\.(tsx?|jsx?)$/).map(rel);
@@ -140,6 +160,7 @@ export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult
     metafile: true,
     write: false,
     logLevel: "silent",
+    plugins: [withoutIcuParser],
   });
   const meta = result.metafile;
   const base = (p: string) => p.slice(OUT.length + 1);
@@ -161,6 +182,11 @@ export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult
     pages: {},
     inputs: Object.keys(meta.inputs).filter((f) => !f.includes("node_modules/")).sort(),
   };
+  // The catalog keys a page must ship: those the bundled sources name (tools/i18n_keys.ts).
+  bundle.i18nKeys = browserKeys(
+    Object.keys(messagesFor("en")),
+    bundle.inputs!.map((f) => Deno.readTextFileSync(join(ROOT, f))),
+  );
 
   const contents = new Map<string, Uint8Array>();
   for (const f of result.outputFiles) contents.set(base(rel(f.path)), f.contents);

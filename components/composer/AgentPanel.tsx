@@ -7,11 +7,13 @@ import type { ComposerModel } from "../../lib/browser/composer/composer_model.ts
 import type { AgentPanel as AgentPanelState } from "../../lib/browser/composer/composer_commands.ts";
 import { fillPrompt, setPersonality } from "../../lib/browser/composer/agent_commands.ts";
 import { Icon } from "../Icon.tsx";
+import { t } from "../../lib/i18n/t.ts";
+import { textAround } from "../../lib/browser/composer_state.ts";
 
-const TITLES = { prompt: "Fill in the prompt", personality: "Personalities" } as const;
+const TITLES = { prompt: "composer.promptTitle", personality: "composer.personalities" } as const;
 
 export function AgentPanel({ model: m, state }: { model: ComposerModel; state: AgentPanelState }) {
-  const title = state.kind === "notice" ? state.title : TITLES[state.kind];
+  const title = state.kind === "notice" ? state.title : t(TITLES[state.kind]);
   return (
     <div
       class="composer-pop composer-panel"
@@ -27,7 +29,7 @@ export function AgentPanel({ model: m, state }: { model: ComposerModel; state: A
         <button
           type="button"
           class="pop-close"
-          aria-label="Close"
+          aria-label={t("common.close")}
           onClick={() => (m.panel.value = null, m.view.focus())}
         >
           <Icon name="x" size={13} />
@@ -89,7 +91,7 @@ function PromptForm(
           disabled={missing.length > 0 || busy}
           onClick={() => void submit()}
         >
-          Insert
+          {t("composer.insert")}
         </button>
       </div>
     </div>
@@ -100,17 +102,20 @@ function Personalities(
   { model: m, list }: { model: ComposerModel; list: Array<{ name: string; description: string }> },
 ) {
   if (list.length === 0) {
+    const [before, after] = textAround("composer.noPersonalities", "key");
     return (
       <p class="cpanel-text">
-        No personalities yet: add them under <span class="mono">agent.personalities</span>{" "}
-        in config.yaml.
+        {before}
+        {/* i18n-ignore: a config.yaml key */}
+        <span class="mono">agent.personalities</span>
+        {after}
       </p>
     );
   }
   const pick = (name: string) => void m.withHost((h) => setPersonality(h, name));
   return (
-    <ul class="pop-list" role="listbox" aria-label="Personalities">
-      {[...list, { name: "", description: "The default voice" }].map((p) => (
+    <ul class="pop-list" role="listbox" aria-label={t("composer.personalities")}>
+      {[...list, { name: "", description: t("composer.defaultVoice") }].map((p) => (
         <li
           key={p.name}
           class="pop-option slash-option"
@@ -120,7 +125,7 @@ function Personalities(
           onMouseDown={(e) => e.preventDefault()}
           onClick={() => pick(p.name)}
         >
-          <span class="slash-label">{p.name || "none"}</span>
+          <span class="slash-label">{p.name || t("composer.personalityNone")}</span>
           {p.description ? <span class="slash-detail">{p.description}</span> : null}
         </li>
       ))}

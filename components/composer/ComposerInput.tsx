@@ -4,6 +4,7 @@
 import { useLayoutEffect, useRef } from "preact/hooks";
 import type { ComposerModel } from "../../lib/browser/composer/composer_model.ts";
 import { MENU_ID } from "./ComposerPopovers.tsx";
+import { t } from "../../lib/i18n/t.ts";
 
 /** Textarea height limit in px before it scrolls (about twelve lines). */
 const MAX_HEIGHT = 280;
@@ -34,8 +35,10 @@ export function ComposerInput({ model: m, placeholder }: ComposerInputProps) {
       el.setSelectionRange(el.value.length, el.value.length);
     }
     el.style.height = "auto";
-    el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT)}px`;
-    el.style.overflowY = el.scrollHeight > MAX_HEIGHT ? "auto" : "hidden";
+    // A short window (200% zoom) lowers the stylesheet's max-height: scroll from there.
+    const max = Math.min(MAX_HEIGHT, parseFloat(getComputedStyle(el).maxHeight) || MAX_HEIGHT);
+    el.style.height = `${Math.min(el.scrollHeight, max)}px`;
+    el.style.overflowY = el.scrollHeight > max ? "auto" : "hidden";
   }, [draft]);
 
   function onKeyDown(e: KeyboardEvent) {
@@ -57,7 +60,7 @@ export function ComposerInput({ model: m, placeholder }: ComposerInputProps) {
 
   return (
     <>
-      <label class="visually-hidden" for="composer-input">Message</label>
+      <label class="visually-hidden" for="composer-input">{t("composer.messageLabel")}</label>
       <textarea
         id="composer-input"
         ref={area}

@@ -1,10 +1,11 @@
 // The popovers above the composer: the slash menu, the model picker, the workspace switcher, the
 // profile menu, the command panel (/help, /usage…) and the agent panel (/prompt's form…). Each one's code is loaded on first use (dynamic import), so
 // none of it costs anything before then. Rendered inside the Composer island.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { type ComposerModel, describeError } from "../../lib/browser/composer/composer_model.ts";
 import { SLASH_COMMANDS } from "../../lib/browser/slash_commands.ts";
 import { isAgentPanel } from "../../lib/browser/composer/composer_commands.ts";
+import { t } from "../../lib/i18n/t.ts";
 
 /** The slash menu's listbox id (the textarea points at it with aria-controls). */
 export const MENU_ID = "slash-options";
@@ -37,6 +38,22 @@ export function ComposerPopovers({ model: m }: { model: ComposerModel }) {
   }, [active, menuOpen, slash]);
 
   const close = () => (m.open.value = null, m.view.focus());
+  // Escape puts focus back on what opened the popover (its chip); a pick goes to the composer.
+  const opener = useRef<{ which: string | null; el: HTMLElement | null }>({
+    which: null,
+    el: null,
+  });
+  if (opener.current.which !== open) {
+    const el = typeof document === "undefined" ? null : document.activeElement;
+    opener.current = { which: open, el: open && el instanceof HTMLElement ? el : null };
+  }
+  const dismiss = () => {
+    const back = opener.current.el;
+    if (back?.isConnected && back.matches("[data-chip]")) {
+      m.open.value = null;
+      back.focus();
+    } else close();
+  };
   return (
     <>
       {menuOpen && slash
@@ -47,7 +64,7 @@ export function ComposerPopovers({ model: m }: { model: ComposerModel }) {
             active={active}
             heading={m.menu.heading.value}
             loading={m.menu.loading.value}
-            empty="No such command: the text is sent to the agent as written"
+            empty={t("composer.noSuchCommand")}
             onPick={(i) => m.pickMenu(i, "enter")}
             onHover={m.menu.highlight}
           />
@@ -57,7 +74,7 @@ export function ComposerPopovers({ model: m }: { model: ComposerModel }) {
         ? (
           <picker.ModelPicker
             current={{ model: m.model.value.id, provider: m.model.value.provider }}
-            onClose={close}
+            onClose={dismiss}
             onPick={({ model: id, provider }) => {
               close();
               m.chooseModel(id, provider).catch(fail);
@@ -71,12 +88,17 @@ export function ComposerPopovers({ model: m }: { model: ComposerModel }) {
             current={m.workspace.value}
             home={m.home}
             onPick={m.chooseWorkspace}
-            onClose={close}
+            onClose={dismiss}
           />
         )
         : null}
       {open === "profile" && profiles
-        ? <profiles.ProfileMenu onPick={(n, model) => m.switchProfile(n, model)} onClose={close} />
+        ? (
+          <profiles.ProfileMenu
+            onPick={(n, model) => m.switchProfile(n, model)}
+            onClose={dismiss}
+          />
+        )
         : null}
       {panel && isAgentPanel(panel) && agentPanel
         ? <agentPanel.AgentPanel model={m} state={panel} />

@@ -5,6 +5,7 @@
 import { useRef } from "preact/hooks";
 import type { ComposerModel } from "../../lib/browser/composer/composer_model.ts";
 import { Icon } from "../Icon.tsx";
+import { t } from "../../lib/i18n/t.ts";
 
 export function ComposerTools({ model: m }: { model: ComposerModel }) {
   const fileInput = useRef<HTMLInputElement>(null);
@@ -14,8 +15,8 @@ export function ComposerTools({ model: m }: { model: ComposerModel }) {
         type="button"
         class="composer-tool"
         data-action="attach"
-        aria-label="Attach files"
-        title="Attach files (or drop / paste them)"
+        aria-label={t("composer.attachFiles")}
+        title={t("composer.attachFilesTitle")}
         onClick={() => fileInput.current?.click()}
       >
         <Icon name="paperclip" size={15} />
@@ -38,8 +39,8 @@ export function ComposerTools({ model: m }: { model: ComposerModel }) {
         type="button"
         class="composer-tool"
         data-action="saved-prompts"
-        aria-label="Saved prompts"
-        title="Saved prompts (/prompt)"
+        aria-label={t("composer.savedPrompts")}
+        title={t("composer.savedPromptsTitle")}
         onClick={() => (m.replaceDraft("/prompt "), m.view.focus())}
       >
         <Icon name="fileText" size={15} />
@@ -62,9 +63,7 @@ function ProfileChip({ model: m }: { model: ComposerModel }) {
       data-profile={name}
       aria-haspopup="listbox"
       aria-expanded={m.open.value === "profile"}
-      title={m.sid.value
-        ? `This chat uses the ${name} profile. Click to pick the profile for new chats.`
-        : `New chats use the ${name} profile. Click to switch.`}
+      title={t(m.sid.value ? "composer.profileChatTitle" : "composer.profileNewTitle", { name })}
       onClick={() => m.openPopover("profile")}
     >
       <Icon name="user" size={13} />
@@ -101,7 +100,7 @@ function FooterChips({ model: m }: { model: ComposerModel }) {
             data-chip="workspace"
             aria-haspopup="menu"
             aria-expanded={open === "workspace"}
-            title={`Workspace: ${m.workspace.value}`}
+            title={t("composer.workspaceTitle", { path: m.workspace.value })}
             onClick={() => m.openPopover("workspace")}
           >
             <Icon name="folder" size={13} />
@@ -116,11 +115,11 @@ function FooterChips({ model: m }: { model: ComposerModel }) {
             type="button"
             class="composer-chip"
             data-chip="yolo"
-            title="Approvals are skipped in this chat. Click to turn them back on."
+            title={t("composer.yoloChipTitle")}
             onClick={() => m.toggleYolo()}
           >
             <Icon name="alert" size={13} />
-            <span class="chip-label">Approvals off</span>
+            <span class="chip-label">{t("composer.approvalsOff")}</span>
           </button>
         )
         : null}

@@ -4,6 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError } from "../../lib/browser/api_client.ts";
 import { Icon } from "../Icon.tsx";
+import { t } from "../../lib/i18n/t.ts";
 
 interface ProfileRow {
   name: string;
@@ -34,10 +35,10 @@ export function ProfileMenu({ onPick, onClose }: ProfileMenuProps) {
         if (e.key === "Escape") (e.preventDefault(), e.stopPropagation(), onClose());
       }}
     >
-      <p class="pop-heading">Profile for new chats</p>
+      <p class="pop-heading">{t("composer.profileHeading")}</p>
       {error ? <p class="pop-error" role="alert">{error}</p> : null}
-      {!list && !error ? <p class="pop-empty">Loading profiles…</p> : null}
-      <ul class="pop-list" role="menu" aria-label="Profiles">
+      {!list && !error ? <p class="pop-empty">{t("composer.loadingProfiles")}</p> : null}
+      <ul class="pop-list" role="menu" aria-label={t("composer.profiles")}>
         {(list ?? []).map((p) => (
           <li role="none" key={p.name}>
             <button
@@ -50,7 +51,10 @@ export function ProfileMenu({ onPick, onClose }: ProfileMenuProps) {
             >
               <span class="workspace-name">{p.name}</span>
               <span class="workspace-path mono">
-                {p.model ?? "default model"} · {p.session_count} chats
+                {t("composer.profileDetail", {
+                  model: p.model ?? t("composer.profileDefaultModel"),
+                  count: p.session_count,
+                })}
               </span>
               {p.is_active ? <Icon name="check" size={13} class="icon model-check" /> : null}
             </button>

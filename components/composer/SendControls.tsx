@@ -5,7 +5,8 @@
 import type { ComposerModel } from "../../lib/browser/composer/composer_model.ts";
 import { Icon } from "../Icon.tsx";
 import { SendModePicker } from "./SendModePicker.tsx";
-import { MODE_HINT, MODE_LABEL } from "../../lib/browser/composer/message_mode.ts";
+import { modeHint, modeLabel } from "../../lib/browser/composer/message_mode.ts";
+import { t } from "../../lib/i18n/t.ts";
 
 export function SendControls({ model: m }: { model: ComposerModel }) {
   const run = m.run.value;
@@ -19,7 +20,7 @@ export function SendControls({ model: m }: { model: ComposerModel }) {
         {flash
           ? <span class="composer-flash">{flash}</span>
           : m.uploading.value
-          ? <span class="composer-keys">Uploading…</span>
+          ? <span class="composer-keys">{t("composer.uploading")}</span>
           : <span class="composer-keys">{m.hint.value}</span>}
       </span>
       {run
@@ -28,9 +29,13 @@ export function SendControls({ model: m }: { model: ComposerModel }) {
             type="button"
             class="btn-stop"
             data-action="stop"
-            aria-label="Stop the answer"
-            title="Stop"
-            onClick={() => m.stop()}
+            aria-label={t("composer.stopAnswer")}
+            title={t("composer.stop")}
+            onClick={() => {
+              // The button goes away with the run: keep the keyboard in the composer.
+              m.view.focus();
+              void m.stop();
+            }}
           >
             <Icon name="square" size={14} />
           </button>
@@ -44,12 +49,19 @@ export function SendControls({ model: m }: { model: ComposerModel }) {
             class="btn-send"
             data-mode={run ? mode : undefined}
             disabled={!m.canSend.value}
-            aria-label={sending ? "Sending" : run ? `${MODE_LABEL[mode]} message` : "Send message"}
+            aria-label={t(
+              sending ? "composer.sending" : run ? "composer.modeMessage" : "composer.sendMessage",
+              { mode },
+            )}
             title={run
-              ? `${MODE_LABEL[mode]} (${keyLabel}): ${MODE_HINT[mode]}`
-              : `Send (${keyLabel})`}
+              ? t("composer.modeTitle", {
+                label: modeLabel(mode),
+                keys: keyLabel,
+                hint: modeHint(mode),
+              })
+              : t("composer.sendTitle", { keys: keyLabel })}
           >
-            {run ? <span class="send-mode-label">{MODE_LABEL[mode]}</span> : null}
+            {run ? <span class="send-mode-label">{modeLabel(mode)}</span> : null}
             <Icon name="arrowUp" size={16} />
           </button>
         )

@@ -5,9 +5,10 @@ import type { ComposerModel } from "../../lib/browser/composer/composer_model.ts
 import {
   isMessageMode,
   MESSAGE_MODES,
-  MODE_HINT,
-  MODE_LABEL,
+  modeHint,
+  modeLabel,
 } from "../../lib/browser/composer/message_mode.ts";
+import { t } from "../../lib/i18n/t.ts";
 
 export function SendModePicker({ model: m }: { model: ComposerModel }) {
   const mode = m.modes.mode.value;
@@ -15,15 +16,15 @@ export function SendModePicker({ model: m }: { model: ComposerModel }) {
     <select
       class="send-mode"
       data-action="send-mode"
-      aria-label="While the answer runs, Send will"
-      title={MODE_HINT[mode]}
+      aria-label={t("composer.sendModeLabel")}
+      title={modeHint(mode)}
       value={mode}
       onChange={(e) => {
         const v = (e.currentTarget as HTMLSelectElement).value;
         if (isMessageMode(v)) m.modes.mode.value = v;
       }}
     >
-      {MESSAGE_MODES.map((k) => <option value={k} key={k}>{MODE_LABEL[k]}</option>)}
+      {MESSAGE_MODES.map((k) => <option value={k} key={k}>{modeLabel(k)}</option>)}
     </select>
   );
 }

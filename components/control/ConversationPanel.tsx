@@ -1,16 +1,19 @@
 // Control Center › Conversation: export the open conversation (JSON, Markdown, HTML through
 // GET /api/session/export), import a JSON export as a new conversation, and clear the open
-// one after a confirmation.
+// one after a confirmation. Then the Voice section (./VoiceSection.tsx).
 import type { AppContext } from "../../lib/server/app_context.ts";
 import { findSession } from "../../lib/sessions/sessions.ts";
+import { t } from "../../lib/i18n/t.ts";
 import { ConfirmAction, Section, StatusLine } from "./parts.tsx";
+import { loadVoice, type VoiceData, VoiceSection } from "./VoiceSection.tsx";
 
 export interface ConversationData {
   session: { session_id: string; title: string; message_count: number } | null;
+  voice?: VoiceData;
 }
 
 export function loadConversation(
-  app: Pick<AppContext, "db">,
+  app: Pick<AppContext, "db" | "config">,
   sessionId: string | null,
 ): ConversationData {
   const s = sessionId ? findSession(app.db, sessionId) : null;
@@ -18,30 +21,32 @@ export function loadConversation(
     session: s
       ? { session_id: s.session_id, title: s.title, message_count: s.message_count }
       : null,
+    voice: loadVoice(app),
   };
 }
 
+/** The export formats; `label` is the format's own name, `hintKey` a catalog key. */
 const FORMATS = [
-  { format: "json", label: "JSON", hint: "lossless, re-importable" },
-  { format: "md", label: "Markdown", hint: "readable text" },
-  { format: "html", label: "HTML", hint: "a standalone page" },
+  { format: "json", label: "JSON", hintKey: "control.formatJsonHint" }, // i18n-ignore: format name
+  { format: "md", label: "Markdown", hintKey: "control.formatMdHint" }, // i18n-ignore: format name
+  { format: "html", label: "HTML", hintKey: "control.formatHtmlHint" }, // i18n-ignore: format name
 ] as const;
 
 export function ConversationPanel({ data }: { data: ConversationData }) {
   const s = data.session;
-  const plural = (n: number) => `${n} message${n === 1 ? "" : "s"}`;
   return (
     <>
       <Section
         hook="export"
-        title="Export"
+        title={t("control.export")}
         description={s
           ? (
             <>
-              <span class="cc-quote">{s.title}</span> · {plural(s.message_count)}
+              <span class="cc-quote">{s.title}</span> ·{" "}
+              {t("control.messageCount", { count: s.message_count })}
             </>
           )
-          : "Open a conversation to export it."}
+          : t("control.exportNone")}
       >
         <div class="cc-actions">
           {FORMATS.map((f) =>
@@ -53,7 +58,7 @@ export function ConversationPanel({ data }: { data: ConversationData }) {
                   href={`/api/session/export?session_id=${s.session_id}&format=${f.format}`}
                   download={`hermes-${s.session_id}.${f.format}`}
                   data-cc-export={f.format}
-                  title={`Download as ${f.label}: ${f.hint}`}
+                  title={t("control.downloadAs", { format: f.label, hint: t(f.hintKey) })}
                 >
                   {f.label}
                 </a>
@@ -69,11 +74,11 @@ export function ConversationPanel({ data }: { data: ConversationData }) {
 
       <Section
         hook="import"
-        title="Import"
-        description="Open a JSON export (from this console or Hermes WebUI) as a new conversation."
+        title={t("control.import")}
+        description={t("control.importHint")}
       >
         <div class="cc-actions">
-          <label class="visually-hidden" for="cc-import-file">Conversation file (JSON)</label>
+          <label class="visually-hidden" for="cc-import-file">{t("control.importFile")}</label>
           <input
             id="cc-import-file"
             class="cc-file"
@@ -87,28 +92,27 @@ export function ConversationPanel({ data }: { data: ConversationData }) {
 
       <Section
         hook="clear"
-        title="Clear"
-        description={s
-          ? "Remove every message of this conversation. Its title, workspace and model stay."
-          : "Open a conversation to clear it."}
+        title={t("control.clear")}
+        description={s ? t("control.clearHint") : t("control.clearNone")}
       >
         {s
           ? (
             <ConfirmAction
-              label="Clear conversation…"
-              question={<>Remove all {plural(s.message_count)}? This cannot be undone.</>}
-              confirm="Clear messages"
+              label={t("control.clearAsk")}
+              question={t("control.clearQuestion", { count: s.message_count })}
+              confirm={t("control.clearConfirm")}
               action="clear-session"
               data={{ "session-id": s.session_id }}
             />
           )
           : (
             <button type="button" class="btn cc-btn cc-btn-danger" disabled>
-              Clear conversation…
+              {t("control.clearAsk")}
             </button>
           )}
         <StatusLine hook="clear" />
       </Section>
+      {data.voice ? <VoiceSection data={data.voice} /> : null}
     </>
   );
 }

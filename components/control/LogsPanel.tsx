@@ -4,6 +4,7 @@
 import type { AppContext } from "../../lib/server/app_context.ts";
 import type { LogLevel, LogLine } from "../../lib/log.ts";
 import { Section, StatusLine } from "./parts.tsx";
+import { t } from "../../lib/i18n/t.ts";
 
 const RANK: Record<LogLevel, number> = { INFO: 0, WARN: 1, ERROR: 2 };
 /** Lines the panel shows at most (the API pages further). */
@@ -35,45 +36,52 @@ export function LogsPanel({ data }: { data: LogsData }) {
   return (
     <Section
       hook="logs"
-      title="Server log"
-      description="What the console itself reported recently. Keys and passwords are masked before a line is kept."
+      title={t("extensions.logsTitle")}
+      description={t("extensions.logsDescription")}
     >
       <form class="cc-form cc-logs-filter" data-cc-form="logs-filter" role="search">
-        <label class="cc-label" for="cc-logs-level">Level</label>
+        <label class="cc-label" for="cc-logs-level">{t("extensions.logsLevel")}</label>
         <select id="cc-logs-level" name="level" class="cc-input">
           {(["INFO", "WARN", "ERROR"] as const).map((l) => (
             <option key={l} value={l} selected={l === data.level}>
-              {l === "INFO" ? "Everything" : l === "WARN" ? "Warnings and errors" : "Errors"}
+              {t("extensions.logsLevelOption", { level: l })}
             </option>
           ))}
         </select>
-        <label class="visually-hidden" for="cc-logs-q">Filter text</label>
+        <label class="visually-hidden" for="cc-logs-q">{t("extensions.logsFilter")}</label>
         <input
           id="cc-logs-q"
           name="q"
           type="search"
           class="cc-input"
           value={data.q}
-          placeholder="Filter text"
+          placeholder={t("extensions.logsFilter")}
         />
-        <button type="submit" class="btn cc-btn">Apply</button>
+        <button type="submit" class="btn cc-btn">{t("common.apply")}</button>
         <button type="button" class="btn cc-btn cc-btn-quiet" data-cc-action="logs-refresh">
-          Refresh
+          {t("common.refresh")}
         </button>
       </form>
-      {data.lines.length === 0
-        ? <p class="cc-empty">No log lines match.</p>
-        : (
-          <pre class="cc-logs mono" data-cc-logs tabIndex={0} aria-label="Server log lines">
+      {data.lines.length === 0 ? <p class="cc-empty">{t("extensions.logsEmpty")}</p> : (
+        <pre
+          class="cc-logs mono"
+          data-cc-logs
+          tabIndex={0}
+          aria-label={t("extensions.logsLines")}
+        >
           {data.lines.map((l) => (
             <span key={l.seq} class="cc-log-line" data-level={l.level}>
               {`${l.time.slice(11, 19)} ${l.level.padEnd(5)} ${l.message}${l.fields ? " " + l.fields : ""}\n`}
             </span>
           ))}
-          </pre>
-        )}
+        </pre>
+      )}
       {data.total > data.lines.length
-        ? <p class="cc-hint">Showing the last {data.lines.length} of {data.total} lines.</p>
+        ? (
+          <p class="cc-hint">
+            {t("extensions.logsShowing", { shown: data.lines.length, total: data.total })}
+          </p>
+        )
         : null}
       <StatusLine hook="logs" />
     </Section>

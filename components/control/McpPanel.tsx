@@ -2,8 +2,9 @@
 // tool count, connecting, not started, disabled, or the last error), and the add/edit form
 // (stdio: command, args, env, working folder; HTTP: URL and headers; enabled; approval).
 // Secrets arrive masked (GET /api/mcp/servers); sending a masked value back keeps it.
-import type { ComponentChildren } from "preact";
+import type { ComponentChildren, VNode } from "preact";
 import type { AppContext } from "../../lib/server/app_context.ts";
+import { t } from "../../lib/i18n/t.ts";
 import {
   DEFAULT_CONNECT_TIMEOUT_SECONDS,
   DEFAULT_TOOL_TIMEOUT_SECONDS,
@@ -39,24 +40,37 @@ export function loadMcp(app: Pick<AppContext, "mcp">, edit: string | null): McpD
 
 /** The state a person reads: what the row's badge says, in which tone. */
 export function mcpState(s: McpServerStatus): { tone: Tone; text: string } {
-  if (!s.enabled) return { tone: "neutral", text: "Disabled" };
+  if (!s.enabled) return { tone: "neutral", text: t("common.disabled") };
   switch (s.status) {
     case "connected":
-      return {
-        tone: "success",
-        text: `Connected · ${s.tool_count} tool${s.tool_count === 1 ? "" : "s"}`,
-      };
+      return { tone: "success", text: t("extensions.mcpConnected", { count: s.tool_count }) };
     case "connecting":
-      return { tone: "warning", text: "Connecting…" };
+      return { tone: "warning", text: t("extensions.mcpConnecting") };
     case "error":
-      return { tone: "error", text: "Error" };
+      return { tone: "error", text: t("common.error") };
     default:
-      return { tone: "neutral", text: "Not started" };
+      return { tone: "neutral", text: t("extensions.mcpNotStarted") };
   }
 }
 
 /** The arguments field's example: one argument per line. */
 const ARGS_EXAMPLE = ["-y", "@modelcontextprotocol/server-filesystem", "/path"].join("\n");
+/** Code samples the form shows as they are (commands, variables, URLs: never translated). */
+const SAMPLE = {
+  command: "npx",
+  npx: "npx -y …",
+  variable: "${VAR}",
+  env: "GITHUB_TOKEN=${GITHUB_TOKEN}",
+  url: "https://example.com/mcp",
+  headers: "Authorization: Bearer ${API_TOKEN}",
+};
+
+/** The message `key` with markup (`nodes`' one entry) where it says `{<entry's name>}`. */
+function tWith(key: string, nodes: Record<string, VNode>, values: Record<string, string> = {}) {
+  const [slot, node] = Object.entries(nodes)[0];
+  const [before, after = ""] = t(key, { ...values, [slot]: "\u0000" }).split("\u0000");
+  return <>{before}{node}{after}</>;
+}
 
 const lines = (items: string[]) => items.join("\n");
 const pairs = (map: Record<string, string> | undefined, sep: string) =>
@@ -73,7 +87,11 @@ function ServerRow({ s }: { s: McpServerStatus }) {
         <>
           <span class="cc-chip">{s.transport}</span>
           {s.approval === "allow"
-            ? <span class="cc-chip" title="Tool calls run without asking">auto-approve</span>
+            ? (
+              <span class="cc-chip" title={t("extensions.mcpAutoApproveTitle")}>
+                {t("extensions.mcpAutoApprove")}
+              </span>
+            )
             : null}
           <Badge tone={state.tone}>{state.text}</Badge>
         </>
@@ -92,10 +110,10 @@ function ServerRow({ s }: { s: McpServerStatus }) {
           <RowButton
             action="mcp-reload"
             name={s.name}
-            label="Reconnect"
+            label={t("extensions.mcpReconnect")}
             disabled={!s.enabled}
           />
-          <RowButton action="mcp-edit" name={s.name} label="Edit" />
+          <RowButton action="mcp-edit" name={s.name} label={t("common.edit")} />
         </>
       }
     />
@@ -103,11 +121,11 @@ function ServerRow({ s }: { s: McpServerStatus }) {
 }
 
 /**
- * A form field holding one text input: id `cc-mcp-<name>`, monospace with no autocomplete
- * or spellcheck (names, commands, paths).
+ * A monospace form field, id `cc-mcp-<name>`, without spellcheck (names, commands, paths): one
+ * text input (no autocomplete), or with `rows` a textarea holding one entry per line.
  */
 function McpInput(
-  { name, label, hint, wide, autofocus, ...input }: {
+  { name, label, hint, wide, autofocus, rows, ...input }: {
     name: string;
     label: string;
     hint?: ComponentChildren;
@@ -117,22 +135,23 @@ function McpInput(
     readOnly?: boolean;
     required?: boolean;
     pattern?: string;
+    rows?: number;
     /** Whether the page script focuses this field when the form opens. */
     autofocus?: boolean;
   },
 ) {
   const id = `cc-mcp-${name}`;
+  const common = { id, name, class: "cc-input mono", spellcheck: false };
   return (
     <Field id={id} label={label} hint={hint} wide={wide}>
-      <input
-        id={id}
-        name={name}
-        class="cc-input mono"
-        autocomplete="off"
-        spellcheck={false}
-        data-cc-autofocus={autofocus ? "" : undefined}
-        {...input}
-      />
+      {rows ? <textarea {...common} rows={rows} {...input} /> : (
+        <input
+          {...common}
+          autocomplete="off"
+          data-cc-autofocus={autofocus ? "" : undefined}
+          {...input}
+        />
+      )}
     </Field>
   );
 }
@@ -164,31 +183,22 @@ function McpSeconds(
   );
 }
 
-/** A monospace textarea field, one entry per line. */
-function McpLines(
-  { name, label, hint, wide, rows, placeholder, value }: {
-    name: string;
-    label: string;
-    hint?: ComponentChildren;
-    wide?: boolean;
-    rows: number;
-    placeholder: string;
-    value: string;
-  },
-) {
-  const id = `cc-mcp-${name}`;
+/** stdio or HTTP: the protocol names, shown as they are. */
+function TransportChoice({ transport }: { transport: "stdio" | "http" }) {
   return (
-    <Field id={id} label={label} hint={hint} wide={wide}>
-      <textarea
-        id={id}
-        name={name}
-        class="cc-input mono"
-        rows={rows}
-        spellcheck={false}
-        placeholder={placeholder}
-        value={value}
-      />
-    </Field>
+    <fieldset class="cc-field cc-seg">
+      <legend class="cc-label">{t("extensions.mcpTransport")}</legend>
+      <label>
+        <input type="radio" name="transport" value="stdio" checked={transport === "stdio"} />
+        {/* i18n-ignore: a protocol name */}
+        <span>stdio</span>
+      </label>
+      <label>
+        <input type="radio" name="transport" value="http" checked={transport === "http"} />
+        {/* i18n-ignore: a protocol name */}
+        <span>HTTP</span>
+      </label>
+    </fieldset>
   );
 }
 
@@ -204,111 +214,112 @@ function ServerForm({ s }: { s: McpServerStatus | null }) {
       data-cc-form="mcp-save"
       data-mode={s ? "edit" : "new"}
       data-transport={transport}
-      aria-label={s ? `Edit MCP server ${s.name}` : "Add an MCP server"}
+      aria-label={s ? t("extensions.mcpEditAria", { name: s.name }) : t("extensions.mcpAddAria")}
       novalidate
     >
-      <h5 class="cc-subform-title">{s ? `Edit ${s.name}` : "Add a server"}</h5>
+      <h5 class="cc-subform-title">
+        {s ? t("extensions.editTitle", { name: s.name }) : t("extensions.mcpAddTitle")}
+      </h5>
       <div class="cc-grid">
         <McpInput
           name="name"
-          label="Name"
-          hint="Tools appear as mcp__name__tool."
+          label={t("common.name")}
+          hint={t("extensions.mcpNameHint")}
           value={s?.name ?? ""}
           readOnly={!!s}
           required
           pattern="[A-Za-z0-9][A-Za-z0-9._\-]{0,63}"
           autofocus={!s}
         />
-        <fieldset class="cc-field cc-seg">
-          <legend class="cc-label">Transport</legend>
-          <label>
-            <input type="radio" name="transport" value="stdio" checked={transport === "stdio"} />
-            <span>stdio</span>
-          </label>
-          <label>
-            <input type="radio" name="transport" value="http" checked={transport === "http"} />
-            <span>HTTP</span>
-          </label>
-        </fieldset>
+        <TransportChoice transport={transport} />
       </div>
 
       <div class="cc-transport" data-for="stdio">
         <McpInput
           name="command"
-          label="Command"
+          label={t("extensions.mcpCommand")}
           wide
           value={s?.command ?? ""}
-          placeholder="npx"
+          placeholder={SAMPLE.command}
           autofocus={!!s}
         />
         <div class="cc-grid">
-          <McpLines
+          <McpInput
             name="args"
-            label="Arguments"
-            hint="One per line."
+            label={t("extensions.mcpArguments")}
+            hint={t("extensions.mcpOnePerLine")}
             rows={4}
             placeholder={ARGS_EXAMPLE}
             value={lines(s?.args ?? [])}
           />
-          <McpLines
+          <McpInput
             name="env"
-            label="Environment"
-            hint={
-              <>
-                KEY=value per line; <code>{"${VAR}"}</code> reads the server's environment.
-              </>
-            }
+            label={t("extensions.mcpEnvironment")}
+            hint={tWith("extensions.mcpEnvHint", { variable: <code>{SAMPLE.variable}</code> })}
             rows={4}
-            placeholder="GITHUB_TOKEN=${GITHUB_TOKEN}"
+            placeholder={SAMPLE.env}
             value={pairs(s?.env, "=")}
           />
         </div>
-        <McpInput name="cwd" label="Working folder" hint="Optional." wide value={s?.cwd ?? ""} />
+        <McpInput
+          name="cwd"
+          label={t("extensions.mcpWorkingFolder")}
+          hint={t("extensions.mcpOptional")}
+          wide
+          value={s?.cwd ?? ""}
+        />
       </div>
 
       <div class="cc-transport" data-for="http">
-        <Field id="cc-mcp-url" label="URL" hint="A Streamable HTTP endpoint." wide>
+        <Field
+          id="cc-mcp-url"
+          label={t("extensions.mcpUrl")}
+          hint={t("extensions.mcpUrlHint")}
+          wide
+        >
           <input
             id="cc-mcp-url"
             name="url"
             class="cc-input mono"
             type="url"
             value={s?.url ?? ""}
-            placeholder="https://example.com/mcp"
+            placeholder={SAMPLE.url}
             autocomplete="off"
             spellcheck={false}
           />
         </Field>
-        <McpLines
+        <McpInput
           name="headers"
-          label="Headers"
-          hint="Name: value per line."
+          label={t("extensions.mcpHeaders")}
+          hint={t("extensions.mcpHeadersHint")}
           wide
           rows={3}
-          placeholder="Authorization: Bearer ${API_TOKEN}"
+          placeholder={SAMPLE.headers}
           value={pairs(s?.headers, ": ")}
         />
       </div>
 
       <div class="cc-grid cc-grid-3">
-        <Field id="cc-mcp-approval" label="Tool calls">
+        <Field id="cc-mcp-approval" label={t("extensions.mcpToolCalls")}>
           <select id="cc-mcp-approval" name="approval" class="cc-input">
             <option value="ask" selected={(s?.approval ?? "ask") === "ask"}>
-              Ask before running
+              {t("extensions.mcpAsk")}
             </option>
-            <option value="allow" selected={s?.approval === "allow"}>Run without asking</option>
+            <option value="allow" selected={s?.approval === "allow"}>
+              {t("extensions.mcpAllow")}
+            </option>
           </select>
         </Field>
         <McpSeconds
           name="timeout"
-          label="Call timeout (s)"
+          label={t("extensions.mcpCallTimeout")}
           max={86400}
           value={timeout}
           fallback={DEFAULT_TOOL_TIMEOUT_SECONDS}
         />
         <McpSeconds
           name="connect_timeout"
-          label="Connect timeout (s)"
+          label={t("extensions.mcpConnectTimeout")}
           max={3600}
           value={connect}
           fallback={DEFAULT_CONNECT_TIMEOUT_SECONDS}
@@ -317,25 +328,21 @@ function ServerForm({ s }: { s: McpServerStatus | null }) {
       <label class="cc-toggle">
         <input type="checkbox" role="switch" name="enabled" checked={s?.enabled ?? true} />
         <span class="cc-toggle-track" aria-hidden="true" />
-        <span class="cc-toggle-text">Enabled</span>
+        <span class="cc-toggle-text">{t("common.enabled")}</span>
       </label>
 
       <FormFoot
         remove={s
           ? {
-            question: (
-              <>
-                Remove <code>{s.name}</code> from the config?
-              </>
-            ),
-            confirm: "Delete server",
+            question: tWith("extensions.mcpRemoveQuestion", { name: <code>{s.name}</code> }),
+            confirm: t("extensions.mcpDeleteServer"),
             action: "mcp-delete",
             name: s.name,
           }
           : undefined}
         status="mcp-form"
         cancelAction="mcp-cancel"
-        submit={s ? "Save and reconnect" : "Add and connect"}
+        submit={s ? t("extensions.mcpSaveReconnect") : t("extensions.mcpAddConnect")}
       />
     </form>
   );
@@ -346,8 +353,8 @@ export function McpPanel({ data }: { data: McpData }) {
   return (
     <Section
       hook="mcp"
-      title="Servers"
-      description="Model Context Protocol servers give the agent more tools. They start on first use."
+      title={t("extensions.mcpTitle")}
+      description={t("extensions.mcpDescription")}
       actions={
         <>
           <button
@@ -356,10 +363,10 @@ export function McpPanel({ data }: { data: McpData }) {
             data-cc-action="mcp-reload-all"
             disabled={data.servers.every((s) => !s.enabled)}
           >
-            Reconnect all
+            {t("extensions.mcpReconnectAll")}
           </button>
           <button type="button" class="btn cc-btn cc-btn-primary" data-cc-action="mcp-new">
-            Add server
+            {t("extensions.mcpAddServer")}
           </button>
         </>
       }
@@ -367,7 +374,7 @@ export function McpPanel({ data }: { data: McpData }) {
       {data.servers.length === 0 && data.editing === null
         ? (
           <p class="cc-empty">
-            No MCP servers yet. Add one (a command like <code>npx -y …</code> or an HTTP URL).
+            {tWith("extensions.mcpEmpty", { command: <code>{SAMPLE.npx}</code> })}
           </p>
         )
         : null}

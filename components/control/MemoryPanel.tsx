@@ -3,6 +3,7 @@
 // path and last change. Only the first budget characters of each reach the prompt; the counter
 // says when a file runs past it.
 import type { AppContext } from "../../lib/server/app_context.ts";
+import { t } from "../../lib/i18n/t.ts";
 import { PROMPT_BUDGET } from "../../lib/agent/memory.ts";
 import { type MemoryFileInfo, memoryFiles } from "../../lib/agent/memory_files.ts";
 import { activeProfileName, profileHome } from "../../lib/agent/profiles.ts";
@@ -35,32 +36,31 @@ export async function loadMemory(app: Pick<AppContext, "config" | "db">): Promis
 /** "~/…/MEMORY.md · changed <time>" under a file's title. */
 function FileMeta({ file }: { file?: MemoryFileInfo }) {
   if (!file) return null;
+  const iso = file.mtime ? new Date(file.mtime * 1000).toISOString() : "";
+  // The message holds the time as `{time}`: the text around it, then the <time> element.
+  const [before, after = ""] = t("extensions.memoryChanged", { time: "\u0000" }).split("\u0000");
   return (
     <p class="cc-row-meta mono" data-memory-path>
       {file.path}
-      {file.mtime
+      {" · "}
+      {iso
         ? (
           <>
-            {" · changed "}
-            <time dateTime={new Date(file.mtime * 1000).toISOString()} data-cc-localtime>
-              {new Date(file.mtime * 1000).toISOString().slice(0, 16).replace("T", " ")}
-            </time>
+            {before}
+            <time dateTime={iso} data-cc-localtime>{iso.slice(0, 16).replace("T", " ")}</time>
+            {after}
           </>
         )
-        : " · not created yet"}
+        : t("extensions.memoryNotCreated")}
     </p>
   );
 }
 
-const NUMBER = new Intl.NumberFormat("en-US");
-
 /** The counter under each file (lib/browser/control/extensions_panel.ts words it the same way). */
 export function memoryCounterText(length: number, budget: number): string {
   return length > budget
-    ? `${NUMBER.format(length)} characters: only the first ${
-      NUMBER.format(budget)
-    } reach the prompt`
-    : `${NUMBER.format(length)} of ${NUMBER.format(budget)} characters`;
+    ? t("extensions.memoryOverBudget", { length, budget })
+    : t("extensions.memoryCounter", { length, budget });
 }
 
 function MemoryFile(
@@ -87,8 +87,8 @@ function MemoryFile(
           rows={9}
           spellcheck={false}
           placeholder={section === "soul"
-            ? "Who the agent is, in your words: its name, voice and values."
-            : "- One fact per line, as a bullet."}
+            ? t("extensions.memorySoulPlaceholder")
+            : t("extensions.memoryPlaceholder")}
           value={content}
           data-budget={budget}
           aria-describedby={`${id}-count`}
@@ -103,7 +103,7 @@ function MemoryFile(
             {memoryCounterText(content.length, budget)}
           </span>
           <StatusLine hook={`memory-${section}`} />
-          <button type="submit" class="btn cc-btn cc-btn-primary">Save</button>
+          <button type="submit" class="btn cc-btn cc-btn-primary">{t("common.save")}</button>
         </div>
       </form>
     </Section>
@@ -116,26 +116,29 @@ export function MemoryPanel({ data }: { data: MemoryData }) {
     <>
       <MemoryFile
         section="memory"
+        // i18n-ignore: a file's name
         title="MEMORY.md"
-        description="What the agent has learned about your projects and environment."
+        description={t("extensions.memoryDescription")}
         content={data.memory}
         budget={data.budget}
         file={file("memory")}
       />
       <MemoryFile
         section="user"
+        // i18n-ignore: a file's name
         title="USER.md"
-        description="Who you are and how you like to work."
+        description={t("extensions.memoryUserDescription")}
         content={data.user}
         budget={data.budget}
         file={file("user")}
       />
       <MemoryFile
         section="soul"
+        // i18n-ignore: a file's name
         title="SOUL.md"
-        description={`Who the agent is: its persona, read first into every conversation${
-          data.profile === "default" ? "" : ` of the ${data.profile} profile`
-        }. Project instructions live in AGENTS.md at a workspace's root.`}
+        description={data.profile === "default"
+          ? t("extensions.memorySoulDescription")
+          : t("extensions.memorySoulProfileDescription", { profile: data.profile })}
         content={data.soul}
         budget={SOUL_BUDGET}
         file={file("soul")}

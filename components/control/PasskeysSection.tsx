@@ -3,11 +3,13 @@
 // it). The WebAuthn ceremony runs in lib/browser/pages/passkeys.ts, which loads
 // @simplewebauthn/browser only when Add is pressed.
 import type { PasskeyInfo } from "../../lib/security/passkeys.ts";
+import { t } from "../../lib/i18n/t.ts";
 import { ConfirmAction, ListRow, Section, StatusLine } from "./parts.tsx";
 
 function when(seconds: number | null): string {
-  if (seconds === null) return "never";
-  return new Date(seconds * 1000).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+  if (seconds === null) return t("control.never");
+  const time = new Date(seconds * 1000).toISOString().replace("T", " ").slice(0, 16);
+  return t("control.utcTime", { time });
 }
 
 export function PasskeysSection(
@@ -17,19 +19,19 @@ export function PasskeysSection(
     return (
       <Section
         hook="passkeys"
-        title="Passkeys"
-        description="Set a password first: passkeys are a second way to sign in beside it."
+        title={t("control.passkeys")}
+        description={t("control.passkeysNoPassword")}
       />
     );
   }
   return (
     <Section
       hook="passkeys"
-      title="Passkeys"
-      description="Sign in with this device's fingerprint, face or security key instead of typing the password."
+      title={t("control.passkeys")}
+      description={t("control.passkeysHint")}
     >
       {passkeys.length === 0
-        ? <p class="cc-block-desc" data-passkey-empty>No passkeys yet.</p>
+        ? <p class="cc-block-desc" data-passkey-empty>{t("control.passkeysEmpty")}</p>
         : (
           <ul class="cc-rows" data-passkey-list>
             {passkeys.map((p) => (
@@ -38,14 +40,17 @@ export function PasskeysSection(
                 name={p.name}
                 meta={
                   <p class="cc-row-meta">
-                    added {when(p.created_at)} · last used {when(p.last_used_at)}
+                    {t("control.passkeyMeta", {
+                      added: when(p.created_at),
+                      used: when(p.last_used_at),
+                    })}
                   </p>
                 }
                 actions={
                   <ConfirmAction
-                    label="Remove…"
-                    question={`Remove the passkey "${p.name}"? It can no longer sign in.`}
-                    confirm="Remove passkey"
+                    label={t("control.removeAsk")}
+                    question={t("control.passkeyRemoveQuestion", { name: p.name })}
+                    confirm={t("control.passkeyRemove")}
                     action="passkey-remove"
                     data={{ "passkey-id": p.id }}
                   />
@@ -60,12 +65,12 @@ export function PasskeysSection(
             class="cc-input"
             name="name"
             maxLength={100}
-            placeholder="Name (e.g. Work laptop)"
-            aria-label="Passkey name"
+            placeholder={t("control.passkeyNamePlaceholder")}
+            aria-label={t("control.passkeyName")}
           />
           <StatusLine hook="passkeys" />
           <button type="submit" class="btn cc-btn cc-btn-primary" data-passkey-add>
-            Add a passkey
+            {t("control.passkeyAdd")}
           </button>
         </div>
       </form>

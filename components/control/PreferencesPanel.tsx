@@ -5,6 +5,7 @@ import type { ComponentChildren } from "preact";
 import type { AppContext } from "../../lib/server/app_context.ts";
 import type { PublicSettings } from "../../lib/settings/settings.ts";
 import { listWorkspaces } from "../../lib/workspace/workspaces.ts";
+import { t } from "../../lib/i18n/t.ts";
 import { Field, Section, StatusLine } from "./parts.tsx";
 
 export interface PreferencesData extends
@@ -28,10 +29,13 @@ export function loadPreferences(
   };
 }
 
+/** The send keys; `label` names the keys themselves, `hintKey` is a catalog key. */
 const SEND_KEYS = [
-  { value: "enter", label: "Enter", hint: "Shift+Enter adds a line" },
-  { value: "ctrl+enter", label: "Ctrl+Enter (⌘+Enter)", hint: "Enter adds a line" },
-  { value: "shift+enter", label: "Shift+Enter", hint: "Enter adds a line" },
+  { value: "enter", label: "Enter", hintKey: "control.sendKeyEnterHint" }, // i18n-ignore: key names
+  // i18n-ignore: key names
+  { value: "ctrl+enter", label: "Ctrl+Enter (⌘+Enter)", hintKey: "control.sendKeyOtherHint" },
+  // i18n-ignore: key names
+  { value: "shift+enter", label: "Shift+Enter", hintKey: "control.sendKeyOtherHint" },
 ] as const;
 
 /**
@@ -70,23 +74,23 @@ function SuggestField(
 export function PreferencesPanel({ data }: { data: PreferencesData }) {
   return (
     <form class="cc-form" data-cc-form="preferences" novalidate>
-      <Section hook="composer" title="Composer">
-        <Field id="cc-send-key" label="Send with">
+      <Section hook="composer" title={t("control.composer")}>
+        <Field id="cc-send-key" label={t("control.sendWith")}>
           <select id="cc-send-key" name="send_key" class="cc-input">
             {SEND_KEYS.map((k) => (
               <option key={k.value} value={k.value} selected={data.send_key === k.value}>
-                {k.label} — {k.hint}
+                {k.label} — {t(k.hintKey)}
               </option>
             ))}
           </select>
         </Field>
       </Section>
-      <Section hook="defaults" title="New conversations">
+      <Section hook="defaults" title={t("control.newConversations")}>
         <SuggestField
           id="cc-default-model"
           name="default_model"
-          label="Default model"
-          hint="Any model id the provider accepts; leave blank for the provider's default."
+          label={t("control.defaultModel")}
+          hint={t("control.defaultModelHint")}
           value={data.default_model ?? ""}
           list="cc-model-options"
           models
@@ -94,19 +98,19 @@ export function PreferencesPanel({ data }: { data: PreferencesData }) {
         <SuggestField
           id="cc-default-workspace"
           name="default_workspace"
-          label="Default workspace"
-          hint="An existing folder; the agent reads and writes files there."
+          label={t("control.defaultWorkspace")}
+          hint={t("control.defaultWorkspaceHint")}
           value={data.default_workspace}
           list="cc-workspace-options"
         >
           {data.workspaces.map((w) => <option key={w.path} value={w.path}>{w.name}</option>)}
         </SuggestField>
       </Section>
-      <Section hook="approvals" title="Approvals">
+      <Section hook="approvals" title={t("control.approvals")}>
         <Field
           id="cc-approval-timeout"
-          label="Approval timeout (seconds)"
-          hint="A tool call waiting longer for your answer is denied. 10 to 86,400."
+          label={t("control.approvalTimeout")}
+          hint={t("control.approvalTimeoutHint")}
         >
           <input
             id="cc-approval-timeout"
@@ -123,7 +127,9 @@ export function PreferencesPanel({ data }: { data: PreferencesData }) {
       </Section>
       <div class="cc-form-foot">
         <StatusLine hook="preferences" />
-        <button type="submit" class="btn cc-btn cc-btn-primary">Save preferences</button>
+        <button type="submit" class="btn cc-btn cc-btn-primary">
+          {t("control.savePreferences")}
+        </button>
       </div>
     </form>
   );

@@ -3,7 +3,9 @@
 // active one (new chats use it) and how many chats each holds; the form creates or edits one;
 // deleting a profile that has chats asks whether to move them to `default` or delete them.
 // Driven by lib/browser/pages/profiles_panel.ts; every change re-renders this panel server-side.
+import type { VNode } from "preact";
 import type { AppContext } from "../../lib/server/app_context.ts";
+import { t } from "../../lib/i18n/t.ts";
 import { listProfiles, profileJson } from "../../lib/agent/profiles.ts";
 import { listPersonalities } from "../../lib/agent/personalities.ts";
 import { listWorkspaces } from "../../lib/workspace/workspaces.ts";
@@ -17,7 +19,8 @@ export interface ProfilesData {
   personalities: string[];
   /** The form: an existing profile, a new one (`profile` null), or closed. */
   editing: { profile: ProfileView | null } | null;
-  error?: string;
+  /** The name asked for to edit when no profile has it. */
+  missing?: string;
 }
 
 export async function loadProfiles(app: AppContext, edit: string | null): Promise<ProfilesData> {
@@ -32,9 +35,16 @@ export async function loadProfiles(app: AppContext, edit: string | null): Promis
   else if (edit) {
     const p = profiles.find((x) => x.name === edit);
     if (p) data.editing = { profile: p };
-    else data.error = `No profile "${edit}"`;
+    else data.missing = edit;
   }
   return data;
+}
+
+/** The message `key` with markup (`nodes`' one entry) where it says `{<entry's name>}`. */
+function tWith(key: string, nodes: Record<string, VNode>, values: Record<string, number> = {}) {
+  const [slot, node] = Object.entries(nodes)[0];
+  const [before, after = ""] = t(key, { ...values, [slot]: "\u0000" }).split("\u0000");
+  return <>{before}{node}{after}</>;
 }
 
 function ProfileForm({ p, data }: { p: ProfileView | null; data: ProfilesData }) {
@@ -43,27 +53,38 @@ function ProfileForm({ p, data }: { p: ProfileView | null; data: ProfilesData })
       class="cc-form cc-subform"
       data-cc-form="profile-save"
       data-profile={p?.name ?? ""}
-      aria-label={p ? `Edit profile ${p.name}` : "New profile"}
+      aria-label={p
+        ? t("extensions.profileEditAria", { name: p.name })
+        : t("extensions.profileNew")}
       novalidate
     >
-      <h5 class="cc-subform-title">{p ? `Edit ${p.name}` : "New profile"}</h5>
-      {p
-        ? null
-        : (
-          <Field id="cc-profile-name" label="Name" hint="Lower-case letters, digits, _ or -." wide>
-            <input
-              id="cc-profile-name"
-              name="name"
-              class="cc-input mono"
-              maxLength={64}
-              placeholder="work"
-              autocomplete="off"
-              spellcheck={false}
-              data-cc-autofocus=""
-            />
-          </Field>
-        )}
-      <Field id="cc-profile-model" label="Model" hint="Empty: the console's default model.">
+      <h5 class="cc-subform-title">
+        {p ? t("extensions.editTitle", { name: p.name }) : t("extensions.profileNew")}
+      </h5>
+      {p ? null : (
+        <Field
+          id="cc-profile-name"
+          label={t("common.name")}
+          hint={t("extensions.profileNameHint")}
+          wide
+        >
+          <input
+            id="cc-profile-name"
+            name="name"
+            class="cc-input mono"
+            maxLength={64}
+            placeholder={t("extensions.profileNamePlaceholder")}
+            autocomplete="off"
+            spellcheck={false}
+            data-cc-autofocus=""
+          />
+        </Field>
+      )}
+      <Field
+        id="cc-profile-model"
+        label={t("extensions.profileModel")}
+        hint={t("extensions.profileModelHint")}
+      >
         <input
           id="cc-profile-model"
           name="model"
@@ -73,7 +94,11 @@ function ProfileForm({ p, data }: { p: ProfileView | null; data: ProfilesData })
           spellcheck={false}
         />
       </Field>
-      <Field id="cc-profile-provider" label="Provider" hint="Empty: the model's provider.">
+      <Field
+        id="cc-profile-provider"
+        label={t("extensions.profileProvider")}
+        hint={t("extensions.profileProviderHint")}
+      >
         <input
           id="cc-profile-provider"
           name="provider"
@@ -83,17 +108,17 @@ function ProfileForm({ p, data }: { p: ProfileView | null; data: ProfilesData })
           spellcheck={false}
         />
       </Field>
-      <Field id="cc-profile-personality" label="Personality">
+      <Field id="cc-profile-personality" label={t("extensions.profilePersonality")}>
         <select id="cc-profile-personality" name="personality" class="cc-input">
-          <option value="">None (default voice)</option>
+          <option value="">{t("extensions.profileNoPersonality")}</option>
           {data.personalities.map((n) => (
             <option key={n} value={n} selected={p?.personality === n}>{n}</option>
           ))}
         </select>
       </Field>
-      <Field id="cc-profile-workspace" label="Workspace">
+      <Field id="cc-profile-workspace" label={t("extensions.profileWorkspace")}>
         <select id="cc-profile-workspace" name="workspace" class="cc-input">
-          <option value="">The last used workspace</option>
+          <option value="">{t("extensions.profileLastWorkspace")}</option>
           {data.workspaces.map((w) => (
             <option key={w.path} value={w.path} selected={p?.workspace === w.path}>
               {w.name} — {w.path}
@@ -104,7 +129,7 @@ function ProfileForm({ p, data }: { p: ProfileView | null; data: ProfilesData })
       <FormFoot
         status="profile-form"
         cancelAction="profile-cancel"
-        submit={p ? "Save profile" : "Create profile"}
+        submit={p ? t("extensions.profileSave") : t("extensions.profileCreate")}
       />
       {p && !p.is_default ? <DeleteProfile p={p} /> : null}
     </form>
@@ -116,20 +141,14 @@ function DeleteProfile({ p }: { p: ProfileView }) {
   const n = p.session_count;
   return (
     <div class="cc-confirmable cc-profile-delete">
-      <button type="button" class="btn cc-btn cc-btn-danger" data-cc-ask>Delete profile…</button>
+      <button type="button" class="btn cc-btn cc-btn-danger" data-cc-ask>
+        {t("extensions.profileDeleteAsk")}
+      </button>
       <div class="cc-confirm" role="group" hidden>
         <span class="cc-confirm-q">
-          {n
-            ? (
-              <>
-                {n === 1 ? "1 chat uses" : `${n} chats use`} <strong>{p.name}</strong>.
-              </>
-            )
-            : (
-              <>
-                Delete <strong>{p.name}</strong>? Its files stay on disk.
-              </>
-            )}
+          {tWith(n ? "extensions.profileInUse" : "extensions.profileDeleteQuestion", {
+            name: <strong>{p.name}</strong>,
+          }, { count: n })}
         </span>
         {n
           ? (
@@ -141,7 +160,7 @@ function DeleteProfile({ p }: { p: ProfileView }) {
                 data-name={p.name}
                 data-sessions="move"
               >
-                Move them to default
+                {t("extensions.profileMoveChats")}
               </button>
               <button
                 type="button"
@@ -150,7 +169,7 @@ function DeleteProfile({ p }: { p: ProfileView }) {
                 data-name={p.name}
                 data-sessions="delete"
               >
-                Delete them too
+                {t("extensions.profileDeleteChats")}
               </button>
             </>
           )
@@ -161,10 +180,10 @@ function DeleteProfile({ p }: { p: ProfileView }) {
               data-cc-action="profile-delete"
               data-name={p.name}
             >
-              Delete profile
+              {t("extensions.profileDelete")}
             </button>
           )}
-        <button type="button" class="btn cc-btn" data-cc-cancel>Cancel</button>
+        <button type="button" class="btn cc-btn" data-cc-cancel>{t("common.cancel")}</button>
       </div>
     </div>
   );
@@ -174,15 +193,21 @@ export function ProfilesPanel({ data }: { data: ProfilesData }) {
   return (
     <Section
       hook="profiles"
-      title="Profiles"
-      description="Separate setups for the agent: each has its own memory and skills, and the defaults new chats get. New chats use the active profile; a chat keeps the one it started with."
+      title={t("extensions.profilesTitle")}
+      description={t("extensions.profilesDescription")}
       actions={
         <button type="button" class="btn cc-btn cc-btn-primary" data-cc-action="profile-new">
-          New profile
+          {t("extensions.profileNew")}
         </button>
       }
     >
-      {data.error ? <p class="cc-callout" data-tone="error">{data.error}</p> : null}
+      {data.missing
+        ? (
+          <p class="cc-callout" data-tone="error">
+            {t("extensions.profileMissing", { name: data.missing })}
+          </p>
+        )
+        : null}
       <ul class="cc-rows" data-cc-list="profiles">
         {data.profiles.map((p) => (
           <ListRow
@@ -191,16 +216,18 @@ export function ProfilesPanel({ data }: { data: ProfilesData }) {
             name={p.name}
             tags={
               <>
-                {p.is_active ? <Badge tone="success">active</Badge> : null}
+                {p.is_active
+                  ? <Badge tone="success">{t("extensions.profileActiveBadge")}</Badge>
+                  : null}
                 <span class="cc-chip" data-profile-count>
-                  {p.session_count === 1 ? "1 chat" : `${p.session_count} chats`}
+                  {t("extensions.profileChats", { count: p.session_count })}
                 </span>
                 {p.personality ? <span class="cc-chip">{p.personality}</span> : null}
               </>
             }
             meta={
               <p class="cc-row-meta mono">
-                {p.model ?? "default model"}
+                {p.model ?? t("extensions.profileDefaultModel")}
                 {p.provider ? ` · ${p.provider}` : ""}
                 {p.workspace ? ` · ${p.workspace}` : ""}
               </p>
@@ -210,10 +237,10 @@ export function ProfilesPanel({ data }: { data: ProfilesData }) {
                 <RowButton
                   action="profile-switch"
                   name={p.name}
-                  label={p.is_active ? "Active" : "Use for new chats"}
+                  label={p.is_active ? t("extensions.profileActive") : t("extensions.profileUse")}
                   disabled={p.is_active}
                 />
-                <RowButton action="profile-edit" name={p.name} label="Edit" />
+                <RowButton action="profile-edit" name={p.name} label={t("common.edit")} />
               </>
             }
           />

@@ -4,10 +4,20 @@
 // lib/browser/providers_panel.ts sends the forms to /api/providers*.
 import type { ProviderRow } from "../../lib/providers/provider_admin.ts";
 import type { UsageDay } from "../../lib/providers/usage_history.ts";
+import { formatNumber, t } from "../../lib/i18n/t.ts";
 import { Badge, ConfirmAction, Field, StatusLine } from "./parts.tsx";
 
-const NUMBER = new Intl.NumberFormat("en-US");
-const money = (n: number | null) => n === null ? "—" : `$${n.toFixed(n < 1 ? 4 : 2)}`;
+/** An estimated cost in US dollars: four decimals under a dollar, two above. */
+const money = (n: number | null) => {
+  if (n === null) return "—";
+  const digits = n < 1 ? 4 : 2;
+  return formatNumber(n, {
+    style: "currency",
+    currency: "USD",
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+};
 const headerLines = (h: Record<string, string>) =>
   Object.entries(h).map(([k, v]) => `${k}: ${v}`).join("\n");
 
@@ -22,7 +32,9 @@ export function Sparkline({ days }: { days: UsageDay[] }) {
       (h - 2 - (max ? v / max : 0) * (h - 4)).toFixed(1)
     }`
   ).join(" ");
-  const label = `${priced ? "Cost" : "Tokens"} per day over ${days.length} days`;
+  const label = t(priced ? "providers.costPerDay" : "providers.tokensPerDay", {
+    count: days.length,
+  });
   return (
     <svg class="pv-spark" viewBox={`0 0 ${w} ${h}`} width={w} height={h} role="img">
       <title>{label}</title>
@@ -35,21 +47,21 @@ function UsageTable({ days }: { days: UsageDay[] }) {
   const recent = days.slice(-7).reverse();
   return (
     <table class="pv-usage" data-pv-usage>
-      <caption>Last 7 days, metered by this console (costs are estimates)</caption>
+      <caption>{t("providers.usageCaption")}</caption>
       <thead>
         <tr>
-          <th scope="col">Day</th>
-          <th scope="col">Turns</th>
-          <th scope="col">Tokens in / out</th>
-          <th scope="col">Cost</th>
+          <th scope="col">{t("providers.day")}</th>
+          <th scope="col">{t("providers.turns")}</th>
+          <th scope="col">{t("providers.tokensInOut")}</th>
+          <th scope="col">{t("providers.cost")}</th>
         </tr>
       </thead>
       <tbody>
         {recent.map((d) => (
           <tr key={d.date}>
             <td class="mono">{d.date}</td>
-            <td>{NUMBER.format(d.turns)}</td>
-            <td>{NUMBER.format(d.input_tokens)} / {NUMBER.format(d.output_tokens)}</td>
+            <td>{formatNumber(d.turns)}</td>
+            <td>{formatNumber(d.input_tokens)} / {formatNumber(d.output_tokens)}</td>
             <td>{money(d.cost)}</td>
           </tr>
         ))}
@@ -65,26 +77,28 @@ function EndpointFields({ p, suffix: k }: { p: ProviderRow | null; suffix: strin
     <div class="cc-grid">
       <Field
         id={id("base_url")}
-        label="Base URL"
-        hint={p?.default_base_url ? `Default ${p.default_base_url}` : undefined}
+        label={t("providers.baseUrl")}
+        hint={p?.default_base_url
+          ? t("providers.defaultBaseUrl", { url: p.default_base_url })
+          : undefined}
       >
         <input
           id={id("base_url")}
           name="base_url"
           class="cc-input mono"
           value={p?.base_url ?? ""}
-          placeholder="http://127.0.0.1:8080/v1"
+          placeholder="http://127.0.0.1:8080/v1" // i18n-ignore: an example address
           autocomplete="off"
           spellcheck={false}
         />
       </Field>
       <Field
         id={id("api_key")}
-        label="API key"
+        label={t("providers.apiKey")}
         hint={p?.api_key
-          ? "Shown masked; leave it to keep the stored key"
+          ? t("providers.apiKeyMasked")
           : p?.key_env
-          ? `Or set ${p.key_env}`
+          ? t("providers.apiKeyOrEnv", { env: p.key_env })
           : undefined}
       >
         <input
@@ -93,12 +107,16 @@ function EndpointFields({ p, suffix: k }: { p: ProviderRow | null; suffix: strin
           type={(p ? "text" : "password") as "text"}
           class="cc-input mono"
           value={p?.api_key ?? ""}
-          placeholder="Paste an API key"
+          placeholder={t("providers.pasteKey")}
           autocomplete="off"
           spellcheck={false}
         />
       </Field>
-      <Field id={id("headers")} label="Extra headers" hint="One “Name: value” per line">
+      <Field
+        id={id("headers")}
+        label={t("providers.extraHeaders")}
+        hint={t("providers.extraHeadersHint")}
+      >
         <textarea
           id={id("headers")}
           name="headers"
@@ -111,8 +129,8 @@ function EndpointFields({ p, suffix: k }: { p: ProviderRow | null; suffix: strin
       </Field>
       <Field
         id={id("models")}
-        label="Models"
-        hint="One per line; Test connection lists what it serves"
+        label={t("providers.models")}
+        hint={t("providers.modelsHint")}
       >
         <textarea id={id("models")} name="models" class="cc-input mono" rows={2} spellcheck={false}>
           {(p?.config_models ?? []).join("\n")}
@@ -138,25 +156,31 @@ export function ProviderItem({ p, usage }: { p: ProviderRow; usage: UsageDay[] }
           <span class="pv-summary-main">
             <span class="cc-row-title">
               <span class="cc-row-name">{p.display_name}</span>
-              {p.kind === "custom" ? <span class="cc-chip">custom</span> : null}
-              {p.active ? <Badge tone="success">In use</Badge> : null}
+              {p.kind === "custom"
+                ? <span class="cc-chip">{t("providers.customChip")}</span>
+                : null}
+              {p.active ? <Badge tone="success">{t("providers.inUse")}</Badge> : null}
               {p.has_key
                 ? (
                   <span class="cc-chip" data-pv-key>
-                    {p.api_key ?? `key from ${p.key_env ?? "env"}`}
+                    {p.api_key ?? t("providers.keyFrom", { env: p.key_env ?? "env" })}
                   </span>
                 )
                 : p.needs_key
-                ? <Badge tone="neutral">No key</Badge>
+                ? <Badge tone="neutral">{t("providers.noKey")}</Badge>
                 : null}
             </span>
-            <span class="cc-row-meta mono">{p.base_url ?? "default endpoint"}</span>
+            <span class="cc-row-meta mono">{p.base_url ?? t("providers.defaultEndpoint")}</span>
           </span>
           {tokens > 0
             ? (
-              <span class="pv-summary-usage" title="Last 14 days">
+              <span class="pv-summary-usage" title={t("providers.last14Days")}>
                 <Sparkline days={usage} />
-                <span class="mono">{total ? money(total) : `${NUMBER.format(tokens)} tok`}</span>
+                <span class="mono">
+                  {total
+                    ? money(total)
+                    : t("providers.tokensShort", { tokens: formatNumber(tokens) })}
+                </span>
               </span>
             )
             : null}
@@ -174,17 +198,19 @@ export function ProviderItem({ p, usage }: { p: ProviderRow; usage: UsageDay[] }
             {p.configured && !p.active
               ? (
                 <ConfirmAction
-                  label="Delete…"
-                  question={`Remove ${p.display_name} from config.yaml?`}
-                  confirm="Delete"
+                  label={t("control.deleteAsk")}
+                  question={t("providers.deleteQuestion", { name: p.display_name })}
+                  confirm={t("common.delete")}
                   action="pv-delete"
                   data={{ name: p.id }}
                 />
               )
               : null}
             <StatusLine hook={`pv-${key}`} />
-            <button type="button" class="btn cc-btn" data-pv-action="test">Test connection</button>
-            <button type="submit" class="btn cc-btn cc-btn-primary">Save</button>
+            <button type="button" class="btn cc-btn" data-pv-action="test">
+              {t("providers.testConnection")}
+            </button>
+            <button type="submit" class="btn cc-btn cc-btn-primary">{t("common.save")}</button>
           </div>
         </form>
       </details>
@@ -192,8 +218,9 @@ export function ProviderItem({ p, usage }: { p: ProviderRow; usage: UsageDay[] }
   );
 }
 
-const ADDABLE: Array<[string, string]> = [
-  ["custom", "OpenAI-compatible endpoint"],
+/** The kinds a provider can be added as: a generic endpoint, then products by their names. */
+const addable = (): Array<[string, string]> => [
+  ["custom", t("providers.openaiCompatible")],
   ["openai", "OpenAI"],
   ["anthropic", "Anthropic"],
   ["openrouter", "OpenRouter"],
@@ -204,20 +231,24 @@ const ADDABLE: Array<[string, string]> = [
 export function AddProvider() {
   return (
     <details class="pv-add" data-pv-add>
-      <summary class="btn cc-btn">Add a provider…</summary>
+      <summary class="btn cc-btn">{t("providers.addProvider")}</summary>
       <form class="cc-form cc-subform" data-pv-form="add" autocomplete="off">
         <div class="cc-grid">
-          <Field id="pv-kind-new" label="Kind">
+          <Field id="pv-kind-new" label={t("providers.kind")}>
             <select id="pv-kind-new" name="provider" class="cc-input">
-              {ADDABLE.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+              {addable().map(([v, l]) => <option key={v} value={v}>{l}</option>)}
             </select>
           </Field>
-          <Field id="pv-name-new" label="Name" hint="For an OpenAI-compatible endpoint">
+          <Field
+            id="pv-name-new"
+            label={t("common.name")}
+            hint={t("providers.nameHint")}
+          >
             <input
               id="pv-name-new"
               name="name"
               class="cc-input mono"
-              placeholder="my-server"
+              placeholder="my-server" // i18n-ignore: an example identifier
               autocomplete="off"
               spellcheck={false}
             />
@@ -227,8 +258,10 @@ export function AddProvider() {
         <TestResult />
         <div class="cc-form-foot">
           <StatusLine hook="pv-new" />
-          <button type="button" class="btn cc-btn" data-pv-action="test">Test connection</button>
-          <button type="submit" class="btn cc-btn cc-btn-primary">Add</button>
+          <button type="button" class="btn cc-btn" data-pv-action="test">
+            {t("providers.testConnection")}
+          </button>
+          <button type="submit" class="btn cc-btn cc-btn-primary">{t("common.add")}</button>
         </div>
       </form>
     </details>

@@ -13,7 +13,8 @@ import {
   type KeyedProvider,
   type PublicSettings,
 } from "../../lib/settings/settings.ts";
-import { Badge, Section, StatusLine } from "./parts.tsx";
+import { t } from "../../lib/i18n/t.ts";
+import { Badge, Section, StatusLine, withNode } from "./parts.tsx";
 
 export interface ProvidersData {
   provider: string | null;
@@ -31,10 +32,11 @@ export interface ProvidersData {
   efforts: string[];
 }
 
+/** Each keyed provider's product name (not translated) and its environment variable. */
 const LABELS: Record<KeyedProvider, { label: string; env: string }> = {
-  openai: { label: "OpenAI", env: "OPENAI_API_KEY" },
-  anthropic: { label: "Anthropic", env: "ANTHROPIC_API_KEY" },
-  openrouter: { label: "OpenRouter", env: "OPENROUTER_API_KEY" },
+  openai: { label: "OpenAI", env: "OPENAI_API_KEY" }, // i18n-ignore: product name
+  anthropic: { label: "Anthropic", env: "ANTHROPIC_API_KEY" }, // i18n-ignore: product name
+  openrouter: { label: "OpenRouter", env: "OPENROUTER_API_KEY" }, // i18n-ignore: product name
 };
 
 export function loadProviders(
@@ -65,10 +67,10 @@ export function ProvidersPanel({ data }: { data: ProvidersData }) {
     <>
       <Section
         hook="active"
-        title="In use"
+        title={t("providers.inUse")}
         actions={
           <a class="btn cc-btn" href="/onboarding" data-cc-link>
-            Set up a provider…
+            {t("providers.setUp")}
           </a>
         }
       >
@@ -76,19 +78,19 @@ export function ProvidersPanel({ data }: { data: ProvidersData }) {
           ? (
             <dl class="cc-facts">
               <div>
-                <dt>Provider</dt>
+                <dt>{t("providers.provider")}</dt>
                 <dd>
                   <Badge tone="success">{data.providerLabel ?? data.provider}</Badge>
                 </dd>
               </div>
               <div>
-                <dt>Default model</dt>
+                <dt>{t("providers.defaultModel")}</dt>
                 <dd class="mono">{data.defaultModel ?? "—"}</dd>
               </div>
               {data.baseUrl
                 ? (
                   <div>
-                    <dt>Endpoint</dt>
+                    <dt>{t("providers.endpoint")}</dt>
                     <dd class="mono cc-break">{data.baseUrl}</dd>
                   </div>
                 )
@@ -97,7 +99,9 @@ export function ProvidersPanel({ data }: { data: ProvidersData }) {
           )
           : (
             <p class="cc-callout" data-tone="warning">
-              No provider is usable{data.issue ? `: ${data.issue}` : "."}
+              {data.issue
+                ? t("providers.noneUsableBecause", { issue: data.issue })
+                : t("providers.noneUsable")}
             </p>
           )}
       </Section>
@@ -106,8 +110,8 @@ export function ProvidersPanel({ data }: { data: ProvidersData }) {
 
       <Section
         hook="providers-list"
-        title="Providers"
-        description="Endpoints the agent can use, stored in config.yaml. Open one to edit it, test it or see its usage."
+        title={t("providers.providers")}
+        description={t("providers.providersHint")}
       >
         <ul class="cc-rows pv-list">
           {data.list.map((p) => <ProviderItem key={p.id} p={p} usage={data.usage[p.id] ?? []} />)}
@@ -118,8 +122,8 @@ export function ProvidersPanel({ data }: { data: ProvidersData }) {
 
       <Section
         hook="keys"
-        title="API keys"
-        description="A key stored here is used instead of the one in the environment. It is never shown again in full."
+        title={t("providers.apiKeys")}
+        description={t("providers.apiKeysHint")}
       >
         <form class="cc-form cc-keys" data-cc-form="keys" autocomplete="off">
           {KEYED_PROVIDERS.map((id) => {
@@ -132,20 +136,18 @@ export function ProvidersPanel({ data }: { data: ProvidersData }) {
                   class="cc-key-state"
                   data-key-state={stored ? "stored" : data.fromEnv[id] ? "env" : "none"}
                 >
-                  {stored ? <code class="mono">{stored}</code> : data.fromEnv[id]
-                    ? (
-                      <>
-                        From <code class="mono">{env}</code>
-                      </>
-                    )
-                    : "Not set"}
+                  {stored
+                    ? <code class="mono">{stored}</code>
+                    : data.fromEnv[id]
+                    ? withNode("providers.fromEnv", "env", <code class="mono">{env}</code>)
+                    : t("providers.notSet")}
                 </span>
                 <input
                   id={`cc-key-${id}`}
                   name={id}
                   type="password"
                   class="cc-input mono"
-                  placeholder={stored ? "Paste a new key to replace it" : "Paste an API key"}
+                  placeholder={stored ? t("providers.pasteReplacement") : t("providers.pasteKey")}
                   autocomplete="off"
                   spellcheck={false}
                 />
@@ -156,9 +158,9 @@ export function ProvidersPanel({ data }: { data: ProvidersData }) {
                       class="btn cc-btn cc-btn-quiet"
                       data-cc-action="remove-key"
                       data-provider={id}
-                      aria-label={`Remove the stored ${label} key`}
+                      aria-label={t("providers.removeStoredKey", { provider: label })}
                     >
-                      Remove
+                      {t("common.remove")}
                     </button>
                   )
                   : <span />}
@@ -167,7 +169,9 @@ export function ProvidersPanel({ data }: { data: ProvidersData }) {
           })}
           <div class="cc-form-foot">
             <StatusLine hook="keys" />
-            <button type="submit" class="btn cc-btn cc-btn-primary">Save keys</button>
+            <button type="submit" class="btn cc-btn cc-btn-primary">
+              {t("providers.saveKeys")}
+            </button>
           </div>
         </form>
       </Section>
@@ -181,20 +185,20 @@ function ModelRoles({ data }: { data: ProvidersData }) {
   return (
     <Section
       hook="model-roles"
-      title="Side work and reasoning"
-      description="A cheaper model for titles, goals, compression and side questions (blank: the default model), and how hard reasoning models think."
+      title={t("providers.sideWork")}
+      description={t("providers.sideWorkHint")}
     >
       <form class="cc-form" data-pv-form="roles" autocomplete="off">
         <div class="cc-grid">
           <div class="cc-field">
-            <label class="cc-label" for="pv-auxiliary">Auxiliary model</label>
+            <label class="cc-label" for="pv-auxiliary">{t("providers.auxiliaryModel")}</label>
             <input
               id="pv-auxiliary"
               name="auxiliary"
               class="cc-input mono"
               list="pv-model-options"
               value={data.auxiliary ?? ""}
-              placeholder={data.defaultModel ?? "the default model"}
+              placeholder={data.defaultModel ?? t("providers.theDefaultModel")}
               spellcheck={false}
             />
             <datalist id="pv-model-options">
@@ -202,9 +206,9 @@ function ModelRoles({ data }: { data: ProvidersData }) {
             </datalist>
           </div>
           <div class="cc-field">
-            <label class="cc-label" for="pv-reasoning">Reasoning effort</label>
+            <label class="cc-label" for="pv-reasoning">{t("providers.reasoningEffort")}</label>
             <select id="pv-reasoning" name="reasoning" class="cc-input">
-              <option value="" selected={!data.reasoning}>Provider default</option>
+              <option value="" selected={!data.reasoning}>{t("providers.providerDefault")}</option>
               {data.efforts.map((e) => (
                 <option key={e} value={e} selected={data.reasoning === e}>{e}</option>
               ))}
@@ -213,7 +217,7 @@ function ModelRoles({ data }: { data: ProvidersData }) {
         </div>
         <div class="cc-form-foot">
           <StatusLine hook="model-roles" />
-          <button type="submit" class="btn cc-btn cc-btn-primary">Save</button>
+          <button type="submit" class="btn cc-btn cc-btn-primary">{t("common.save")}</button>
         </div>
       </form>
     </Section>

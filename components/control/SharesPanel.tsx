@@ -4,7 +4,8 @@
 // stay listed, marked, so the owner can see what was once public.
 import type { AppContext } from "../../lib/server/app_context.ts";
 import { listShares, type Share } from "../../lib/sharing/shares.ts";
-import { Badge, ConfirmAction, ListRow, Section, StatusLine } from "./parts.tsx";
+import { t } from "../../lib/i18n/t.ts";
+import { Badge, ConfirmAction, ListRow, Section, StatusLine, withNode } from "./parts.tsx";
 
 export interface SharesData {
   shares: Share[];
@@ -14,44 +15,50 @@ export function loadShares(app: AppContext): SharesData {
   return { shares: listShares(app.db, app.clock) };
 }
 
-const iso = (t: number) => new Date(t * 1000).toISOString();
+const iso = (at: number) => new Date(at * 1000).toISOString();
 
 /** A time the page script rewrites in the reader's zone (UTC until it does). */
-function When({ t }: { t: number }) {
+function When({ at }: { at: number }) {
   return (
-    <time dateTime={iso(t)} data-cc-localtime="">
-      {iso(t).slice(0, 16).replace("T", " ")} UTC
+    <time dateTime={iso(at)} data-cc-localtime="">
+      {t("control.utcTime", { time: iso(at).slice(0, 16).replace("T", " ") })}
     </time>
   );
 }
 
+const STATES = {
+  active: "control.shareActive",
+  revoked: "control.shareRevoked",
+  expired: "control.shareExpired",
+} as const;
+
 function ShareRow({ share }: { share: Share }) {
   const state = share.revoked_at !== null ? "revoked" : share.active ? "active" : "expired";
   const includes = share.include_files
-    ? "tool outputs and file contents"
+    ? t("control.shareIncludesFiles")
     : share.include_tools
-    ? "tool outputs"
-    : "conversation only";
+    ? t("control.shareIncludesTools")
+    : t("control.shareIncludesConversation");
   return (
     <ListRow
       attrs={{ "data-share": share.token, "data-state": state }}
       name={share.title}
       tags={
         <Badge tone={state === "active" ? "success" : "neutral"}>
-          {state === "active" ? "Active" : state === "revoked" ? "Revoked" : "Expired"}
+          {t(STATES[state])}
         </Badge>
       }
       meta={
         <p class="cc-row-meta">
-          Shared <When t={share.created_at} />
+          {withNode("control.sharedAt", "time", <When at={share.created_at} />)}
+          {" · "}
           {share.expires_at !== null
-            ? (
-              <>
-                {" · "}
-                {state === "expired" ? "expired" : "expires"} <When t={share.expires_at} />
-              </>
+            ? withNode(
+              state === "expired" ? "control.expiredAt" : "control.expiresAt",
+              "time",
+              <When at={share.expires_at} />,
             )
-            : " · no expiry"}
+            : t("control.noExpiry")}
           {" · "}
           {includes}
         </p>
@@ -64,14 +71,14 @@ function ShareRow({ share }: { share: Share }) {
               class="btn cc-btn cc-btn-quiet"
               data-cc-action="share-copy"
               data-url={share.url}
-              aria-label={`Copy link to ${share.title}`}
+              aria-label={t("control.copyLinkTo", { title: share.title })}
             >
-              Copy link
+              {t("control.copyLink")}
             </button>
             <ConfirmAction
-              label="Revoke"
-              question="Stop this link working?"
-              confirm="Revoke"
+              label={t("control.revoke")}
+              question={t("control.revokeQuestion")}
+              confirm={t("control.revoke")}
               action="share-revoke"
               data={{ token: share.token }}
             />
@@ -86,16 +93,11 @@ export function SharesPanel({ data }: { data: SharesData }) {
   return (
     <Section
       hook="shares"
-      title="Share links"
-      description={
-        <>
-          Read-only snapshots of a conversation, opened without signing in. Share one from a chat's
-          menu in the sidebar (Share…). A revoked link stops working at once.
-        </>
-      }
+      title={t("control.shareLinks")}
+      description={t("control.shareLinksHint")}
     >
       {data.shares.length === 0
-        ? <p class="cc-empty">No conversation has been shared.</p>
+        ? <p class="cc-empty">{t("control.sharesEmpty")}</p>
         : (
           <ul class="cc-rows" data-cc-list="shares">
             {data.shares.map((s) => <ShareRow key={s.token} share={s} />)}

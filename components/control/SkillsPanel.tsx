@@ -2,7 +2,9 @@
 // live), each enabled or disabled, and an editor for SKILL.md (YAML front matter with `name`
 // and `description`, then Markdown instructions). Disabled skills stay on disk, hidden from
 // the agent.
+import type { VNode } from "preact";
 import type { AppContext } from "../../lib/server/app_context.ts";
+import { t } from "../../lib/i18n/t.ts";
 import {
   listSkills,
   readSkill,
@@ -55,20 +57,33 @@ export async function loadSkills(
   }
 }
 
+/** The message `key` with markup (`nodes`' one entry) where it says `{<entry's name>}`. */
+function tWith(key: string, nodes: Record<string, VNode>) {
+  const [slot, node] = Object.entries(nodes)[0];
+  const [before, after = ""] = t(key, { [slot]: "\u0000" }).split("\u0000");
+  return <>{before}{node}{after}</>;
+}
+
 function SkillEditor({ editing }: { editing: NonNullable<SkillsData["editing"]> }) {
   return (
     <form
       class="cc-form cc-subform"
       data-cc-form="skill-save"
       data-mode={editing.isNew ? "new" : "edit"}
-      aria-label={editing.isNew ? "New skill" : `Edit skill ${editing.name}`}
+      aria-label={editing.isNew
+        ? t("extensions.skillNew")
+        : t("extensions.skillEditAria", { name: editing.name })}
       novalidate
     >
-      <h5 class="cc-subform-title">{editing.isNew ? "New skill" : `Edit ${editing.name}`}</h5>
+      <h5 class="cc-subform-title">
+        {editing.isNew
+          ? t("extensions.skillNew")
+          : t("extensions.editTitle", { name: editing.name })}
+      </h5>
       <Field
         id="cc-skill-name"
-        label="Folder name"
-        hint="Lower-case letters, digits, “.”, “_” or “-”. The agent loads it by this name."
+        label={t("extensions.skillFolderName")}
+        hint={t("extensions.skillFolderHint")}
         wide
       >
         <input
@@ -84,6 +99,7 @@ function SkillEditor({ editing }: { editing: NonNullable<SkillsData["editing"]> 
           data-cc-autofocus={editing.isNew ? "" : undefined}
         />
       </Field>
+      {/* i18n-ignore: the file's name */}
       <Field id="cc-skill-content" label="SKILL.md" wide>
         <textarea
           id="cc-skill-content"
@@ -97,18 +113,14 @@ function SkillEditor({ editing }: { editing: NonNullable<SkillsData["editing"]> 
       </Field>
       <FormFoot
         remove={editing.isNew ? undefined : {
-          question: (
-            <>
-              Delete <code>{editing.name}</code> and its folder?
-            </>
-          ),
-          confirm: "Delete skill",
+          question: tWith("extensions.skillDeleteQuestion", { name: <code>{editing.name}</code> }),
+          confirm: t("extensions.skillDelete"),
           action: "skill-delete",
           name: editing.name,
         }}
         status="skill-form"
         cancelAction="skill-cancel"
-        submit="Save skill"
+        submit={t("extensions.skillSave")}
       />
     </form>
   );
@@ -118,23 +130,25 @@ export function SkillsPanel({ data }: { data: SkillsData }) {
   return (
     <Section
       hook="skills"
-      title="Available skills"
-      description="Reusable instructions the agent loads when a task calls for them (or with /use name)."
+      title={t("extensions.skillsTitle")}
+      description={t("extensions.skillsDescription")}
       actions={
         <button type="button" class="btn cc-btn cc-btn-primary" data-cc-action="skill-new">
-          New skill
+          {t("extensions.skillNew")}
         </button>
       }
     >
       {data.error ? <p class="cc-callout" data-tone="error">{data.error}</p> : null}
-      {data.skills.length === 0 && !data.editing ? <p class="cc-empty">No skills yet.</p> : null}
+      {data.skills.length === 0 && !data.editing
+        ? <p class="cc-empty">{t("extensions.skillsEmpty")}</p>
+        : null}
       {data.skills.length > 3
         ? (
           <input
             type="search"
             class="cc-input cc-skill-search"
-            placeholder="Search skills by name, description or category"
-            aria-label="Search skills"
+            placeholder={t("extensions.skillSearchPlaceholder")}
+            aria-label={t("extensions.skillSearch")}
             data-cc-skill-search
           />
         )
@@ -154,10 +168,16 @@ export function SkillsPanel({ data }: { data: SkillsData }) {
                 tags={
                   <>
                     {s.source === "hermes"
-                      ? <span class="cc-chip" title="In ~/.hermes/skills">hermes</span>
+                      ? (
+                        <span class="cc-chip" title={t("extensions.skillHermesTitle")}>
+                          {t("extensions.skillHermes")}
+                        </span>
+                      )
                       : null}
                     {s.category ? <span class="cc-chip">{s.category}</span> : null}
-                    {s.enabled ? null : <span class="cc-chip">disabled</span>}
+                    {s.enabled
+                      ? null
+                      : <span class="cc-chip">{t("extensions.skillDisabledChip")}</span>}
                   </>
                 }
                 meta={
@@ -175,7 +195,7 @@ export function SkillsPanel({ data }: { data: SkillsData }) {
                 actions={
                   <>
                     <RowToggle action="skill-toggle" name={s.name} enabled={s.enabled} />
-                    <RowButton action="skill-edit" name={s.name} label="Edit" />
+                    <RowButton action="skill-edit" name={s.name} label={t("common.edit")} />
                   </>
                 }
               />

@@ -1,7 +1,9 @@
 // Control Center › System: what is running (version, uptime, where config and state live),
 // whether terminal commands run in the bubblewrap sandbox, the login password (set, change,
 // remove — unless the environment sets it) and the way to Insights.
+import type { VNode } from "preact";
 import type { AppContext } from "../../lib/server/app_context.ts";
+import { formatNumber, t } from "../../lib/i18n/t.ts";
 import type { SandboxStatus } from "../../lib/sandbox/command_runner.ts";
 import type { PublicSettings } from "../../lib/settings/settings.ts";
 import denoConfig from "../../deno.json" with { type: "json" };
@@ -53,23 +55,31 @@ export async function loadSystem(
   };
 }
 
-/** 8_100 → "2 h 15 min"; whole units only, the two largest. */
+/** 8_100 → "2 h 15 min" (in the page's language); whole units only, the two largest. */
 export function formatUptime(seconds: number): string {
   const s = Math.floor(seconds);
-  const d = Math.floor(s / 86_400);
-  const h = Math.floor((s % 86_400) / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  if (d > 0) return `${d} d ${h} h`;
-  if (h > 0) return `${h} h ${m} min`;
-  if (m > 0) return `${m} min`;
-  return `${s} s`;
+  const days = Math.floor(s / 86_400);
+  const hours = Math.floor((s % 86_400) / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  if (days > 0) return t("extensions.uptimeDays", { days, hours });
+  if (hours > 0) return t("extensions.uptimeHours", { hours, minutes });
+  if (minutes > 0) return t("extensions.uptimeMinutes", { minutes });
+  return t("extensions.uptimeSeconds", { seconds: s });
+}
+
+/** The message `key` with markup (`nodes`' one entry) where it says `{<entry's name>}`. */
+function tWith(key: string, nodes: Record<string, VNode>) {
+  const [slot, node] = Object.entries(nodes)[0];
+  const [before, after = ""] = t(key, { [slot]: "\u0000" }).split("\u0000");
+  return <>{before}{node}{after}</>;
 }
 
 function PasswordForm({ p }: { p: SystemData["password"] }) {
   if (p.password_from_env) {
     return (
       <p class="cc-block-desc">
-        Set by <code>HERMES_WEBUI_PASSWORD</code>; change or unset it in the environment.
+        {/* i18n-ignore: an environment variable's name */}
+        {tWith("extensions.passwordFromEnv", { variable: <code>HERMES_WEBUI_PASSWORD</code> })}
       </p>
     );
   }
@@ -77,10 +87,13 @@ function PasswordForm({ p }: { p: SystemData["password"] }) {
     <>
       <form class="cc-form" data-cc-form="password" novalidate>
         <div class="cc-grid">
-          <Field id="cc-password" label={p.password_set ? "New password" : "Password"}>
+          <Field
+            id="cc-password"
+            label={p.password_set ? t("extensions.passwordNew") : t("extensions.password")}
+          >
             <NewPasswordInput id="cc-password" name="password" required />
           </Field>
-          <Field id="cc-password-confirm" label="Repeat it">
+          <Field id="cc-password-confirm" label={t("extensions.passwordRepeat")}>
             <NewPasswordInput id="cc-password-confirm" name="confirm" required />
           </Field>
         </div>
@@ -88,16 +101,16 @@ function PasswordForm({ p }: { p: SystemData["password"] }) {
           {p.password_set
             ? (
               <ConfirmAction
-                label="Remove password…"
-                question="Anyone who can reach this address can then use the console."
-                confirm="Remove password"
+                label={t("extensions.passwordRemoveAsk")}
+                question={t("extensions.passwordRemoveQuestion")}
+                confirm={t("extensions.passwordRemove")}
                 action="password-clear"
               />
             )
             : null}
           <StatusLine hook="password" />
           <button type="submit" class="btn cc-btn cc-btn-primary">
-            {p.password_set ? "Change password" : "Set password"}
+            {p.password_set ? t("extensions.passwordChange") : t("extensions.passwordSet")}
           </button>
         </div>
       </form>
@@ -109,60 +122,67 @@ export function SystemPanel({ data }: { data: SystemData }) {
   const started = new Date(data.startedAt * 1000).toISOString();
   return (
     <>
-      <Section hook="about" title="About">
+      <Section hook="about" title={t("extensions.systemAbout")}>
         <dl class="cc-facts" data-cc-facts>
           <div>
-            <dt>Version</dt>
+            <dt>{t("extensions.systemVersion")}</dt>
             <dd data-fact="version">
-              Hermes Console {data.version ?? "(development build)"}
+              {data.version
+                ? t("extensions.systemRelease", { version: data.version })
+                : t("extensions.systemDevBuild")}
               <span class="cc-fact-aside">{data.runtime}</span>
             </dd>
           </div>
           <div>
-            <dt>Uptime</dt>
+            <dt>{t("extensions.systemUptime")}</dt>
             <dd data-fact="uptime">
               <span data-cc-uptime={String(data.startedAt)}>
                 {formatUptime(data.uptimeSeconds)}
               </span>
               <span class="cc-fact-aside">
-                since{" "}
-                <time dateTime={started} data-cc-localtime>
-                  {started.replace("T", " ").slice(0, 16)} UTC
-                </time>
+                {tWith("extensions.systemSince", {
+                  time: (
+                    <time dateTime={started} data-cc-localtime>
+                      {t("extensions.systemUtc", { time: started.replace("T", " ").slice(0, 16) })}
+                    </time>
+                  ),
+                })}
               </span>
             </dd>
           </div>
           <div>
-            <dt>Conversations</dt>
+            <dt>{t("extensions.systemConversations")}</dt>
             <dd data-fact="sessions">
-              {data.sessions}
+              {formatNumber(data.sessions)}
               <span class="cc-fact-aside">
-                {data.activeStreams} running now
+                {t("extensions.systemRunning", { count: data.activeStreams })}
               </span>
             </dd>
           </div>
           <div>
-            <dt>Config file</dt>
+            <dt>{t("extensions.systemConfigFile")}</dt>
             <dd class="mono cc-break">{data.configPath}</dd>
           </div>
           <div>
-            <dt>State folder</dt>
+            <dt>{t("extensions.systemStateFolder")}</dt>
             <dd class="mono cc-break">{data.stateDir}</dd>
           </div>
         </dl>
       </Section>
 
-      <Section hook="sandbox" title="Sandbox">
+      <Section hook="sandbox" title={t("extensions.systemSandbox")}>
         <p class="cc-sandbox" data-sandbox={data.sandbox.bubblewrap ? "on" : "off"}>
           <Badge tone={data.sandbox.bubblewrap ? "success" : "warning"}>
-            Bubblewrap sandbox {data.sandbox.bubblewrap ? "on" : "off"}
+            {data.sandbox.bubblewrap
+              ? t("extensions.systemSandboxOn")
+              : t("extensions.systemSandboxOff")}
           </Badge>
           <span class="cc-block-desc">{data.sandbox.message}</span>
         </p>
         {data.sandbox.warning
           ? (
             <p class="cc-sandbox" data-sandbox="root">
-              <Badge tone="warning">Runs as root</Badge>
+              <Badge tone="warning">{t("extensions.systemRoot")}</Badge>
               <span class="cc-block-desc">{data.sandbox.warning}</span>
             </p>
           )
@@ -171,10 +191,10 @@ export function SystemPanel({ data }: { data: SystemData }) {
 
       <Section
         hook="password"
-        title="Password"
+        title={t("extensions.password")}
         description={data.password.auth_enabled
-          ? "The console asks for a password before anything else."
-          : "No password: anyone who can reach this address can use the console."}
+          ? t("extensions.passwordOn")
+          : t("extensions.passwordOff")}
       >
         <PasswordForm p={data.password} />
       </Section>
@@ -183,9 +203,11 @@ export function SystemPanel({ data }: { data: SystemData }) {
 
       <Section
         hook="insights"
-        title="Usage"
-        description="Tokens, costs and activity over time, per model."
-        actions={<a class="btn cc-btn" href="/insights" data-cc-link>Open Insights</a>}
+        title={t("extensions.usageTitle")}
+        description={t("extensions.usageDescription")}
+        actions={
+          <a class="btn cc-btn" href="/insights" data-cc-link>{t("extensions.usageOpen")}</a>
+        }
       />
     </>
   );

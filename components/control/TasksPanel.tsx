@@ -3,7 +3,9 @@
 // prompt, a schedule (cron, "every 15 minutes" or a time, read in the browser's zone), the
 // workspace, model, where the output goes and whether to deny anything that would ask.
 // Driven by lib/browser/control/tasks_panel.ts; every change re-renders this panel server-side.
+import type { VNode } from "preact";
 import type { AppContext } from "../../lib/server/app_context.ts";
+import { formatDate, formatNumber, t } from "../../lib/i18n/t.ts";
 import { getJob, listJobs, runHistory } from "../../lib/tasks/jobs.ts";
 import { jobView, runView } from "../../lib/tasks/job_view.ts";
 import { listWorkspaces } from "../../lib/workspace/workspaces.ts";
@@ -70,6 +72,37 @@ function When({ iso, empty }: { iso: string | null; empty: string }) {
     : <span>{empty}</span>;
 }
 
+/** The message `key` with markup (`nodes`' one entry) where it says `{<entry's name>}`. */
+function tWith(key: string, nodes: Record<string, VNode>) {
+  const [slot, node] = Object.entries(nodes)[0];
+  const [before, after = ""] = t(key, { [slot]: "\u0000" }).split("\u0000");
+  return <>{before}{node}{after}</>;
+}
+
+const UNITS_MS = [["week", 604_800_000], ["day", 86_400_000], ["hour", 3_600_000]] as const;
+
+/**
+ * The schedule as a person reads it, in the page's language: an interval ("every 2 hours"),
+ * a one-off time, or the cron expression as written.
+ */
+function scheduleText(job: JobView): string {
+  const { kind, expr } = job.schedule;
+  const n = Number(expr);
+  if (kind === "interval" && n > 0) {
+    const [unit, ms] = UNITS_MS.find(([, ms]) => n % ms === 0) ?? ["minute", 60_000];
+    return t("tasks.every", { unit, count: n / ms });
+  }
+  if (kind === "once" && Number.isFinite(n)) {
+    const time = formatDate(n, { dateStyle: "medium", timeStyle: "short", timeZone: job.timezone });
+    return t("tasks.onceAt", { time });
+  }
+  return job.schedule_display;
+}
+
+/** A run's cost in dollars, four decimals (the providers' prices are tiny). */
+const usd = (n: number) =>
+  formatNumber(n, { style: "currency", currency: "USD", minimumFractionDigits: 4 });
+
 function TaskForm(
   { job, workspaces }: { job: JobView | null; workspaces: TasksData["workspaces"] },
 ) {
@@ -82,30 +115,37 @@ function TaskForm(
       data-cc-form="task-save"
       data-mode={job ? "edit" : "new"}
       data-job={job?.id ?? ""}
-      aria-label={job ? `Edit task ${job.name}` : "New scheduled task"}
+      aria-label={job ? t("tasks.editAria", { name: job.name }) : t("tasks.newTitle")}
       novalidate
     >
-      <h5 class="cc-subform-title">{job ? `Edit ${job.name}` : "New scheduled task"}</h5>
-      <Field id="cc-task-name" label="Name" wide>
+      <h5 class="cc-subform-title">
+        {job ? t("tasks.editTitle", { name: job.name }) : t("tasks.newTitle")}
+      </h5>
+      <Field id="cc-task-name" label={t("common.name")} wide>
         <input
           id="cc-task-name"
           name="name"
           class="cc-input"
           value={job?.name ?? ""}
           maxLength={200}
-          placeholder="Morning digest"
+          placeholder={t("tasks.namePlaceholder")}
           data-cc-autofocus=""
         />
       </Field>
-      <Field id="cc-task-prompt" label="Prompt" hint="What the agent is asked at each run." wide>
+      <Field
+        id="cc-task-prompt"
+        label={t("tasks.prompt")}
+        hint={t("tasks.promptHint")}
+        wide
+      >
         <textarea id="cc-task-prompt" name="prompt" class="cc-input" rows={5} required>
           {job?.prompt ?? ""}
         </textarea>
       </Field>
       <Field
         id="cc-task-schedule"
-        label="Schedule"
-        hint="Cron (0 9 * * 1-5), “every 15 minutes”, or a time (2026-12-24 09:00), in your time zone."
+        label={t("tasks.schedule")}
+        hint={t("tasks.scheduleHint")}
         wide
       >
         <input
@@ -118,9 +158,9 @@ function TaskForm(
           spellcheck={false}
         />
       </Field>
-      <Field id="cc-task-workspace" label="Workspace">
+      <Field id="cc-task-workspace" label={t("tasks.workspace")}>
         <select id="cc-task-workspace" name="workspace" class="cc-input">
-          <option value="">Default workspace</option>
+          <option value="">{t("tasks.defaultWorkspace")}</option>
           {workspaces.map((w) => (
             <option key={w.path} value={w.path} selected={job?.workspace === w.path}>
               {w.name} — {w.path}
@@ -128,7 +168,7 @@ function TaskForm(
           ))}
         </select>
       </Field>
-      <Field id="cc-task-model" label="Model" hint="Empty: the default model.">
+      <Field id="cc-task-model" label={t("tasks.model")} hint={t("tasks.modelHint")}>
         <input
           id="cc-task-model"
           name="model"
@@ -138,13 +178,13 @@ function TaskForm(
           spellcheck={false}
         />
       </Field>
-      <Field id="cc-task-deliver" label="Output">
+      <Field id="cc-task-deliver" label={t("tasks.output")}>
         <select id="cc-task-deliver" name="deliver" class="cc-input">
           <option value="new_session" selected={job?.deliver !== "session"}>
-            A new session for each run
+            {t("tasks.deliverNewSession")}
           </option>
           <option value="session" selected={job?.deliver === "session"}>
-            One session that accumulates
+            {t("tasks.deliverSession")}
           </option>
         </select>
       </Field>
@@ -156,25 +196,21 @@ function TaskForm(
           checked={job ? job.deny_approvals : true}
         />
         <span class="cc-toggle-track" aria-hidden="true" />
-        <span class="cc-toggle-text">Deny anything that would ask (nobody is watching)</span>
+        <span class="cc-toggle-text">{t("tasks.denyApprovals")}</span>
       </label>
       <input type="hidden" name="timezone" value={job?.timezone ?? ""} data-cc-timezone />
       <FormFoot
         remove={job
           ? {
-            question: (
-              <>
-                Delete <strong>{job.name}</strong> and its history? Its sessions stay.
-              </>
-            ),
-            confirm: "Delete task",
+            question: tWith("tasks.deleteQuestion", { name: <strong>{job.name}</strong> }),
+            confirm: t("tasks.deleteTask"),
             action: "task-delete",
             name: job.id,
           }
           : undefined}
         status="task-form"
         cancelAction="task-cancel"
-        submit={job ? "Save task" : "Create task"}
+        submit={job ? t("tasks.saveTask") : t("tasks.createTask")}
       />
     </form>
   );
@@ -183,52 +219,62 @@ function TaskForm(
 function History({ history }: { history: NonNullable<TasksData["history"]> }) {
   return (
     <div class="cc-subform cc-task-history" data-task-history={history.job.id}>
-      <h5 class="cc-subform-title">History of {history.job.name}</h5>
-      {history.runs.length === 0 ? <p class="cc-empty">No runs yet.</p> : (
-        <ul class="cc-rows">
-          {history.runs.map((r) => (
-            <li class="cc-row" key={r.run_id} data-task-run={r.run_id} data-status={r.status}>
-              <div class="cc-row-main">
-                <div class="cc-row-title">
-                  <Badge tone={STATUS_TONE[r.status] ?? "neutral"}>{r.status}</Badge>
-                  <span class="cc-row-meta">
-                    <When iso={r.started_at} empty="" />
-                  </span>
-                  {r.duration_s !== null
-                    ? <span class="cc-row-meta">{Math.round(r.duration_s)} s</span>
+      <h5 class="cc-subform-title">{t("tasks.historyOf", { name: history.job.name })}</h5>
+      {history.runs.length === 0
+        ? <p class="cc-empty">{t("tasks.noRuns")}</p>
+        : (
+          <ul class="cc-rows">
+            {history.runs.map((r) => (
+              <li class="cc-row" key={r.run_id} data-task-run={r.run_id} data-status={r.status}>
+                <div class="cc-row-main">
+                  <div class="cc-row-title">
+                    <Badge tone={STATUS_TONE[r.status] ?? "neutral"}>
+                      {t("tasks.runStatus", { status: r.status })}
+                    </Badge>
+                    <span class="cc-row-meta">
+                      <When iso={r.started_at} empty="" />
+                    </span>
+                    {r.duration_s !== null
+                      ? (
+                        <span class="cc-row-meta">
+                          {t("tasks.seconds", { count: Math.round(r.duration_s) })}
+                        </span>
+                      )
+                      : null}
+                    {r.output_tokens
+                      ? (
+                        <span class="cc-row-meta">
+                          {t("tasks.tokens", { count: r.input_tokens + r.output_tokens })}
+                          {r.cost !== null ? ` · ${usd(r.cost)}` : ""}
+                        </span>
+                      )
+                      : null}
+                  </div>
+                  {r.output_head ? <p class="cc-row-meta cc-task-output">{r.output_head}</p> : null}
+                  {r.reason && r.status !== "completed"
+                    ? <p class="cc-row-meta">{r.reason}</p>
                     : null}
-                  {r.output_tokens
+                </div>
+                <div class="cc-row-actions">
+                  {r.session_id
                     ? (
-                      <span class="cc-row-meta">
-                        {r.input_tokens + r.output_tokens} tokens
-                        {r.cost !== null ? ` · $${r.cost.toFixed(4)}` : ""}
-                      </span>
+                      <a
+                        class="btn cc-btn cc-btn-quiet"
+                        href={`/?session=${encodeURIComponent(r.session_id)}`}
+                      >
+                        {t("tasks.openSession")}
+                      </a>
                     )
                     : null}
                 </div>
-                {r.output_head ? <p class="cc-row-meta cc-task-output">{r.output_head}</p> : null}
-                {r.reason && r.status !== "completed"
-                  ? <p class="cc-row-meta">{r.reason}</p>
-                  : null}
-              </div>
-              <div class="cc-row-actions">
-                {r.session_id
-                  ? (
-                    <a
-                      class="btn cc-btn cc-btn-quiet"
-                      href={`/?session=${encodeURIComponent(r.session_id)}`}
-                    >
-                      Open session
-                    </a>
-                  )
-                  : null}
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+              </li>
+            ))}
+          </ul>
+        )}
       <div class="cc-form-foot">
-        <button type="button" class="btn cc-btn" data-cc-action="task-history-close">Close</button>
+        <button type="button" class="btn cc-btn" data-cc-action="task-history-close">
+          {t("common.close")}
+        </button>
       </div>
     </div>
   );
@@ -238,18 +284,16 @@ export function TasksPanel({ data }: { data: TasksData }) {
   return (
     <Section
       hook="tasks"
-      title="Scheduled tasks"
-      description="Prompts the agent runs on a schedule, each run an ordinary session you can open."
+      title={t("tasks.title")}
+      description={t("tasks.description")}
       actions={
         <button type="button" class="btn cc-btn cc-btn-primary" data-cc-action="task-new">
-          New task
+          {t("tasks.newTask")}
         </button>
       }
     >
       {data.error ? <p class="cc-callout" data-tone="error">{data.error}</p> : null}
-      {data.jobs.length === 0 && !data.editing
-        ? <p class="cc-empty">No scheduled tasks yet.</p>
-        : null}
+      {data.jobs.length === 0 && !data.editing ? <p class="cc-empty">{t("tasks.empty")}</p> : null}
       {data.jobs.length > 0
         ? (
           <ul class="cc-rows" data-cc-list="tasks">
@@ -260,14 +304,14 @@ export function TasksPanel({ data }: { data: TasksData }) {
                 name={j.name}
                 tags={
                   <>
-                    <span class="cc-chip mono">{j.schedule_display}</span>
+                    <span class="cc-chip mono">{scheduleText(j)}</span>
                     {j.state === "paused" || j.state === "running" || j.state === "completed"
-                      ? <span class="cc-chip">{j.state}</span>
+                      ? <span class="cc-chip">{t("tasks.state", { state: j.state })}</span>
                       : null}
                     {j.last_status
                       ? (
                         <Badge tone={STATUS_TONE[j.last_status] ?? "neutral"}>
-                          last: {j.last_status}
+                          {t("tasks.lastStatus", { status: j.last_status })}
                         </Badge>
                       )
                       : null}
@@ -275,15 +319,17 @@ export function TasksPanel({ data }: { data: TasksData }) {
                 }
                 meta={
                   <p class="cc-row-meta">
-                    Next run: <When iso={j.next_run_at} empty="none" />
+                    {tWith("tasks.nextRun", {
+                      time: <When iso={j.next_run_at} empty={t("tasks.nextRunNone")} />,
+                    })}
                   </p>
                 }
                 actions={
                   <>
                     <RowToggle action="task-toggle" name={j.id} enabled={j.enabled} />
-                    <RowButton action="task-run" name={j.id} label="Run now" />
-                    <RowButton action="task-history" name={j.id} label="History" />
-                    <RowButton action="task-edit" name={j.id} label="Edit" />
+                    <RowButton action="task-run" name={j.id} label={t("tasks.runNow")} />
+                    <RowButton action="task-history" name={j.id} label={t("tasks.history")} />
+                    <RowButton action="task-edit" name={j.id} label={t("common.edit")} />
                   </>
                 }
               />

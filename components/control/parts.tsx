@@ -2,6 +2,23 @@
 // with its hint, a live status line the page script writes into, a state badge and the
 // two-step confirmation row. Server-rendered; lib/browser/pages/control_center.ts gives them life.
 import type { ComponentChildren } from "preact";
+import { t } from "../../lib/i18n/t.ts";
+
+const SLOT = "\u{E000}";
+
+/**
+ * The message `key` with an element in it: the argument `slot` marks where `node` goes, so
+ * each language keeps its own word order ("Shared {time}", "{time} に共有").
+ */
+export function withNode(
+  key: string,
+  slot: string,
+  node: ComponentChildren,
+  values: Record<string, string | number> = {},
+): ComponentChildren {
+  const [before, after = ""] = t(key, { ...values, [slot]: SLOT }).split(SLOT);
+  return <>{before}{node}{after}</>;
+}
 
 export function Section(
   { title, description, actions, children, hook }: {
@@ -93,7 +110,7 @@ export function ConfirmAction(
         >
           {confirm}
         </button>
-        <button type="button" class="btn cc-btn" data-cc-cancel>Cancel</button>
+        <button type="button" class="btn cc-btn" data-cc-cancel>{t("common.cancel")}</button>
       </div>
     </div>
   );
@@ -134,14 +151,17 @@ export function RowToggle(
   { action, name, enabled }: { action: string; name: string; enabled: boolean },
 ) {
   return (
-    <label class="cc-toggle cc-toggle-small" title={enabled ? "Disable" : "Enable"}>
+    <label
+      class="cc-toggle cc-toggle-small"
+      title={enabled ? t("control.disable") : t("control.enable")}
+    >
       <input
         type="checkbox"
         role="switch"
         data-cc-action={action}
         data-name={name}
         checked={enabled}
-        aria-label={`${name} enabled`}
+        aria-label={t("control.itemEnabled", { name })}
       />
       <span class="cc-toggle-track" aria-hidden="true" />
     </label>
@@ -164,7 +184,7 @@ export function RowButton(
       data-cc-action={action}
       data-name={name}
       disabled={disabled}
-      aria-label={`${label} ${name}`}
+      aria-label={t("control.rowAction", { action: label, name })}
     >
       {label}
     </button>
@@ -188,7 +208,7 @@ export function FormFoot(
       {remove
         ? (
           <ConfirmAction
-            label="Delete…"
+            label={t("control.deleteAsk")}
             question={remove.question}
             confirm={remove.confirm}
             action={remove.action}
@@ -197,7 +217,9 @@ export function FormFoot(
         )
         : null}
       <StatusLine hook={status} />
-      <button type="button" class="btn cc-btn" data-cc-action={cancelAction}>Cancel</button>
+      <button type="button" class="btn cc-btn" data-cc-action={cancelAction}>
+        {t("common.cancel")}
+      </button>
       <button type="submit" class="btn cc-btn cc-btn-primary">{submit}</button>
     </div>
   );

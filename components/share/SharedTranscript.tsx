@@ -5,6 +5,7 @@
 import { KATEX_CSS_HREF, renderMarkdown } from "../../lib/markdown/render.ts";
 import type { SharedTool, SharedTurn, ShareSnapshot } from "../../lib/sharing/share_snapshot.ts";
 import type { ComponentChildren } from "preact";
+import { currentDirection, currentLocale, formatDate, t } from "../../lib/i18n/t.ts";
 
 /**
  * A workspace-relative image named a file of the owner's workspace: the public page has no
@@ -26,7 +27,7 @@ function ShareDocument(
   },
 ) {
   return (
-    <html lang="en" data-theme={theme}>
+    <html lang={currentLocale()} dir={currentDirection()} data-theme={theme}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -53,7 +54,7 @@ function ToolDetails({ tool }: { tool: SharedTool }) {
         <span class="share-tool-name">{tool.name}</span>
         <span class="share-tool-target">{tool.target}</span>
       </summary>
-      {tool.withheld ? <p class="share-tool-withheld">File contents were not shared.</p> : (
+      {tool.withheld ? <p class="share-tool-withheld">{t("share.filesWithheld")}</p> : (
         <>
           {tool.args ? <pre class="share-tool-args">{tool.args}</pre> : null}
           {tool.result ? <pre class="share-tool-result">{tool.result}</pre> : null}
@@ -87,13 +88,13 @@ function SharedTurnView({ turn, html }: { turn: SharedTurn; html: string[] }) {
       {turn.tools.length
         ? (
           <div class="share-tools">
-            {turn.tools.map((t, i) => <ToolDetails key={i} tool={t} />)}
+            {turn.tools.map((tool, i) => <ToolDetails key={i} tool={tool} />)}
           </div>
         )
         : turn.toolCount
         ? (
           <p class="share-tools-hidden">
-            {turn.toolCount === 1 ? "1 tool call" : `${turn.toolCount} tool calls`} not shared
+            {t("share.toolsHidden", { count: turn.toolCount })}
           </p>
         )
         : null}
@@ -113,19 +114,27 @@ function SharedTurnView({ turn, html }: { turn: SharedTurn; html: string[] }) {
 export function SharedPage(
   { snapshot, createdAt, theme }: { snapshot: ShareSnapshot; createdAt: number; theme: string },
 ) {
-  const html = snapshot.turns.map((t) => t.segments.map(renderSharedProse));
+  const html = snapshot.turns.map((turn) => turn.segments.map(renderSharedProse));
   const math = html.some((segs) => segs.some((h) => h.includes('class="katex')));
-  const when = new Date(createdAt * 1000).toISOString().slice(0, 16).replace("T", " ");
+  const when = formatDate(createdAt * 1000, {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "UTC",
+  });
   return (
-    <ShareDocument title={`${snapshot.title} · Shared conversation`} theme={theme} math={math}>
+    <ShareDocument
+      title={t("share.documentTitle", { title: snapshot.title })}
+      theme={theme}
+      math={math}
+    >
       <main class="share-main">
         <header class="share-header">
-          <p class="share-kicker">Shared conversation · read-only</p>
+          <p class="share-kicker">{t("share.kicker")}</p>
           <h1 class="share-title">{snapshot.title}</h1>
-          <p class="share-meta">Snapshot taken {when} UTC</p>
+          <p class="share-meta">{t("share.snapshotTaken", { when })}</p>
         </header>
         <div class="turns">
-          {snapshot.turns.map((t, i) => <SharedTurnView key={i} turn={t} html={html[i]} />)}
+          {snapshot.turns.map((turn, i) => <SharedTurnView key={i} turn={turn} html={html[i]} />)}
         </div>
       </main>
     </ShareDocument>
@@ -135,10 +144,10 @@ export function SharedPage(
 /** The answer to an unknown, revoked or expired token: the same words for all three. */
 export function ShareNotFound({ theme }: { theme: string }) {
   return (
-    <ShareDocument title="Link not available" theme={theme} math={false}>
+    <ShareDocument title={t("share.notFoundTitle")} theme={theme} math={false}>
       <main class="share-main share-missing">
-        <h1 class="share-title">This link is not available</h1>
-        <p class="share-meta">Ask the person who shared it for a new link.</p>
+        <h1 class="share-title">{t("share.notFoundHeading")}</h1>
+        <p class="share-meta">{t("share.notFoundHint")}</p>
       </main>
     </ShareDocument>
   );

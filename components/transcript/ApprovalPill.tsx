@@ -2,6 +2,8 @@
 // into view; while the reader has scrolled it out of view, a "Needs your approval" pill just
 // above the composer jumps back to it. The card is found by its data-approval-id.
 import { useEffect, useState } from "preact/hooks";
+import { t } from "../../lib/i18n/t.ts";
+import { scrollBehavior } from "../../lib/browser/motion.ts";
 
 function cardOf(id: string): HTMLElement | null {
   return document.querySelector<HTMLElement>(
@@ -22,7 +24,7 @@ function reveal(el: HTMLElement, smooth: boolean): void {
   let delta = 0;
   if (a.bottom > b.bottom - margin) delta = a.bottom - b.bottom + margin;
   if (a.top - delta < b.top + margin) delta = a.top - b.top - margin;
-  if (delta) s.scrollBy({ top: delta, behavior: smooth ? "smooth" : "auto" });
+  if (delta) s.scrollBy({ top: delta, behavior: scrollBehavior(smooth) });
 }
 
 export function ApprovalPill({ approvalId }: { approvalId: string }) {
@@ -34,10 +36,16 @@ export function ApprovalPill({ approvalId }: { approvalId: string }) {
     if (!el) return;
     requestAnimationFrame(() => reveal(el, false));
     const root = document.querySelector<HTMLElement>(".transcript");
+    // In view: 40% of the card, or of the transcript when the card is taller than that allows
+    // (200% zoom, large text), else the pill would cover the card it points to for good.
     const io = new IntersectionObserver(([entry]) => {
-      setOffscreen(!entry.isIntersecting);
+      const seen = entry.intersectionRect.height;
+      const room = entry.rootBounds?.height ?? innerHeight;
+      setOffscreen(
+        !entry.isIntersecting || (entry.intersectionRatio < 0.4 && seen < 0.4 * room),
+      );
       if (root) setBottom(Math.max(16, innerHeight - root.getBoundingClientRect().bottom + 12));
-    }, { root, threshold: 0.4 });
+    }, { root, threshold: [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4] });
     io.observe(el);
     return () => io.disconnect();
   }, [approvalId]);
@@ -56,7 +64,7 @@ export function ApprovalPill({ approvalId }: { approvalId: string }) {
         });
       }}
     >
-      Needs your approval ↓
+      {t("approvals.pill")}
     </button>
   );
 }

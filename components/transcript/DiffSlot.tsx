@@ -4,6 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { ComponentType } from "preact";
 import type { FileDiff } from "../../lib/shared/chat_events.ts";
+import { t } from "../../lib/i18n/t.ts";
 
 type View = ComponentType<{ diff: FileDiff }>;
 let viewModule: Promise<View> | undefined;
@@ -48,7 +49,7 @@ export function DiffSlot({ sessionId, toolCallId }: { sessionId: string; toolCal
   if (!state) return null;
   return (
     <div class="tool-section">
-      <div class="tool-label">Changes</div>
+      <div class="tool-label">{t("activity.changes")}</div>
       <state.View diff={state.diff} />
     </div>
   );

@@ -2,6 +2,7 @@
 // a unified diff with old and new line numbers, added lines green and removed red. Loaded on
 // demand by DiffSlot.tsx; the text goes in as Preact text nodes (never markup).
 import type { FileDiff } from "../../lib/shared/chat_events.ts";
+import { t } from "../../lib/i18n/t.ts";
 
 interface Row {
   kind: "add" | "del" | "ctx" | "hunk";
@@ -39,7 +40,7 @@ export default function DiffView({ diff }: { diff: FileDiff }) {
       <div class="diff-head">
         <span class="diff-path">{diff.path}</span>
         <span class="diff-stat">
-          {diff.status === "added" ? "new file · " : ""}
+          {diff.status === "added" ? `${t("activity.diffNewFile")} · ` : ""}
           <span class="diff-added">+{diff.added}</span>{" "}
           <span class="diff-removed">−{diff.removed}</span>
         </span>
@@ -58,7 +59,7 @@ export default function DiffView({ diff }: { diff: FileDiff }) {
           ))}
         </tbody>
       </table>
-      {diff.truncated ? <p class="diff-more">The diff is long; the rest is not shown.</p> : null}
+      {diff.truncated ? <p class="diff-more">{t("activity.diffTruncated")}</p> : null}
     </div>
   );
 }

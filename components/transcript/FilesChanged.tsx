@@ -2,13 +2,14 @@
 // its write_file/patch calls changed; a click opens their diffs (FilesChangedDialog.tsx, loaded
 // then). Nothing for a turn that changed no file.
 import type { ToolView } from "../../lib/shared/transcript_turns.ts";
+import { t } from "../../lib/i18n/t.ts";
 
 const FILE_TOOLS = new Set(["write_file", "patch"]);
 
 /** The completed file-changing calls of a turn and the distinct paths they touched. */
 export function changedFiles(tools: readonly ToolView[]): { ids: string[]; paths: string[] } {
-  const done = tools.filter((t) => FILE_TOOLS.has(t.name) && t.status === "completed");
-  return { ids: done.map((t) => t.id), paths: [...new Set(done.map((t) => t.target))] };
+  const done = tools.filter((x) => FILE_TOOLS.has(x.name) && x.status === "completed");
+  return { ids: done.map((x) => x.id), paths: [...new Set(done.map((x) => x.target))] };
 }
 
 export function FilesChanged({ sessionId, tools }: { sessionId: string; tools: ToolView[] }) {
@@ -19,14 +20,11 @@ export function FilesChanged({ sessionId, tools }: { sessionId: string; tools: T
       type="button"
       class="files-changed"
       data-files-changed
-      onClick={(e) => {
-        // Inside the Activity row's summary: open the diffs, not the row.
-        e.preventDefault();
-        e.stopPropagation();
+      onClick={() => {
         void import("./FilesChangedDialog.tsx").then((m) => m.openFilesChanged(sessionId, ids));
       }}
     >
-      {paths.length === 1 ? "1 file changed" : `${paths.length} files changed`}
+      {t("activity.filesChanged", { count: paths.length })}
     </button>
   );
 }

@@ -4,6 +4,7 @@ import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { FileDiff } from "../../lib/shared/chat_events.ts";
 import DiffView from "./DiffView.tsx";
+import { t } from "../../lib/i18n/t.ts";
 
 async function loadDiff(sessionId: string, id: string): Promise<FileDiff | null> {
   const q = `session_id=${encodeURIComponent(sessionId)}&tool_call_id=${encodeURIComponent(id)}`;
@@ -23,14 +24,16 @@ function Diffs({ sessionId, ids, close }: { sessionId: string; ids: string[]; cl
   return (
     <>
       <header class="files-changed-head">
-        <h2 class="dialog-title">Changes in this turn</h2>
-        <button type="button" class="btn btn-ghost btn-sm" onClick={close}>Close</button>
+        <h2 class="dialog-title">{t("activity.turnChanges")}</h2>
+        <button type="button" class="btn btn-ghost btn-sm" onClick={close}>
+          {t("common.close")}
+        </button>
       </header>
       {diffs === null
-        ? <p class="dialog-text">Loading…</p>
+        ? <p class="dialog-text">{t("common.loading")}</p>
         : diffs.length
         ? diffs.map((d, i) => <DiffView key={i} diff={d} />)
-        : <p class="dialog-text">The changes are no longer stored.</p>}
+        : <p class="dialog-text">{t("activity.turnChangesGone")}</p>}
     </>
   );
 }
@@ -45,7 +48,7 @@ export function openFilesChanged(sessionId: string, ids: string[]): void {
   }
   const dialog = document.createElement("dialog");
   dialog.className = "dialog files-changed-dialog";
-  dialog.setAttribute("aria-label", "Changes in this turn");
+  dialog.setAttribute("aria-label", t("activity.turnChanges"));
   document.body.append(dialog);
   const close = () => dialog.close();
   dialog.addEventListener("close", () => (render(null, dialog), dialog.remove()));

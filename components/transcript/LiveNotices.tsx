@@ -5,26 +5,29 @@ import type { LiveTranscript } from "../../lib/browser/live_transcript.ts";
 import { ApprovalCard } from "../ApprovalCard.tsx";
 import { ClarifyCard } from "../ClarifyCard.tsx";
 import { ApprovalPill } from "./ApprovalPill.tsx";
+import { t } from "../../lib/i18n/t.ts";
 
-export function LiveNotices({ transcript: t }: { transcript: LiveTranscript }) {
-  const conn = t.conn.value;
-  const clarify = t.clarify.value;
-  const approval = t.approval.value;
+export function LiveNotices({ transcript: live }: { transcript: LiveTranscript }) {
+  const conn = live.conn.value;
+  const clarify = live.clarify.value;
+  const approval = live.approval.value;
+  // The /yolo command is code inside the sentence: split the message where it goes.
+  const [yoloBefore, yoloAfter] = t("approvals.yoloNote", { command: "\u0001" }).split("\u0001");
   return (
     <>
       {conn?.state === "lost"
         ? (
           <div class="turn-notice" data-kind="error" role="alert">
-            <span class="turn-notice-title">Connection lost</span>
+            <span class="turn-notice-title">{t("transcript.connectionLost")}</span>
             <span class="turn-notice-message">
-              The answer may still be running on the server. {conn.error}.
+              {t("transcript.connectionLostMessage", { error: conn.error })}
             </span>
             <button
               type="button"
               class="btn btn-quiet turn-notice-action"
-              onClick={() => t.follow(conn.run)}
+              onClick={() => live.follow(conn.run)}
             >
-              Reconnect
+              {t("transcript.reconnect")}
             </button>
           </div>
         )
@@ -33,9 +36,9 @@ export function LiveNotices({ transcript: t }: { transcript: LiveTranscript }) {
         ? (
           <ClarifyCard
             key={clarify.clarify_id}
-            sessionId={t.sessionId}
+            sessionId={live.sessionId}
             clarify={clarify}
-            onSettled={() => t.clarify.value = null}
+            onSettled={() => live.clarify.value = null}
           />
         )
         : null}
@@ -43,19 +46,21 @@ export function LiveNotices({ transcript: t }: { transcript: LiveTranscript }) {
         ? (
           <ApprovalCard
             key={approval.pending.approval_id}
-            sessionId={t.sessionId}
+            sessionId={live.sessionId}
             approval={approval.pending}
             pendingCount={Math.max(1, approval.pending_count)}
-            onSettled={t.approvalSettled}
+            onSettled={live.approvalSettled}
           />
         )
         : null}
       {approval.pending ? <ApprovalPill approvalId={approval.pending.approval_id} /> : null}
-      {t.skip.value
+      {live.skip.value
         ? (
           <p class="yolo-note" role="status">
-            Approvals are skipped in this chat (<code>/yolo</code>) — risky commands run without
-            asking.
+            {yoloBefore}
+            {/* i18n-ignore: the slash command, typed as is */}
+            <code>/yolo</code>
+            {yoloAfter}
           </p>
         )
         : null}

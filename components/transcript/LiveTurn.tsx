@@ -8,6 +8,7 @@ import { sinkKey } from "../../lib/browser/live_transcript.ts";
 import type { LiveProse } from "../../lib/browser/live_prose.ts";
 import { TurnView } from "../TurnView.tsx";
 import { LiveSegment } from "./LiveSegment.tsx";
+import { t } from "../../lib/i18n/t.ts";
 
 /**
  * The turn as the view should see it: the run grows its turn in place, and a component with
@@ -20,8 +21,8 @@ function viewOf(turn: TurnModel): TurnModel {
     ...turn,
     thinking: [...turn.thinking],
     // A delegate card's nested child calls are grown in place too.
-    tools: turn.tools.map((t) => ({ ...t, children: t.children?.map((c) => ({ ...c })) })),
-    todos: turn.todos?.map((t) => ({ ...t })) ?? null,
+    tools: turn.tools.map((x) => ({ ...x, children: x.children?.map((c) => ({ ...c })) })),
+    todos: turn.todos?.map((x) => ({ ...x })) ?? null,
     notices: [...turn.notices],
   };
 }
@@ -64,8 +65,13 @@ export function GoalDivider({ goal }: { goal: NonNullable<LiveRun["goal"]> }) {
   return (
     <div class="goal-divider" role="note" data-goal-turn={goal.turn}>
       <span class="goal-divider-text">
-        Continuing toward the goal — turn {goal.turn}/{goal.max_turns}
-        {goal.reason ? `: ${goal.reason}` : ""}
+        {goal.reason
+          ? t("transcript.goalContinueReason", {
+            turn: goal.turn,
+            max: goal.max_turns,
+            reason: goal.reason,
+          })
+          : t("transcript.goalContinue", { turn: goal.turn, max: goal.max_turns })}
       </span>
     </div>
   );
@@ -95,11 +101,11 @@ function LiveTurnView(
     >
       {running && run.retrying ? <p class="turn-status" role="status">{run.retrying}</p> : null}
       {running && reconnecting
-        ? <p class="turn-status" role="status">Connection dropped — reconnecting…</p>
+        ? <p class="turn-status" role="status">{t("transcript.reconnecting")}</p>
         : null}
       {running && !run.turn.tools.some((x) => IN_FLIGHT.has(x.status))
         ? (
-          <p class="turn-pending" role="status" aria-label="Working">
+          <p class="turn-pending" role="status" aria-label={t("transcript.working")}>
             <span class="spinner" />
           </p>
         )

@@ -258,7 +258,7 @@ export function tagSessionProfile(
   profile: { name: string; personality: string | null },
 ): void {
   db.prepare(
-    "UPDATE sessions SET profile = ?, personality = COALESCE(?, personality) WHERE session_id = ?",
+    "UPDATE sessions SET profile = ?, personality = COALESCE(CAST(? AS TEXT), personality) WHERE session_id = ?",
   )
     .run(profile.name === DEFAULT_PROFILE ? null : profile.name, profile.personality, sessionId);
 }

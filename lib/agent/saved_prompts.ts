@@ -43,7 +43,8 @@ function row(r: Record<string, unknown>): SavedPrompt {
 }
 
 export function listPrompts(db: Db): SavedPrompt[] {
-  return (db.prepare("SELECT * FROM saved_prompts ORDER BY name COLLATE NOCASE").all() as Record<
+  // lower() rather than COLLATE NOCASE, which PostgreSQL does not have (both fold ASCII only).
+  return (db.prepare("SELECT * FROM saved_prompts ORDER BY lower(name), name").all() as Record<
     string,
     unknown
   >[]).map(row);

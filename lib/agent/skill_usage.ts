@@ -13,17 +13,36 @@ export interface SkillUsage {
 
 /** Usage of `installed` skills plus any used skill no longer installed, most used first. */
 export function skillUsage(db: Db, installed: readonly string[]): SkillUsage[] {
+  // The skill name is read from the JSON here, not with json_extract (PostgreSQL lacks it): the
+  // rows are the completed `skill` calls only, a small set.
   const rows = db.prepare(
-    `SELECT json_extract(args, '$.name') AS name, COUNT(*) AS count, MAX(started_at) AS last
-       FROM tool_calls WHERE name = 'skill' AND status = 'completed' AND json_valid(args)
-       GROUP BY json_extract(args, '$.name')`,
-  ).all() as Array<{ name: string | null; count: number; last: number | null }>;
-  const used = new Map(
-    rows.filter((r) => typeof r.name === "string").map((r) => [r.name!, r]),
-  );
+    "SELECT args, started_at FROM tool_calls WHERE name = 'skill' AND status = 'completed'",
+  ).all() as Array<{ args: string; started_at: number }>;
+  const used = new Map<string, { count: number; last: number }>();
+  for (const row of rows) {
+    const name = skillName(row.args);
+    if (name === null) continue;
+    const r = used.get(name);
+    if (r) {
+      r.count++;
+      r.last = Math.max(r.last, row.started_at);
+    } else used.set(name, { count: 1, last: row.started_at });
+  }
   const names = new Set([...installed, ...used.keys()]);
   return [...names].map((name) => {
     const r = used.get(name);
     return { name, count: r?.count ?? 0, last_used_at: r?.last ?? null };
   }).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+}
+
+/** The `name` argument of a skill call's JSON arguments; null when absent or not a string. */
+function skillName(args: string): string | null {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return null;
+    const name = (parsed as { name?: unknown }).name;
+    return typeof name === "string" ? name : null;
+  } catch {
+    return null;
+  }
 }

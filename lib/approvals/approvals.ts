@@ -128,17 +128,52 @@ function rowToApproval(row: Record<string, unknown>): Approval {
 }
 
 /**
- * At start-up no run survives from the previous process, so every approval still pending is
- * an orphan: answering it could never run anything. Expire them, so a reload shows no card
- * that dead-ends (the run itself is marked interrupted by the journal's recovery).
+ * An approval still pending whose run no longer runs (its process stopped: the journal's
+ * recovery marked the run interrupted) is an orphan: answering it could never run anything.
+ * Expire them, so a reload shows no card that dead-ends. Approvals of runs still running — on
+ * another replica sharing the database — are left alone.
  */
 export function expireOrphanedApprovals(db: Db, clock: Clock): number {
   const res = db.prepare(
     `UPDATE approvals SET status = 'expired', resolved_at = ?,
        message = 'The server restarted before this was answered'
-     WHERE status = 'pending'`,
+     WHERE status = 'pending' AND (stream_id IS NULL OR stream_id NOT IN
+       (SELECT stream_id FROM streams WHERE status = 'running'))`,
   ).run(clock());
   return Number(res.changes);
+}
+
+/**
+ * Settle this process's waiter for an approval that another replica answered: the answer is
+ * in the approval's row (lib/replicas/run_leases.ts brings the command here). Returns whether
+ * a waiter was settled.
+ */
+export function settleAnsweredApproval(app: ApprovalApp, approvalId: string): boolean {
+  const hub = app.tools.approvals;
+  const waiter = hub.waiters.get(approvalId);
+  if (!waiter) return false;
+  const row = app.db.prepare("SELECT * FROM approvals WHERE approval_id = ?").get(approvalId) as
+    | Record<string, unknown>
+    | undefined;
+  if (!row || row.status === "pending") return false;
+  const approval = rowToApproval(row);
+  const choice = row.choice as ApprovalChoice;
+  // "always" wrote config.yaml on the replica that answered; this one learns the keys now.
+  if (choice === "always") { for (const k of approval.pattern_keys) hub.allowlist.add(k); }
+  const snapshot = publish(hub, app.db, approval.session_id);
+  safeEmit(waiter.emit, {
+    event: "approval_resolved",
+    data: { approval_id: approvalId, choice, pending_count: snapshot.pending_count },
+  });
+  const edited = row.edited_command as string | null;
+  waiter.settle({
+    approved: row.status === "approved",
+    choice,
+    message: (row.message as string | null) ?? undefined,
+    via: "user",
+    ...(edited ? { command: edited } : {}),
+  });
+  return true;
 }
 
 /** The head of a session's queue and its length. */
@@ -392,6 +427,8 @@ export async function resolveApproval(
     approval_id: string;
     pending_count: number;
     command?: string;
+    /** Whether the run waiting for it is in this process (else another replica's, see routes). */
+    delivered: boolean;
   }
 > {
   if (!APPROVAL_CHOICES.includes(res.choice)) {
@@ -462,7 +499,7 @@ export async function resolveApproval(
     if (r.changes === 0) return false;
     if (res.choice === "session" || res.choice === "always") {
       const ins = app.db.prepare(
-        "INSERT OR IGNORE INTO session_approvals (session_id, pattern_key) VALUES (?, ?)",
+        "INSERT INTO session_approvals (session_id, pattern_key) VALUES (?, ?) ON CONFLICT DO NOTHING",
       );
       for (const k of grantKeys) ins.run(res.sessionId, k);
     }
@@ -502,6 +539,7 @@ export async function resolveApproval(
     approval_id: approval.approval_id,
     pending_count: snapshot.pending_count,
     ...(edited ? { command: edited } : {}),
+    delivered: !!waiter,
   };
 }
 

@@ -5,6 +5,7 @@
 // again and it is swapped in; a failure shows the server's sentence in the panel's status line.
 import { api } from "./api_client.ts";
 import { emitHermesEvent } from "../shared/ui_events.ts";
+import { t } from "../i18n/t.ts";
 import {
   focusAutofocus,
   refreshPanel,
@@ -40,7 +41,7 @@ function invalid(form: HTMLFormElement, name: string, hook: string, text: string
 export async function saveProfile(form: HTMLFormElement, button: HTMLButtonElement | null) {
   const existing = form.dataset.profile ?? "";
   const name = existing || field(form, "name");
-  if (!name) return invalid(form, "name", "profile-form", "A profile needs a name.");
+  if (!name) return invalid(form, "name", "profile-form", t("extensions.profileNeedsName"));
   const body = {
     name,
     model: field(form, "model") || null,
@@ -51,7 +52,7 @@ export async function saveProfile(form: HTMLFormElement, button: HTMLButtonEleme
   await whileBusy(button, async () => {
     try {
       await api("POST", existing ? "/api/profile/update" : "/api/profile/create", body);
-      await rerender("profiles", {}, `${name} saved.`);
+      await rerender("profiles", {}, t("extensions.saved", { name }));
     } catch (err) {
       reportError(form, "profile-form", err);
     }
@@ -61,12 +62,14 @@ export async function saveProfile(form: HTMLFormElement, button: HTMLButtonEleme
 export async function savePrompt(form: HTMLFormElement, button: HTMLButtonElement | null) {
   const name = field(form, "name");
   const content = (form.elements.namedItem("content") as HTMLTextAreaElement).value;
-  if (!name) return invalid(form, "name", "prompt-form", "A prompt needs a name.");
-  if (!content.trim()) return invalid(form, "content", "prompt-form", "A prompt needs a text.");
+  if (!name) return invalid(form, "name", "prompt-form", t("extensions.promptNeedsName"));
+  if (!content.trim()) {
+    return invalid(form, "content", "prompt-form", t("extensions.promptNeedsText"));
+  }
   await whileBusy(button, async () => {
     try {
       await api("POST", "/api/prompts", { name, content });
-      await rerender("prompts", {}, `${name} saved.`);
+      await rerender("prompts", {}, t("extensions.saved", { name }));
     } catch (err) {
       reportError(form, "prompt-form", err);
     }
@@ -84,7 +87,7 @@ async function run(button: HTMLButtonElement, action: string, name: string): Pro
     case "profile-switch":
       await api("POST", "/api/profile/switch", { name });
       emitHermesEvent("hermes:profile-changed", { name });
-      return await rerender("profiles", {}, `New chats use ${name}.`);
+      return await rerender("profiles", {}, t("extensions.profileSwitched", { name }));
     case "profile-delete": {
       const sessions = button.dataset.sessions;
       const res = await api<{ moved: number; deleted: number }>("POST", "/api/profile/delete", {
@@ -92,12 +95,12 @@ async function run(button: HTMLButtonElement, action: string, name: string): Pro
         ...(sessions ? { sessions } : {}),
       });
       if (res.moved || res.deleted) emitHermesEvent("hermes:sessions-changed", {});
-      const what = res.moved
-        ? ` ${res.moved} chats moved to default.`
+      const text = res.moved
+        ? t("extensions.profileDeletedMoved", { name, count: res.moved })
         : res.deleted
-        ? ` ${res.deleted} chats deleted.`
-        : "";
-      return await rerender("profiles", {}, `${name} deleted.${what}`);
+        ? t("extensions.profileDeletedChats", { name, count: res.deleted })
+        : t("extensions.deleted", { name });
+      return await rerender("profiles", {}, text);
     }
     case "prompt-new":
       return await rerender("prompts", { prompt: "" });
@@ -107,7 +110,7 @@ async function run(button: HTMLButtonElement, action: string, name: string): Pro
       return await rerender("prompts");
     case "prompt-delete":
       await api("POST", "/api/prompts/delete", { name });
-      return await rerender("prompts", {}, `${name} deleted.`);
+      return await rerender("prompts", {}, t("extensions.deleted", { name }));
   }
 }
 

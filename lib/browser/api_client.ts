@@ -2,6 +2,7 @@
 // How islands call the JSON API: same-origin fetch, JSON in and out, the page's proof token
 // (<meta name="hermes-csrf-token">, rendered with auth on or off) on every call, and an
 // Error carrying the server's `{"error": "..."}` sentence and status on any non-2xx answer.
+import { t } from "../i18n/t.ts";
 
 /** An API call that did not succeed; `message` is the server's sentence for the user. */
 export class ApiError extends Error {
@@ -58,7 +59,7 @@ export async function apiRequest<T>(
     });
   } catch (err) {
     if ((err as Error).name === "AbortError") throw err;
-    throw new ApiError("The server could not be reached. Is it still running?", 0, null);
+    throw new ApiError(t("shell.serverUnreachable"), 0, null);
   }
   const text = await res.text();
   let parsed: unknown = null;
@@ -70,7 +71,9 @@ export async function apiRequest<T>(
     throw new ApiError(
       typeof message === "string"
         ? message
-        : `${init.failure ?? `${method} ${path} failed`} (${res.status})`,
+        : init.failure
+        ? t("shell.failureWithStatus", { failure: init.failure, status: res.status })
+        : t("shell.requestFailed", { method, path, status: res.status }),
       res.status,
       parsed,
     );

@@ -3,6 +3,7 @@
 // every session (GET /api/approval/inbox, re-read every few seconds while the page is visible
 // and after each chat event). The panel itself loads on first click.
 import { api } from "./api_client.ts";
+import { formatNumber, t } from "../i18n/t.ts";
 
 const POLL_MS = 4000;
 const badge = () => document.querySelector<HTMLButtonElement>("[data-approval-inbox]");
@@ -17,13 +18,17 @@ function show(c: Counts): void {
   if (!b) return;
   b.hidden = c.count === 0;
   const n = b.querySelector<HTMLElement>("[data-approval-inbox-count]");
-  if (n) n.textContent = String(c.count);
-  const line = c.sessions === 1
-    ? "1 agent is waiting on you"
-    : `${c.sessions} agents are waiting on you`;
+  if (n) n.textContent = formatNumber(c.count);
   const text = b.querySelector<HTMLElement>("[data-approval-inbox-text]");
-  if (text) text.textContent = line;
-  b.setAttribute("aria-label", `${line}: open the approval inbox`);
+  if (text) text.textContent = t("sidebar.agentsWaiting", { count: c.sessions });
+  // The name starts with the visible text, count included (WCAG 2.5.3 Label in Name).
+  b.setAttribute(
+    "aria-label",
+    t("a11y.approvalInboxName", {
+      count: formatNumber(c.count),
+      label: t("sidebar.agentsWaitingOpen", { count: c.sessions }),
+    }),
+  );
 }
 
 async function poll(): Promise<void> {

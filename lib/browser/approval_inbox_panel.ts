@@ -5,6 +5,7 @@
 // as textContent/value (never markup); an edit refused by the policy (400) keeps the card open.
 import { api, ApiError } from "./api_client.ts";
 import { el } from "./ui_menu.ts";
+import { t } from "../i18n/t.ts";
 
 export interface InboxItem {
   approval_id: string;
@@ -23,7 +24,7 @@ export interface InboxAnswer {
 
 /** "1 agent is waiting on you" / "3 agents are waiting on you". */
 export function waitingLine(sessions: number): string {
-  return sessions === 1 ? "1 agent is waiting on you" : `${sessions} agents are waiting on you`;
+  return t("sidebar.agentsWaiting", { count: sessions });
 }
 
 let dialog: HTMLDialogElement | null = null;
@@ -40,20 +41,28 @@ function card(item: InboxItem, refresh: () => Promise<void>): HTMLElement {
     rows: "2",
     readonly: true,
     spellcheck: "false",
-    "aria-label": "Command",
+    "aria-label": t("sidebar.inboxCommand"),
   });
   command.value = item.command;
   const error = el("p", { class: "dialog-error", role: "alert" });
-  const allow = el("button", { type: "button", class: "btn btn-primary btn-sm" }, "Allow once");
-  const deny = el("button", { type: "button", class: "btn btn-secondary btn-sm" }, "Deny");
-  const edit = el("button", { type: "button", class: "btn btn-ghost btn-sm" }, "Edit");
+  const allow = el(
+    "button",
+    { type: "button", class: "btn btn-primary btn-sm" },
+    t("sidebar.inboxAllowOnce"),
+  );
+  const deny = el(
+    "button",
+    { type: "button", class: "btn btn-secondary btn-sm" },
+    t("sidebar.inboxDeny"),
+  );
+  const edit = el("button", { type: "button", class: "btn btn-ghost btn-sm" }, t("common.edit"));
   const node = el(
     "article",
     {
       class: "approval-inbox-card",
       tabindex: "0",
       "data-approval-id": item.approval_id,
-      "aria-label": `Approval for ${item.session_title}`,
+      "aria-label": t("sidebar.inboxCardLabel", { title: item.session_title }),
     },
     el(
       "a",
@@ -68,7 +77,7 @@ function card(item: InboxItem, refresh: () => Promise<void>): HTMLElement {
   const startEdit = () => {
     command.readOnly = false;
     node.classList.add("editing");
-    allow.textContent = "Run edited once";
+    allow.textContent = t("sidebar.inboxRunEdited");
     command.focus();
     command.setSelectionRange(command.value.length, command.value.length);
   };
@@ -118,13 +127,26 @@ export async function openApprovalInbox(onChange: (a: InboxAnswer) => void): Pro
     dialog.addEventListener("click", (e) => {
       if (e.target === dialog) dialog?.close();
     });
+    // Focus goes back to the opener; when that left with the last answer (the footer's
+    // "waiting on you" hides at zero), to the composer rather than nowhere.
+    dialog.addEventListener("close", () => {
+      const at = document.activeElement;
+      if (!at || at === document.body || at.getClientRects().length === 0) {
+        (document.getElementById("composer-input") ?? document.getElementById("session-search"))
+          ?.focus();
+      }
+    });
     document.body.append(dialog);
   }
   const d = dialog;
   const refresh = async () => {
     const inbox = await api<InboxAnswer>("GET", "/api/approval/inbox");
     onChange(inbox);
-    const close = el("button", { type: "button", class: "btn btn-ghost btn-sm" }, "Close");
+    const close = el(
+      "button",
+      { type: "button", class: "btn btn-ghost btn-sm" },
+      t("common.close"),
+    );
     close.addEventListener("click", () => d.close());
     d.replaceChildren(
       el(
@@ -133,15 +155,16 @@ export async function openApprovalInbox(onChange: (a: InboxAnswer) => void): Pro
         el(
           "h2",
           { class: "dialog-title", id: "approval-inbox-title" },
-          inbox.count ? waitingLine(inbox.sessions) : "Nothing is waiting on you",
+          inbox.count ? waitingLine(inbox.sessions) : t("sidebar.inboxNothing"),
         ),
         close,
       ),
-      el("p", { class: "dialog-text approval-inbox-keys" }, "Keys: a allow once · d deny · e edit"),
+      el("p", { class: "dialog-text approval-inbox-keys" }, t("sidebar.inboxKeys")),
       ...inbox.approvals.map((item) => card(item, refresh)),
     );
     const first = d.querySelector<HTMLElement>(".approval-inbox-card");
-    if (first && d.open) first.focus();
+    // The answered card went with the old content: focus the next one, else Close.
+    if (d.open) (first ?? close).focus();
   };
   await refresh();
   if (!d.open) d.showModal();

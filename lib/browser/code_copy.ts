@@ -2,6 +2,7 @@
 // The Copy button of rendered code blocks: one delegated click listener for the whole page, so
 // blocks rendered later (streamed, older pages) need no wiring. Falls back to a selection copy
 // where the clipboard API is missing (plain http).
+import { t } from "../i18n/t.ts";
 
 /** Install the listener; returns the function that removes it. */
 export function installCodeCopy(doc: Document = document): () => void {
@@ -24,10 +25,10 @@ export function installCodeCopy(doc: Document = document): () => void {
       ok = doc.execCommand("copy");
       area.remove();
     }
-    btn.textContent = ok ? "Copied" : "Copy failed";
+    btn.textContent = ok ? t("common.copied") : t("transcript.copyFailed");
     btn.dataset.state = ok ? "copied" : "failed";
     setTimeout(() => {
-      btn.textContent = "Copy";
+      btn.textContent = t("common.copy");
       delete btn.dataset.state;
     }, 1500);
   };

@@ -4,6 +4,7 @@
 // a paste becomes a file, how attachments are uploaded and shown, and where drafts are kept.
 // Invariant: an upload always names its session; the CSRF token rides on it like on api().
 import { apiRequest } from "./api_client.ts";
+import { formatNumber, t } from "../i18n/t.ts";
 
 /** The `send_key` setting (lib/settings/settings.ts SEND_KEYS). */
 export type SendKey = "enter" | "ctrl+enter" | "shift+enter";
@@ -43,10 +44,11 @@ export function enterAction(e: KeyLike, sendKey: SendKey): "send" | "newline" | 
 
 /** The footer hint for `sendKey`, e.g. "Enter to send · Shift+Enter for a new line". */
 export function sendKeyHint(sendKey: SendKey, mac = false): string {
-  const ctrl = mac ? "⌘" : "Ctrl";
-  if (sendKey === "ctrl+enter") return `${ctrl}+Enter to send · Enter for a new line`;
-  if (sendKey === "shift+enter") return "Shift+Enter to send · Enter for a new line";
-  return "Enter to send · Shift+Enter for a new line";
+  const send = sendKeyLabel(sendKey, mac);
+  return t("composer.sendKeyHint", {
+    send,
+    newline: sendKey === "enter" ? "Shift+Enter" : "Enter",
+  });
 }
 
 /** Short label of the send combination ("Enter", "Ctrl+Enter"), for tooltips. */
@@ -104,7 +106,7 @@ export function uploadFile(
   return apiRequest<UploadedFile>("POST", "/api/upload", {
     body: form,
     signal: init.signal,
-    failure: `Upload of "${file.name}" failed`,
+    failure: t("composer.uploadOfFailed", { name: file.name }),
   });
 }
 
@@ -130,18 +132,33 @@ export function writeDraft(sessionId: string | null, text: string): void {
   } catch { /* the draft lives as long as the page */ }
 }
 
-/** `12345` tokens → "12.3k"; small counts stay exact. */
-export function formatTokens(n: number | null | undefined): string {
-  const v = Number(n ?? 0);
-  if (v < 1000) return String(v);
-  if (v < 1_000_000) return `${(v / 1000).toFixed(v < 10_000 ? 1 : 0)}k`;
-  return `${(v / 1_000_000).toFixed(1)}M`;
+/**
+ * Message `key` split around its `{slot}` argument: the text before and after the element
+ * the view puts there (`Type <span>/yolo</span> again`), so translations may move it.
+ */
+export function textAround(key: string, slot: string): [string, string] {
+  const [before, after = ""] = t(key, { [slot]: "\u0000" }).split("\u0000");
+  return [before, after];
 }
 
-/** `0.01234` → "$0.0123"; null → "unknown" (a model without pricing). */
+/** `12345` tokens → "12k", `1500` → "1.5k" (the locale's digits); small counts stay exact. */
+export function formatTokens(n: number | null | undefined): string {
+  const v = Number(n ?? 0);
+  const fixed = (x: number, digits: number) =>
+    formatNumber(x, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  if (v < 1000) return formatNumber(v);
+  if (v < 1_000_000) return `${fixed(v / 1000, v < 10_000 ? 1 : 0)}k`;
+  return `${fixed(v / 1_000_000, 1)}M`;
+}
+
+/** `0.01234` → "$0.0123" (the locale's way of writing dollars); null → "unknown" (no pricing). */
 export function formatCost(cost: number | null | undefined): string {
-  if (cost == null || !Number.isFinite(cost)) return "unknown";
-  if (cost === 0) return "$0.00";
-  if (cost < 0.01) return `$${cost.toFixed(4)}`;
-  return `$${cost.toFixed(2)}`;
+  if (cost == null || !Number.isFinite(cost)) return t("composer.costUnknown");
+  const digits = cost !== 0 && cost < 0.01 ? 4 : 2;
+  return formatNumber(cost, {
+    style: "currency",
+    currency: "USD",
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
 }

@@ -4,6 +4,7 @@
 // click offers compression (puts `/compress ` in the composer, ready for an optional focus).
 import { api } from "./api_client.ts";
 import { onHermesEvent } from "../shared/ui_events.ts";
+import { formatNumber, t } from "../i18n/t.ts";
 
 interface Context {
   context_window: number | null;
@@ -16,7 +17,8 @@ const ring = () => document.querySelector<HTMLButtonElement>("[data-context-ring
 const sessionId = () =>
   document.querySelector<HTMLElement>(".turns-live[data-session-id]")?.dataset.sessionId ||
   new URL(location.href).searchParams.get("session");
-const k = (n: number) => n >= 1000 ? `${Math.round(n / 1000)}k` : String(n);
+/** A token count in short form ("200K"), the locale's way. */
+const short = (n: number) => formatNumber(n, { notation: "compact", maximumFractionDigits: 0 });
 
 async function refresh(): Promise<void> {
   const r = ring();
@@ -32,10 +34,12 @@ async function refresh(): Promise<void> {
   const pct = Math.round(c.used * 100);
   r.style.setProperty("--used", String(pct));
   r.dataset.filling = c.suggest_compress ? "true" : "false";
-  const line = `${pct}% of the context window used (${k(c.input_tokens)} of ${
-    k(c.context_window ?? 0)
-  } tokens)`;
-  r.title = c.suggest_compress ? `${line}. Click to compress older turns.` : line;
+  const values = {
+    pct: formatNumber(pct / 100, { style: "percent" }),
+    used: short(c.input_tokens),
+    total: short(c.context_window ?? 0),
+  };
+  r.title = t(c.suggest_compress ? "composer.contextFilling" : "composer.contextUsed", values);
   r.setAttribute("aria-label", r.title);
 }
 

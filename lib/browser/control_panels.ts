@@ -5,6 +5,7 @@
 // failure, with the field it names marked invalid and focused — and small DOM helpers (the
 // focus trap's tab stops, a form's changed fields, times in the reader's zone).
 import { ApiError } from "./api_client.ts";
+import { formatDate, t } from "../i18n/t.ts";
 
 export const CONTROL_PARTIAL = "/partials/control-center";
 
@@ -33,16 +34,16 @@ export async function fetchControlFragment(params: Record<string, string>): Prom
       headers: { accept: "text/html" },
     });
   } catch {
-    throw new ApiError("The server could not be reached. Is it still running?", 0, null);
+    throw new ApiError(t("control.unreachable"), 0, null);
   }
   if (res.redirected && new URL(res.url).pathname === "/login") {
     // The login expired: reloading the page leads to the sign-in form and back here.
     location.reload();
-    throw new ApiError("Your session expired. Sign in again.", 401, null);
+    throw new ApiError(t("control.sessionExpired"), 401, null);
   }
   const text = await res.text();
   if (!res.ok) {
-    let message = `Loading the Control Center failed with ${res.status}`;
+    let message = t("control.loadFailed", { status: res.status });
     try {
       const body = JSON.parse(text) as { error?: unknown };
       if (typeof body.error === "string") message = body.error;
@@ -115,7 +116,7 @@ export function clearInvalid(form: Element): void {
 
 /** Disable a button while `fn` runs (no double submits), restoring it afterwards. */
 export async function whileBusy<T>(
-  button: HTMLButtonElement | HTMLInputElement | null | undefined,
+  button: HTMLButtonElement | HTMLInputElement | HTMLSelectElement | null | undefined,
   fn: () => Promise<T>,
 ): Promise<T> {
   if (!button) return await fn();
@@ -177,10 +178,10 @@ export function changedFields(form: HTMLFormElement): Map<string, string> {
 
 /** Times rendered in UTC by the server, shown in the reader's own zone. */
 export function localizeTimes(root: Element): void {
-  for (const t of root.querySelectorAll<HTMLTimeElement>("time[data-cc-localtime]")) {
-    const d = new Date(t.dateTime);
+  for (const time of root.querySelectorAll<HTMLTimeElement>("time[data-cc-localtime]")) {
+    const d = new Date(time.dateTime);
     if (!Number.isNaN(d.getTime())) {
-      t.textContent = d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+      time.textContent = formatDate(d, { dateStyle: "medium", timeStyle: "short" });
     }
   }
 }

@@ -5,6 +5,7 @@
 // load (as their own chunks) only when a preview needs them. Text always enters the DOM as
 // textContent or as the renderers' escaped HTML.
 import { el } from "./ui_menu.ts";
+import { t } from "../i18n/t.ts";
 
 /** Larger text is shown plain: highlighting it would stall the page. */
 export const MAX_HIGHLIGHT_CHARS = 200_000;
@@ -44,7 +45,7 @@ export function message(text: string, download?: string): HTMLElement {
     { class: "preview-message" },
     el("p", {}, text),
     download
-      ? el("a", { class: "btn btn-secondary", href: download, download: "" }, "Download")
+      ? el("a", { class: "btn btn-secondary", href: download, download: "" }, t("common.download"))
       : null,
   );
 }

@@ -6,6 +6,7 @@
 // itself, which is announced with `hermes:run-discovered` for the live transcript to follow.
 import { api } from "./api_client.ts";
 import { emitHermesEvent } from "../shared/ui_events.ts";
+import { t } from "../i18n/t.ts";
 import {
   goalChipLabel,
   goalChipTitle,
@@ -29,7 +30,7 @@ export function renderGoalChip(g: GoalView | null): void {
     if (el) (el.textContent = text, el.hidden = text === "" && hook === "reason");
   };
   set("label", goalChipLabel(g));
-  set("status", g.status);
+  set("status", t("composer.goalStatus", { status: g.status }));
   set("text", g.goal);
   set("reason", goalReasonLine(g));
   chip.querySelector("summary")?.setAttribute("title", goalChipTitle(g));

@@ -3,6 +3,7 @@
 // over the composer brings the transcript back to its end (and hides once there). Invariant:
 // nothing scrolls on its own while the person is reading; the button is the only way back.
 import { onHermesEvent } from "../shared/ui_events.ts";
+import { t } from "../i18n/t.ts";
 
 /** Pixels from the end that still count as "at the latest". */
 const NEAR_END = 120;
@@ -29,7 +30,7 @@ export function installJumpToLatest(): void {
       button.type = "button";
       button.className = "jump-latest";
       button.dataset.jumpLatest = "";
-      button.textContent = "↓ Jump to latest";
+      button.textContent = t("transcript.jumpLatest");
       button.addEventListener("click", () => {
         s.scrollTop = getComputedStyle(s).flexDirection === "column-reverse" ? 0 : s.scrollHeight;
         update();

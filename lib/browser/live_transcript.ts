@@ -25,6 +25,7 @@ import {
 } from "../shared/transcript_turns.ts";
 import { attachmentViews } from "../shared/attachment_views.ts";
 import { LiveProse, renderSegmentsHtml } from "./live_prose.ts";
+import { t } from "../i18n/t.ts";
 
 export interface LiveTranscriptInit {
   sessionId: string;
@@ -130,11 +131,18 @@ export function createLiveTranscript(
     for (let i = 0; i < upto; i++) prose.finish(sinkKey(run, segs[i]));
   }
 
-  /** Tell the composer and the sidebar that this run is over. */
+  /** Tell the composer, the sidebar and the announcer that this run is over. */
   function announceEnded(run: LiveRun) {
     const ids = { session_id: sessionId, stream_id: run.streamId };
+    const answer = run.turn.segments.filter((s) => s.text.trim()).at(-1)?.text ?? "";
+    const failed = run.turn.notices.filter((n) => n.kind === "error").at(-1);
     emitHermesEvent("hermes:run-state", { ...ids, active: false });
-    emitHermesEvent("hermes:chat-ended", { ...ids, reason: endReason(run) });
+    emitHermesEvent("hermes:chat-ended", {
+      ...ids,
+      reason: endReason(run),
+      answer,
+      error: failed ? `${failed.title}. ${failed.message}` : undefined,
+    });
   }
 
   function onEvent(run: LiveRun, e: SequencedEvent) {
@@ -145,6 +153,7 @@ export function createLiveTranscript(
     switch (e.event) {
       case "approval":
         approval.value = { pending: e.data, pending_count: Math.max(1, e.data.pending_count) };
+        emitHermesEvent("hermes:announce", { text: t("a11y_sr.needsApproval"), urgent: true });
         break;
       case "approval_resolved":
         if (e.data.pending_count > 0) refreshPending();
@@ -158,7 +167,7 @@ export function createLiveTranscript(
         break;
       case "title":
         emitHermesEvent("hermes:session-title", { session_id: sessionId, title: e.data.title });
-        deps.setTitle(`${e.data.title} · Hermes Console`);
+        deps.setTitle(`${e.data.title} · ${t("common.appName")}`);
         break;
     }
     if (change === "end") {

@@ -5,6 +5,7 @@
 // no javascript: link) and shown only as an <img> (an SVG image can run nothing, even if a
 // sanitizer missed something). A diagram that fails to parse stays a code block.
 import DOMPurify from "dompurify";
+import { t } from "../i18n/t.ts";
 
 type Mermaid = typeof import("mermaid").default;
 let loaded: Promise<Mermaid> | undefined;
@@ -79,7 +80,7 @@ async function renderOne(pre: HTMLElement): Promise<void> {
     const { svg } = await m.render(`mermaid-${++seq}`, neutralizeSource(source));
     const img = document.createElement("img");
     img.className = "mermaid-diagram";
-    img.alt = "Diagram";
+    img.alt = t("transcript.diagram");
     img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(sanitizeSvg(svg))}`;
     const figure = document.createElement("figure");
     figure.className = "mermaid-figure";
@@ -91,7 +92,7 @@ async function renderOne(pre: HTMLElement): Promise<void> {
     pre.dataset.mermaid = "failed";
     const note = document.createElement("p");
     note.className = "mermaid-error";
-    note.textContent = "This diagram could not be drawn; its source is shown.";
+    note.textContent = t("transcript.diagramFailed");
     pre.after(note);
   } finally {
     // Mermaid leaves a measuring node behind when a render throws.

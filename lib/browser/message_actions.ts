@@ -2,10 +2,12 @@
 // What the message action rows do (components/transcript/MessageActions.tsx): one delegated
 // click listener for the page, so rows rendered later (live turns, older pages) need no wiring.
 // Copy puts the stored markdown on the clipboard; Regenerate, the ‹ n/m › switcher and
-// Edit & resend change the session on the server and reload it; Fork opens the new chat.
+// Edit & resend change the session on the server and reload it; Fork opens the new chat; Read
+// aloud speaks the answer (lib/browser/voice/read_aloud.ts, loaded on its first press).
 // Time, tokens and cost load on the first hover or focus of a row (GET /api/session/turns).
 // Invariant: a turn is found by its turn id, else its user message idx, in the stored messages.
 import { api, ApiError } from "./api_client.ts";
+import { formatDate, formatNumber, t } from "../i18n/t.ts";
 
 interface Msg {
   idx: number;
@@ -73,9 +75,25 @@ function say(btn: HTMLElement, label: string): void {
   setTimeout(() => span.textContent = was, 1500);
 }
 
-const clock = (t: number) =>
-  new Date(t * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-const tokens = (n: number) => n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+const clock = (at: number) => formatDate(at * 1000, { dateStyle: "medium", timeStyle: "short" });
+const tokens = (n: number) =>
+  n >= 1000
+    ? t("transcript.tokensThousands", {
+      value: formatNumber(n / 1000, {
+        useGrouping: false,
+        maximumFractionDigits: 1,
+        minimumFractionDigits: 1,
+      }),
+    })
+    : formatNumber(n, { useGrouping: false });
+
+/** A turn's cost: US dollars to four decimals ("$0.0123"). */
+const USD: Intl.NumberFormatOptions = {
+  style: "currency",
+  currency: "USD",
+  minimumFractionDigits: 4,
+  maximumFractionDigits: 4,
+};
 
 /** Fill every row's time and usage (once per page; later rows fill on their own hover). */
 async function showMeta(sessionId: string, cache: { turns?: Promise<TurnMeta[]> }) {
@@ -87,16 +105,30 @@ async function showMeta(sessionId: string, cache: { turns?: Promise<TurnMeta[]> 
   for (const row of document.querySelectorAll<HTMLElement>(".msg-actions")) {
     const id = row.dataset.turnId;
     const idx = row.dataset.userIdx ? Number(row.dataset.userIdx) : null;
-    const t = turns.find((x) => id ? x.turn_id === id : x.user_idx === idx);
+    const turn = turns.find((x) => id ? x.turn_id === id : x.user_idx === idx);
     const out = row.querySelector<HTMLElement>(".msg-meta-text");
-    if (!t || !out) continue;
-    const value = row.classList.contains("msg-actions-user") ? `Sent ${clock(t.asked_at)}` : [
-      t.answered_at ? clock(t.answered_at) : null,
-      `${tokens(t.input_tokens)} in · ${tokens(t.output_tokens)} out`,
-      t.cost != null ? `$${t.cost.toFixed(4)}` : null,
-    ].filter(Boolean).join(" · ");
+    if (!turn || !out) continue;
+    const value = row.classList.contains("msg-actions-user")
+      ? t("transcript.sentTime", { time: clock(turn.asked_at) })
+      : [
+        turn.answered_at ? clock(turn.answered_at) : null,
+        t("transcript.tokensInOut", {
+          input: tokens(turn.input_tokens),
+          output: tokens(turn.output_tokens),
+        }),
+        turn.cost != null ? formatNumber(turn.cost, USD) : null,
+      ].filter(Boolean).join(" · ");
     out.textContent = value;
-    out.parentElement?.setAttribute("title", value);
+    const btn = out.parentElement;
+    if (!btn) continue;
+    btn.setAttribute("title", value);
+    // The visible text must be part of the button's name (WCAG 2.5.3, axe
+    // label-content-name-mismatch): "Sent …" names itself; the usage keeps its label in front.
+    btn.dataset.label ??= btn.getAttribute("aria-label") ?? "";
+    if (row.classList.contains("msg-actions-user")) btn.removeAttribute("aria-label");
+    else {
+      btn.setAttribute("aria-label", t("a11y.nameWithValue", { name: btn.dataset.label, value }));
+    }
   }
 }
 
@@ -111,14 +143,14 @@ async function showVariants(sessionId: string): Promise<void> {
   if (!v || v.count < 2 || !slot) return;
   slot.hidden = false;
   slot.innerHTML = "";
-  const btn = (label: string, to: number, name: string) => {
+  const btn = (label: string, to: number, nameKey: string) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "msg-action msg-variant-step";
     b.dataset.action = "variant";
     b.dataset.variant = String(to);
     b.textContent = label;
-    b.setAttribute("aria-label", name);
+    b.setAttribute("aria-label", t(nameKey));
     b.disabled = to < 1 || to > v.count;
     return b;
   };
@@ -126,9 +158,9 @@ async function showVariants(sessionId: string): Promise<void> {
   count.className = "msg-variant-count";
   count.textContent = `${v.current}/${v.count}`;
   slot.append(
-    btn("‹", v.current - 1, "Previous answer"),
+    btn("‹", v.current - 1, "transcript.previousAnswer"),
     count,
-    btn("›", v.current + 1, "Next answer"),
+    btn("›", v.current + 1, "transcript.nextAnswer"),
   );
 }
 
@@ -139,15 +171,15 @@ function editInPlace(row: HTMLElement, sessionId: string, user: Msg): void {
   form.className = "msg-edit";
   const area = document.createElement("textarea");
   area.value = text(user.content);
-  area.setAttribute("aria-label", "Edit your message");
+  area.setAttribute("aria-label", t("transcript.editMessage"));
   const send = document.createElement("button");
   send.type = "submit";
   send.className = "btn btn-primary";
-  send.textContent = "Send";
+  send.textContent = t("transcript.send");
   const cancel = document.createElement("button");
   cancel.type = "button";
   cancel.className = "btn";
-  cancel.textContent = "Cancel";
+  cancel.textContent = t("common.cancel");
   form.append(area, send, cancel);
   bubble.hidden = true;
   bubble.after(form);
@@ -172,6 +204,9 @@ function editInPlace(row: HTMLElement, sessionId: string, user: Msg): void {
 async function act(sessionId: string, btn: HTMLElement, row: HTMLElement): Promise<void> {
   const action = btn.dataset.action;
   if (action === "meta") return;
+  if (action === "read-aloud") {
+    return (await import("./voice/read_aloud.ts")).toggleReadAloud(btn); // loads on first use
+  }
   if (action === "variant") {
     await api("POST", "/api/session/variant", {
       session_id: sessionId,
@@ -186,12 +221,13 @@ async function act(sessionId: string, btn: HTMLElement, row: HTMLElement): Promi
   const turn = turnOf(await messages(sessionId), row);
   if (!turn) return;
   if (action === "copy-user") {
-    return say(btn, await copyText(text(turn.user.content)) ? "Copied" : "Copy failed");
+    const ok = await copyText(text(turn.user.content));
+    return say(btn, ok ? t("common.copied") : t("transcript.copyFailed"));
   }
   if (action === "copy-answer") {
     const md = turn.reply.filter((m) => m.role === "assistant").map((m) => text(m.content).trim())
       .filter(Boolean).join("\n\n");
-    return say(btn, await copyText(md) ? "Copied" : "Copy failed");
+    return say(btn, await copyText(md) ? t("common.copied") : t("transcript.copyFailed"));
   }
   if (action === "fork") {
     const last = turn.reply.at(-1) ?? turn.user;

@@ -6,6 +6,7 @@
 // writes the choice (POST /api/onboarding/complete) and opens the console. "Skip for now"
 // records onboarding_completed so the wizard does not come back.
 import { api, ApiError } from "./api_client.ts";
+import { t } from "../i18n/t.ts";
 
 interface ProbeResult {
   ok: boolean;
@@ -73,16 +74,16 @@ function providerChanged(form: HTMLFormElement): void {
   key.value = "";
   const env = p.dataset.keyEnv;
   key.placeholder = p.hasAttribute("data-has-key") && env
-    ? `Leave empty to use ${env} from the environment`
+    ? t("onboarding.keyFromEnv", { env })
     : p.hasAttribute("data-needs-key")
-    ? "Paste your API key"
-    : "Optional";
+    ? t("onboarding.pasteKey")
+    : t("onboarding.optional");
   // A running local server already listed its models: no test needed.
   const models = p.dataset.models ? JSON.parse(p.dataset.models) as string[] : null;
   probed = models ? { key: probeKey(form), models } : null;
   setProbe(
     form,
-    models ? `Running: ${models.length} model${models.length === 1 ? "" : "s"} available.` : "",
+    models ? t("onboarding.runningModels", { count: models.length }) : "",
     "success",
   );
   setStatus(form, "");
@@ -95,7 +96,7 @@ function providerChanged(form: HTMLFormElement): void {
 async function probe(form: HTMLFormElement): Promise<boolean> {
   const p = chosen(form);
   if (!p) {
-    setStatus(form, "Choose a provider first.", "error");
+    setStatus(form, t("onboarding.chooseProvider"), "error");
     return false;
   }
   const url = field(form, "base_url");
@@ -103,24 +104,23 @@ async function probe(form: HTMLFormElement): Promise<boolean> {
   if (p.value === "custom" && !url.value.trim()) {
     url.setAttribute("aria-invalid", "true");
     url.focus();
-    setProbe(form, "Enter the server's base URL, e.g. http://127.0.0.1:8000/v1.", "error");
+    setProbe(form, t("onboarding.enterBaseUrl"), "error");
     return false;
   }
   if (p.hasAttribute("data-needs-key") && !p.hasAttribute("data-has-key") && !key.value.trim()) {
     key.setAttribute("aria-invalid", "true");
     key.focus();
+    const name = p.closest("label")?.querySelector(".ob-choice-label")?.textContent;
     setProbe(
       form,
-      `${
-        p.closest("label")?.querySelector(".ob-choice-label")?.textContent ?? "This provider"
-      } needs an API key.`,
+      name ? t("onboarding.needsKey", { provider: name }) : t("onboarding.needsKeyGeneric"),
       "error",
     );
     return false;
   }
   const button = $<HTMLButtonElement>(form, '[data-ob-action="probe"]')!;
   button.disabled = true;
-  setProbe(form, "Testing…", "info");
+  setProbe(form, t("onboarding.testing"), "info");
   try {
     const body: Record<string, unknown> = { provider: p.value };
     if (url.value.trim() && takesUrl(p.value)) body.base_url = url.value.trim();
@@ -128,16 +128,12 @@ async function probe(form: HTMLFormElement): Promise<boolean> {
     const res = await api<ProbeResult>("POST", "/api/onboarding/probe", body);
     if (!res.ok) {
       probed = null;
-      setProbe(form, res.error ?? "The server did not answer.", "error");
+      setProbe(form, res.error ?? t("onboarding.noAnswer"), "error");
       return false;
     }
     const models = res.models ?? [];
     probed = { key: probeKey(form), models };
-    setProbe(
-      form,
-      `Connected: ${models.length} model${models.length === 1 ? "" : "s"} available.`,
-      "success",
-    );
+    setProbe(form, t("onboarding.connected", { count: models.length }), "success");
     return true;
   } catch (err) {
     probed = null;
@@ -162,10 +158,8 @@ function fillModels(form: HTMLFormElement, models: string[]): void {
   const hint = $<HTMLElement>(form, "[data-ob-model-hint]");
   if (hint) {
     hint.textContent = none
-      ? "The server listed no models: type the id of one it serves."
-      : `${models.length} model${
-        models.length === 1 ? "" : "s"
-      } from the server. New conversations use the one chosen here.`;
+      ? t("onboarding.noModelsListed")
+      : t("onboarding.modelsFromServer", { count: models.length });
   }
 }
 
@@ -179,7 +173,7 @@ function showStep(form: HTMLFormElement, step: "provider" | "model"): void {
     else m.removeAttribute("aria-current");
   }
   $<HTMLElement>(form, '[data-ob-action="back"]')!.hidden = step === "provider";
-  next(form).textContent = step === "provider" ? "Continue" : "Finish setup";
+  next(form).textContent = step === "provider" ? t("onboarding.continue") : t("onboarding.finish");
   next(form).disabled = step === "provider" && !chosen(form);
   setStatus(form, "");
   const first = step === "model"
@@ -193,7 +187,7 @@ async function finish(form: HTMLFormElement, button: HTMLButtonElement): Promise
   const select = $<HTMLSelectElement>(form, "[data-ob-models]")!;
   const model = (select.hidden ? field(form, "model_text").value : select.value).trim();
   if (!model) {
-    setStatus(form, "Choose a model.", "error");
+    setStatus(form, t("onboarding.chooseModel"), "error");
     return;
   }
   const password = (form.elements.namedItem("password") as HTMLInputElement | null)?.value ?? "";
@@ -201,7 +195,7 @@ async function finish(form: HTMLFormElement, button: HTMLButtonElement): Promise
     const input = field(form, "password");
     input.setAttribute("aria-invalid", "true");
     input.focus();
-    setStatus(form, "The password needs at least 8 characters (or leave it empty).", "error");
+    setStatus(form, t("onboarding.passwordShort"), "error");
     return;
   }
   const body: Record<string, unknown> = { provider: p.value, model };
@@ -213,7 +207,7 @@ async function finish(form: HTMLFormElement, button: HTMLButtonElement): Promise
   if (workspace) body.workspace = workspace;
   if (password) body.password = password;
   button.disabled = true;
-  setStatus(form, "Saving…", "info");
+  setStatus(form, t("onboarding.saving"), "info");
   try {
     const res = await api<{ has_provider: boolean; issue?: string }>(
       "POST",
@@ -221,10 +215,10 @@ async function finish(form: HTMLFormElement, button: HTMLButtonElement): Promise
       body,
     );
     if (!res.has_provider) {
-      setStatus(form, res.issue ?? "The provider was saved but cannot be used yet.", "error");
+      setStatus(form, res.issue ?? t("onboarding.savedUnusable"), "error");
       return;
     }
-    setStatus(form, "Ready.", "success");
+    setStatus(form, t("onboarding.ready"), "success");
     location.assign("/");
   } catch (err) {
     const field = err instanceof ApiError
@@ -260,13 +254,13 @@ function init(): void {
   if (chosen(form)) providerChanged(form);
 
   form.addEventListener("change", (e) => {
-    const t = e.target as HTMLInputElement;
-    if (t.name === "provider") providerChanged(form);
+    const target = e.target as HTMLInputElement;
+    if (target.name === "provider") providerChanged(form);
   });
   form.addEventListener("input", (e) => {
-    const t = e.target as HTMLElement;
-    t.removeAttribute("aria-invalid");
-    if (t.closest("[data-ob-details]") && probed && probed.key !== probeKey(form)) {
+    const target = e.target as HTMLElement;
+    target.removeAttribute("aria-invalid");
+    if (target.closest("[data-ob-details]") && probed && probed.key !== probeKey(form)) {
       probed = null;
       setProbe(form, "", "info");
     }

@@ -4,6 +4,15 @@
 // answers with the session cookie and the page moves on to `next`.
 import { startAuthentication } from "@simplewebauthn/browser";
 
+/**
+ * The login form's translated message `name` (routes/login.tsx puts them in data-msg-*
+ * attributes: /login ships no catalog), with `{status}` filled in.
+ */
+function message(name: string, status?: number): string {
+  const text = document.getElementById("login-form")?.dataset[name] ?? "";
+  return status === undefined ? text : text.replace("{status}", String(status));
+}
+
 async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
   const res = await fetch(path, {
     method: "POST",
@@ -12,7 +21,7 @@ async function post(path: string, body: unknown): Promise<Record<string, unknown
     credentials: "same-origin",
   });
   const data = await res.json().catch(() => ({})) as Record<string, unknown>;
-  if (!res.ok) throw new Error(String(data.error ?? `Sign-in failed (HTTP ${res.status})`));
+  if (!res.ok) throw new Error(String(data.error ?? message("msgFailed", res.status)));
   return data;
 }
 
@@ -30,7 +39,7 @@ export async function signInWithPasskey(button: HTMLButtonElement): Promise<void
   } catch (err) {
     if (error) {
       error.textContent = (err as Error).name === "NotAllowedError"
-        ? "Passkey sign-in was cancelled."
+        ? message("msgPasskeyCancelled")
         : (err as Error).message;
     }
     button.disabled = false;

@@ -4,6 +4,7 @@
 // it to the authenticator (navigator.credentials.create via @simplewebauthn/browser).
 import { startRegistration } from "@simplewebauthn/browser";
 import { api } from "./api_client.ts";
+import { t } from "../i18n/t.ts";
 import { refreshPanel, reportError, setStatus, whileBusy } from "./control_panels.ts";
 
 /** Run a registration ceremony from the panel's form, then show the refreshed list. */
@@ -13,7 +14,7 @@ export async function addPasskey(form: HTMLFormElement): Promise<void> {
   const scope = form.closest("[data-cc-block]") ?? form;
   try {
     await whileBusy(button, async () => {
-      setStatus(scope, "passkeys", "Waiting for your device…");
+      setStatus(scope, "passkeys", t("control.passkeyWaiting"));
       const optionsJSON = await api<Parameters<typeof startRegistration>[0]["optionsJSON"]>(
         "POST",
         "/api/auth/passkey/register/options",
@@ -26,12 +27,12 @@ export async function addPasskey(form: HTMLFormElement): Promise<void> {
     setStatus(
       host?.querySelector("[data-cc-block=passkeys]"),
       "passkeys",
-      "Passkey added",
+      t("control.passkeyAdded"),
       "success",
     );
   } catch (err) {
     const cancelled = (err as Error).name === "NotAllowedError";
-    if (cancelled) setStatus(scope, "passkeys", "Cancelled: no passkey was added", "info");
+    if (cancelled) setStatus(scope, "passkeys", t("control.passkeyCancelled"), "info");
     else reportError(scope, "passkeys", err);
   }
 }
@@ -48,7 +49,7 @@ export async function removePasskey(button: HTMLButtonElement): Promise<void> {
     setStatus(
       host?.querySelector("[data-cc-block=passkeys]"),
       "passkeys",
-      "Passkey removed",
+      t("control.passkeyRemoved"),
       "success",
     );
   } catch (err) {

@@ -4,6 +4,7 @@
 // chip's context menu (rename, recolour, delete). Every call goes through the JSON API; the
 // caller refreshes whatever shows projects via the `onChanged` hook.
 import { api } from "./api_client.ts";
+import { t } from "../i18n/t.ts";
 import { el, openDialog, openMenu } from "./ui_menu.ts";
 
 /** Colours offered for projects (any other can be picked with the custom colour field). */
@@ -30,8 +31,11 @@ export interface ProjectInfo {
 export interface ProjectHooks {
   /** Something changed on the server: refresh what shows projects. */
   onChanged(): Promise<void>;
-  /** A call outside a dialog failed (inside one, the dialog shows the error). */
-  onError(err: unknown, what: string): void;
+  /**
+   * A call outside a dialog failed (inside one, the dialog shows the error); `failKey` is the
+   * catalog message saying what failed ("Changing the colour failed: {error}").
+   */
+  onError(err: unknown, failKey: string): void;
 }
 
 /** Name + colour fields; `value()` reads them. */
@@ -50,16 +54,16 @@ function projectFields(initial: { name: string; color: string | null }) {
   const swatches = el("div", {
     class: "menu-swatches",
     role: "radiogroup",
-    "aria-label": "Colour",
+    "aria-label": t("sidebar.colour"),
   });
   const custom = el("input", {
     type: "color",
     class: "visually-hidden",
-    "aria-label": "Custom colour",
+    "aria-label": t("sidebar.customColour"),
   });
   const customSwatch = el(
     "label",
-    { class: "swatch swatch-custom", title: "Custom colour" },
+    { class: "swatch swatch-custom", title: t("sidebar.customColour") },
     el("span", { class: "swatch-plus", "aria-hidden": "true" }, "+"),
     custom,
   );
@@ -70,7 +74,6 @@ function projectFields(initial: { name: string; color: string | null }) {
     const isCustom = color !== null && !PROJECT_COLORS.includes(color);
     customSwatch.toggleAttribute("data-chosen", isCustom);
     customSwatch.style.setProperty("--dot", isCustom ? color : "");
-    customSwatch.setAttribute("aria-checked", String(isCustom));
   };
   for (const c of PROJECT_COLORS) {
     const b = el("button", {
@@ -97,8 +100,8 @@ function projectFields(initial: { name: string; color: string | null }) {
   const node = el(
     "div",
     {},
-    el("label", { class: "dialog-field" }, "Name", name),
-    el("div", { class: "dialog-field" }, el("span", {}, "Colour"), swatches),
+    el("label", { class: "dialog-field" }, t("common.name"), name),
+    el("div", { class: "dialog-field" }, el("span", {}, t("sidebar.colour")), swatches),
   );
   return { node, name, value: () => ({ name: name.value.trim(), color }) };
 }
@@ -118,13 +121,13 @@ export async function openProjectDialog(
   });
   await openDialog({
     name: project ? "rename-project" : "create-project",
-    title: project ? "Edit project" : "New project",
+    title: project ? t("sidebar.editProject") : t("sidebar.newProject"),
     content: fields.node,
-    confirmLabel: project ? "Save" : "Create",
+    confirmLabel: project ? t("common.save") : t("sidebar.create"),
     initialFocus: fields.name,
     async onConfirm() {
       const { name, color } = fields.value();
-      if (!name) throw new Error("Give the project a name.");
+      if (!name) throw new Error(t("sidebar.projectNameMissing"));
       if (project) {
         await api("POST", "/api/projects/rename", { project_id: project.id, name, color });
       } else {
@@ -152,9 +155,9 @@ export async function confirmDeleteProject(
 ): Promise<void> {
   await openDialog({
     name: "delete-project",
-    title: "Delete this project?",
-    text: `“${project.name}” will be removed. Its chats are kept, without a project.`,
-    confirmLabel: "Delete project",
+    title: t("sidebar.deleteProjectTitle"),
+    text: t("sidebar.deleteProjectText", { name: project.name }),
+    confirmLabel: t("sidebar.deleteProject"),
     tone: "danger",
     async onConfirm() {
       await api("POST", "/api/projects/delete", { project_id: project.id });
@@ -181,20 +184,20 @@ export function openProjectMenu(
       await api("POST", "/api/projects/rename", { project_id: project.id, color });
       await hooks.onChanged();
     } catch (err) {
-      hooks.onError(err, "Changing the colour");
+      hooks.onError(err, "sidebar.recolorFailed");
     }
   };
   openMenu({
-    label: `Project ${project.name}`,
+    label: t("sidebar.projectMenu", { name: project.name }),
     ...at,
     items: [
       {
-        label: "Rename…",
+        label: t("sidebar.renameEllipsis"),
         action: "project-rename",
         onSelect: () => void openProjectDialog(project, hooks),
       },
       {
-        label: "Colour",
+        label: t("sidebar.colour"),
         action: "project-color",
         submenu: PROJECT_COLORS.map((c) => ({
           label: c,
@@ -205,7 +208,7 @@ export function openProjectMenu(
       },
       "separator",
       {
-        label: "Delete…",
+        label: t("sidebar.deleteEllipsis"),
         action: "project-delete",
         danger: true,
         onSelect: () => void confirmDeleteProject(project, hooks),

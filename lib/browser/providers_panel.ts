@@ -4,6 +4,7 @@
 // (POST /api/providers/test, its models listed in place), delete (POST /api/providers/delete),
 // the auxiliary model and reasoning effort. After a change the panel is re-rendered by the server.
 import { api } from "./api_client.ts";
+import { t } from "../i18n/t.ts";
 import {
   clearInvalid,
   controlLayer,
@@ -42,7 +43,9 @@ function parseHeaders(text: string): Record<string, string> {
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;
     const at = line.indexOf(":");
-    if (at <= 0) throw new FieldError("headers", `“${line.trim()}” is not “Name: value”.`);
+    if (at <= 0) {
+      throw new FieldError("headers", t("providers.badHeader", { line: line.trim() }));
+    }
     out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
   }
   return out;
@@ -61,7 +64,7 @@ function bodyOf(form: HTMLFormElement): Record<string, unknown> {
     body.provider = field(form, "provider")!.value;
     const name = field(form, "name")!.value.trim();
     if (body.provider === "custom") {
-      if (!name) throw new FieldError("name", "Name the endpoint.");
+      if (!name) throw new FieldError("name", t("providers.nameRequired"));
       body.name = name;
     }
   } else body.provider = form.dataset.provider;
@@ -108,7 +111,7 @@ async function save(form: HTMLFormElement, button: HTMLButtonElement | null): Pr
       );
       const scope = await refreshOpen(res.provider);
       const hook = `pv-${res.provider.replace(/[^A-Za-z0-9_-]/g, "_")}`;
-      setStatus(scope, hook, res.created ? "Added." : "Saved.", "success");
+      setStatus(scope, hook, res.created ? t("providers.added") : t("control.savedDot"), "success");
     } catch (err) {
       reportError(form, hookOf(form), err);
     }
@@ -128,7 +131,7 @@ async function test(form: HTMLFormElement, button: HTMLButtonElement): Promise<v
   await whileBusy(button, async () => {
     out.hidden = false;
     out.dataset.tone = "info";
-    out.textContent = "Asking for the model list…";
+    out.textContent = t("providers.testing");
     try {
       const res = await api<{ ok: boolean; models?: Array<{ id: string }>; error?: string }>(
         "POST",
@@ -139,13 +142,13 @@ async function test(form: HTMLFormElement, button: HTMLButtonElement): Promise<v
       const head = document.createElement("p");
       if (!res.ok) {
         out.dataset.tone = "error";
-        head.textContent = `Not connected: ${res.error}`;
+        head.textContent = t("providers.notConnected", { error: res.error ?? "" });
         out.append(head);
         return;
       }
       const models = res.models ?? [];
       out.dataset.tone = "success";
-      head.textContent = `Connected · ${models.length} model${models.length === 1 ? "" : "s"}`;
+      head.textContent = t("providers.connected", { count: models.length });
       const list = document.createElement("ul");
       list.className = "pv-models";
       for (const m of models.slice(0, 200)) {
@@ -170,7 +173,7 @@ async function remove(button: HTMLButtonElement): Promise<void> {
     try {
       await api("POST", "/api/providers/delete", { provider: id });
       const host = await refreshPanel("providers");
-      setStatus(host, "pv-list", `${id} removed.`, "success");
+      setStatus(host, "pv-list", t("providers.removed", { name: id }), "success");
     } catch (err) {
       reportError(form, form ? hookOf(form) : "pv-list", err);
     }
@@ -182,7 +185,7 @@ async function saveRoles(form: HTMLFormElement, button: HTMLButtonElement | null
   const effort = field(form, "reasoning") as HTMLSelectElement;
   const effortChanged = [...effort.options].some((o) => o.selected !== o.defaultSelected);
   if (!changed(aux) && !effortChanged) {
-    setStatus(form, "model-roles", "Nothing changed.", "info");
+    setStatus(form, "model-roles", t("control.nothingChanged"), "info");
     return;
   }
   await whileBusy(button, async () => {
@@ -192,7 +195,7 @@ async function saveRoles(form: HTMLFormElement, button: HTMLButtonElement | null
       }
       if (effortChanged) await api("POST", "/api/reasoning", { effort: effort.value || null });
       const host = await refreshPanel("providers");
-      setStatus(host, "model-roles", "Saved.", "success");
+      setStatus(host, "model-roles", t("control.savedDot"), "success");
     } catch (err) {
       reportError(form, "model-roles", err);
     }

@@ -4,6 +4,7 @@
 // arrows move, Esc closes. Loaded on first use. Titles go in as text, never markup.
 import { api } from "./api_client.ts";
 import { el } from "./ui_menu.ts";
+import { t } from "../i18n/t.ts";
 
 interface Row {
   session_id: string;
@@ -44,14 +45,22 @@ export async function openQuickSwitcher(): Promise<void> {
   const input = el("input", {
     type: "search",
     class: "quick-switcher-input",
-    placeholder: "Jump to a chat…",
-    "aria-label": "Jump to a chat",
+    placeholder: t("sidebar.jumpPlaceholder"),
+    "aria-label": t("sidebar.jumpLabel"),
     autocomplete: "off",
   });
-  const list = el("ul", { class: "quick-switcher-list", role: "listbox" });
+  const list = el("ul", {
+    class: "quick-switcher-list",
+    role: "listbox",
+    "aria-label": t("sidebar.quickSwitcher"),
+  });
   const d = el(
     "dialog",
-    { class: "dialog quick-switcher", "aria-label": "Quick switcher", "data-quick-switcher": true },
+    {
+      class: "dialog quick-switcher",
+      "aria-label": t("sidebar.quickSwitcher"),
+      "data-quick-switcher": true,
+    },
     input,
     list,
   );
@@ -81,7 +90,9 @@ export async function openQuickSwitcher(): Promise<void> {
         return li;
       }),
     );
-    if (!shown.length) list.append(el("li", { class: "quick-switcher-empty" }, "No chat matches"));
+    if (!shown.length) {
+      list.append(el("li", { class: "quick-switcher-empty" }, t("sidebar.noChatMatches")));
+    }
     list.querySelector("[aria-selected='true']")?.scrollIntoView({ block: "nearest" });
   };
   input.addEventListener("input", () => (active = 0, draw()));

@@ -4,6 +4,7 @@
 // and restores on confirmation (/api/rollback/{diff,restore}). Text only via textContent.
 import { api, ApiError } from "./api_client.ts";
 import { el } from "./ui_menu.ts";
+import { t } from "../i18n/t.ts";
 
 const STYLESHEET = "/static/rollback.css";
 
@@ -13,12 +14,13 @@ interface Preview {
   total_changes: number;
 }
 
+/** What happens to each file, by the preview's status (message keys, read when shown). */
 const STATUS_TEXT: Record<string, string> = {
-  restore: "restored",
-  delete: "deleted",
-  recreate: "recreated",
-  unchanged: "already as before",
-  not_restorable: "not kept (cannot restore)",
+  restore: "workspace.rollbackRestore",
+  delete: "workspace.rollbackDelete",
+  recreate: "workspace.rollbackRecreate",
+  unchanged: "workspace.rollbackUnchanged",
+  not_restorable: "workspace.rollbackNotRestorable",
 };
 
 function ensureStyles() {
@@ -32,16 +34,20 @@ export async function openRollbackDialog(
   sel: { sessionId: string; toolCallId?: string; turnId?: string },
 ): Promise<void> {
   ensureStyles();
-  const what = sel.toolCallId ? "Undo this change" : "Roll back this turn";
+  const what = sel.toolCallId ? t("workspace.rollbackUndoCall") : t("workspace.rollbackTurn");
   const dialog = el("dialog", { class: "rollback-dialog", "aria-label": what });
   const title = el("h2", { class: "rollback-title" }, what);
   const body = el("div", { class: "rollback-body" });
-  body.append(el("p", { class: "rollback-note" }, "Loading the changes…"));
+  body.append(el("p", { class: "rollback-note" }, t("workspace.rollbackLoading")));
   const error = el("p", { class: "rollback-error", role: "alert" });
   error.hidden = true;
   const actions = el("div", { class: "rollback-actions" });
-  const cancel = el("button", { type: "button", class: "rollback-cancel" }, "Cancel");
-  const restore = el("button", { type: "button", class: "rollback-restore" }, "Restore files");
+  const cancel = el("button", { type: "button", class: "rollback-cancel" }, t("common.cancel"));
+  const restore = el(
+    "button",
+    { type: "button", class: "rollback-restore" },
+    t("workspace.rollbackRestoreFiles"),
+  );
   restore.disabled = true;
   actions.append(cancel, restore);
   dialog.append(title, body, error, actions);
@@ -69,7 +75,7 @@ export async function openRollbackDialog(
         "p",
         { class: "rollback-note" },
         err instanceof ApiError && err.status === 404
-          ? "No file changes were recorded for this."
+          ? t("workspace.rollbackNothingRecorded")
           : (err as Error).message,
       ),
     );
@@ -80,11 +86,15 @@ export async function openRollbackDialog(
     const li = el("li", { "data-status": f.status });
     li.append(
       el("code", {}, f.file),
-      el("span", { class: "rollback-status" }, ` ${STATUS_TEXT[f.status] ?? f.status}`),
+      el(
+        "span",
+        { class: "rollback-status" },
+        ` ${STATUS_TEXT[f.status] ? t(STATUS_TEXT[f.status]) : f.status}`,
+      ),
     );
     if (f.changed_since) {
       li.append(
-        el("span", { class: "rollback-warn" }, " · changed since; those edits will be lost"),
+        el("span", { class: "rollback-warn" }, ` · ${t("workspace.rollbackChangedSince")}`),
       );
     }
     list.append(li);
@@ -106,9 +116,7 @@ export async function openRollbackDialog(
     el(
       "p",
       { class: "rollback-note" },
-      preview.total_changes
-        ? "These files go back to how they were before:"
-        : "Nothing to restore: the files are already as they were.",
+      preview.total_changes ? t("workspace.rollbackWillRestore") : t("workspace.rollbackNothing"),
     ),
     list,
     ...(preview.diff ? [pre] : []),
@@ -131,13 +139,13 @@ export async function openRollbackDialog(
       const done = el(
         "p",
         { class: "rollback-note", role: "status" },
-        `Restored ${out.files_restored.length} file${out.files_restored.length === 1 ? "" : "s"}.`,
+        t("workspace.rollbackRestored", { count: out.files_restored.length }),
       );
       body.replaceChildren(done);
       for (const e of out.errors) {
         body.append(el("p", { class: "rollback-error" }, `${e.file}: ${e.error}`));
       }
-      cancel.textContent = "Close";
+      cancel.textContent = t("common.close");
       restore.remove();
     } catch (err) {
       error.textContent = (err as Error).message;

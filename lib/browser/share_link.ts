@@ -4,6 +4,7 @@
 // the sidebar's row menu and the Control Center's Sharing tab.
 import { api } from "./api_client.ts";
 import { el, openDialog } from "./ui_menu.ts";
+import { t } from "../i18n/t.ts";
 
 interface CreatedShare {
   ok: boolean;
@@ -26,7 +27,7 @@ export async function copyText(text: string): Promise<boolean> {
 }
 
 /** A tick box in the dialog's field style (a row: box, then its words). */
-function checkbox(name: string, label: string, hint: string): HTMLLabelElement {
+function checkbox(name: string, label: string): HTMLLabelElement {
   return el(
     "label",
     {
@@ -35,37 +36,36 @@ function checkbox(name: string, label: string, hint: string): HTMLLabelElement {
       style: "flex-direction: row; align-items: baseline",
     },
     el("input", { type: "checkbox", name }),
-    el("span", {}, `${label} (${hint})`),
+    el("span", {}, label),
   );
 }
 
 /** Ask what to share, create the link, then offer it to copy. */
 export async function openShareDialog(sessionId: string, title: string): Promise<void> {
-  const tools = checkbox("include_tools", "Include tool outputs", "commands and their results");
-  const files = checkbox("include_files", "Include file contents", "what the agent read or wrote");
+  const tools = checkbox("include_tools", t("share.includeTools"));
+  const files = checkbox("include_files", t("share.includeFiles"));
   const expiry = el(
     "select",
-    { name: "expires_in_days", "aria-label": "Link expires" },
-    el("option", { value: "" }, "Never expires"),
-    el("option", { value: "1" }, "Expires in 1 day"),
-    el("option", { value: "7", selected: true }, "Expires in 7 days"),
-    el("option", { value: "30" }, "Expires in 30 days"),
+    { name: "expires_in_days", "aria-label": t("share.linkExpires") },
+    el("option", { value: "" }, t("share.neverExpires")),
+    el("option", { value: "1" }, t("share.expiresInDays", { days: 1 })),
+    el("option", { value: "7", selected: true }, t("share.expiresInDays", { days: 7 })),
+    el("option", { value: "30" }, t("share.expiresInDays", { days: 30 })),
   );
   const content = el(
     "div",
     {},
     tools,
     files,
-    el("label", { class: "dialog-field" }, "Expiry", expiry),
+    el("label", { class: "dialog-field" }, t("share.expiry"), expiry),
   );
   let created: CreatedShare | null = null;
   const ok = await openDialog({
     name: "share-session",
-    title: "Share this chat?",
-    text: `Anyone with the link can read a snapshot of “${title}” as it is now, without ` +
-      "signing in. Later messages are not added. You can revoke the link in Settings → Sharing.",
+    title: t("share.dialogTitle"),
+    text: t("share.dialogText", { title }),
     content,
-    confirmLabel: "Create link",
+    confirmLabel: t("share.createLink"),
     initialFocus: expiry,
     async onConfirm() {
       const checked = (l: HTMLLabelElement) => l.querySelector("input")!.checked;
@@ -87,16 +87,16 @@ export async function openShareDialog(sessionId: string, title: string): Promise
   });
   await openDialog({
     name: "share-link",
-    title: "Link created",
-    text: "Read-only, no sign-in needed.",
-    content: el("label", { class: "dialog-field" }, "Link", field),
-    confirmLabel: "Copy link",
-    cancelLabel: "Done",
+    title: t("share.linkCreated"),
+    text: t("share.linkCreatedText"),
+    content: el("label", { class: "dialog-field" }, t("share.link"), field),
+    confirmLabel: t("share.copyLink"),
+    cancelLabel: t("common.done"),
     initialFocus: field,
     async onConfirm() {
       if (!(await copyText(address))) {
         field.select();
-        throw new Error("The browser refused the clipboard: the link is selected, copy it.");
+        throw new Error(t("share.clipboardRefused"));
       }
     },
   });

@@ -4,6 +4,7 @@
 // project, archive, duplicate, export, delete with confirmation) and the project chip menu.
 // Every change goes through the JSON API; the list is then re-rendered by the server.
 import { api } from "./api_client.ts";
+import { t } from "../i18n/t.ts";
 import { emitHermesEvent } from "../shared/ui_events.ts";
 import { el, type MenuEntry, openDialog, openMenu } from "./ui_menu.ts";
 import {
@@ -17,8 +18,11 @@ import {
 export interface SidebarContext {
   /** Re-render the list from the server (after every action, refused or not). */
   refresh(): Promise<void>;
-  /** Tell the user, calmly, that something was refused or failed. */
-  reportError(err: unknown, what: string): void;
+  /**
+   * Tell the user, calmly, that something was refused or failed; `failKey` is the catalog
+   * message for a failure that is not the server's refusal ("Renaming failed: {error}").
+   */
+  reportError(err: unknown, failKey: string): void;
   /** The projects the chips show. */
   projects(): ProjectInfo[];
 }
@@ -37,7 +41,7 @@ interface RowInfo {
 function rowInfo(row: HTMLElement): RowInfo {
   return {
     id: row.dataset.sessionId!,
-    title: row.dataset.title ?? "Untitled",
+    title: row.dataset.title ?? t("sidebar.untitled"),
     pinned: row.dataset.pinned === "true",
     archived: row.dataset.archived === "true",
     projectId: row.dataset.projectId || null,
@@ -52,14 +56,14 @@ async function act(
   row: HTMLElement,
   path: string,
   payload: unknown,
-  what: string,
+  failKey: string,
 ) {
   row.dataset.busy = "";
   try {
     await api("POST", path, payload);
     return true;
   } catch (err) {
-    ctx.reportError(err, what);
+    ctx.reportError(err, failKey);
     return false;
   } finally {
     delete row.dataset.busy;
@@ -75,7 +79,7 @@ function startRename(ctx: SidebarContext, row: HTMLElement): void {
     type: "text",
     value: info.title,
     maxlength: "80",
-    "aria-label": "Chat title",
+    "aria-label": t("sidebar.chatTitle"),
     "data-rename": true,
   });
   row.dataset.renaming = "";
@@ -98,7 +102,7 @@ function startRename(ctx: SidebarContext, row: HTMLElement): void {
           title: res.session.title,
         });
       } catch (err) {
-        ctx.reportError(err, "Renaming");
+        ctx.reportError(err, "sidebar.renameFailed");
       }
     }
     input.remove();
@@ -127,10 +131,9 @@ async function confirmDelete(ctx: SidebarContext, row: HTMLElement): Promise<voi
   const info = rowInfo(row);
   await openDialog({
     name: "delete-session",
-    title: "Delete this chat?",
-    text: `“${info.title}” and its messages, files and history will be deleted. ` +
-      "This cannot be undone.",
-    confirmLabel: "Delete",
+    title: t("sidebar.deleteChatTitle"),
+    text: t("sidebar.deleteChatText", { title: info.title }),
+    confirmLabel: t("common.delete"),
     tone: "danger",
     async onConfirm() {
       await api("POST", "/api/session/delete", { session_id: info.id });
@@ -159,12 +162,12 @@ export function sessionMenu(ctx: SidebarContext, row: HTMLElement, at: MenuAt): 
       row,
       "/api/session/move",
       { session_id: info.id, project_id: projectId },
-      "Moving",
+      "sidebar.moveFailed",
     );
   const items: MenuEntry[] = [
-    { label: "Rename", action: "rename", onSelect: () => startRename(ctx, row) },
+    { label: t("common.rename"), action: "rename", onSelect: () => startRename(ctx, row) },
     {
-      label: info.pinned ? "Unpin" : "Pin",
+      label: info.pinned ? t("sidebar.unpin") : t("sidebar.pin"),
       action: "pin",
       onSelect: () =>
         void act(
@@ -172,15 +175,15 @@ export function sessionMenu(ctx: SidebarContext, row: HTMLElement, at: MenuAt): 
           row,
           "/api/session/pin",
           { session_id: info.id, pinned: !info.pinned },
-          "Pinning",
+          "sidebar.pinFailed",
         ),
     },
     {
-      label: "Move to project",
+      label: t("sidebar.moveToProject"),
       action: "move",
       submenu: [
         {
-          label: "No project",
+          label: t("sidebar.noProject"),
           color: null,
           checked: info.projectId === null,
           onSelect: move(null),
@@ -194,14 +197,14 @@ export function sessionMenu(ctx: SidebarContext, row: HTMLElement, at: MenuAt): 
         })),
         "separator",
         {
-          label: "New project…",
+          label: t("sidebar.newProjectEllipsis"),
           action: "move-new",
           onSelect: () => void createProject(ctx, info.id),
         },
       ],
     },
     {
-      label: info.archived ? "Unarchive" : "Archive",
+      label: info.archived ? t("sidebar.unarchive") : t("sidebar.archive"),
       action: "archive",
       onSelect: () =>
         void act(
@@ -209,35 +212,45 @@ export function sessionMenu(ctx: SidebarContext, row: HTMLElement, at: MenuAt): 
           row,
           "/api/session/archive",
           { session_id: info.id, archived: !info.archived },
-          "Archiving",
+          "sidebar.archiveFailed",
         ),
     },
     {
-      label: "Duplicate",
+      label: t("sidebar.duplicate"),
       action: "duplicate",
       onSelect: () =>
-        void act(ctx, row, "/api/session/duplicate", { session_id: info.id }, "Duplicating"),
+        void act(
+          ctx,
+          row,
+          "/api/session/duplicate",
+          { session_id: info.id },
+          "sidebar.duplicateFailed",
+        ),
     },
     {
-      label: "Export",
+      label: t("sidebar.export"),
       action: "export",
+      // Format names, the same in every language.
       submenu: [
+        // i18n-ignore: a format's name
         { label: "Markdown", action: "export-md", href: exportHref(info.id, "md"), download: true },
+        // i18n-ignore: a format's name
         { label: "JSON", action: "export-json", href: exportHref(info.id, "json"), download: true },
+        // i18n-ignore: a format's name
         { label: "HTML", action: "export-html", href: exportHref(info.id, "html"), download: true },
       ],
     },
     {
       // A read-only link to a snapshot (lib/browser/share_link.ts, loaded on first use).
-      label: "Share…",
+      label: t("sidebar.share"),
       action: "share",
       onSelect: () =>
         void import("./share_link.ts").then((m) => m.openShareDialog(info.id, info.title))
-          .catch((err) => ctx.reportError(err, "Sharing")),
+          .catch((err) => ctx.reportError(err, "sidebar.shareFailed")),
     },
     "separator",
     {
-      label: "Delete…",
+      label: t("sidebar.deleteEllipsis"),
       action: "delete",
       danger: true,
       onSelect: () => void confirmDelete(ctx, row),
@@ -246,7 +259,7 @@ export function sessionMenu(ctx: SidebarContext, row: HTMLElement, at: MenuAt): 
   row.dataset.menuOpen = "";
   openMenu({
     items,
-    label: `Options for ${info.title}`,
+    label: t("sidebar.optionsFor", { title: info.title }),
     ...at,
     onClose: () => delete row.dataset.menuOpen,
   });
@@ -269,5 +282,5 @@ export function projectMenu(ctx: SidebarContext, chip: HTMLElement, at: MenuAt):
 
 const hooks = (ctx: SidebarContext) => ({
   onChanged: () => ctx.refresh(),
-  onError: (err: unknown, what: string) => ctx.reportError(err, what),
+  onError: (err: unknown, failKey: string) => ctx.reportError(err, failKey),
 });

@@ -3,6 +3,7 @@
 // and the matcher behind the autocomplete menu. Invariants: only a draft whose first line is
 // `/name` or `/name args` is a command; a name not in the registry is NOT a command (the text
 // goes to the agent as written); matching is case-insensitive and never reorders ties.
+import { t } from "../i18n/t.ts";
 
 /** Where a command's argument suggestions come from (loaded lazily by the menu). */
 export type ArgSource = "models" | "workspaces" | "skills" | "prompts" | "personalities";
@@ -16,7 +17,7 @@ export interface SlashCommand {
   usage?: string;
   /** The command cannot run without an argument (picking it completes `/name ` instead). */
   argRequired?: boolean;
-  /** One line for the menu and /help. */
+  /** One line for the menu and /help (the registry's entries read it from the `slash` catalog). */
   summary: string;
   /** Fixed argument choices (`/theme light|dark|system`). */
   choices?: readonly string[];
@@ -26,58 +27,67 @@ export interface SlashCommand {
   agent?: boolean;
 }
 
-/** Every command the composer knows, in the order /help and the empty menu list them. */
-export const SLASH_COMMANDS: readonly SlashCommand[] = [
-  { name: "help", summary: "List the commands" },
-  { name: "new", summary: "Start a new chat" },
-  { name: "clear", summary: "Empty this chat's transcript (settings are kept)" },
-  { name: "undo", summary: "Drop the last turn and put its message back here" },
-  { name: "retry", summary: "Run the last message again" },
-  { name: "stop", summary: "Stop the running answer" },
-  { name: "queue", usage: "[text]", summary: "While it runs: queue messages (or queue this one)" },
-  { name: "steer", usage: "[text]", summary: "While it runs: steer the agent (or send this note)" },
+/** `c` with its `summary` read from the catalog (the key it names) each time it is shown. */
+function translated(c: SlashCommand): SlashCommand {
+  const key = c.summary;
+  return Object.defineProperty({ ...c }, "summary", { enumerable: true, get: () => t(key) });
+}
+
+/**
+ * Every command the composer knows, in the order /help and the empty menu list them; each
+ * `summary` is written as its catalog key (lib/i18n/messages/<locale>/slash.json).
+ */
+export const SLASH_COMMANDS: readonly SlashCommand[] = ([
+  { name: "help", summary: "slash.help" },
+  { name: "new", summary: "slash.new" },
+  { name: "clear", summary: "slash.clear" },
+  { name: "undo", summary: "slash.undo" },
+  { name: "retry", summary: "slash.retry" },
+  { name: "stop", summary: "slash.stop" },
+  { name: "queue", usage: "[text]", summary: "slash.queue" },
+  { name: "steer", usage: "[text]", summary: "slash.steer" },
   {
     name: "interrupt",
     usage: "[text]",
-    summary: "While it runs: stop, then send (or send this now)",
+    summary: "slash.interrupt",
   },
   {
     name: "btw",
     usage: "<question>",
     argRequired: true,
-    summary: "Ask on the side; the chat stays as is",
+    summary: "slash.btw",
   },
   {
     name: "background",
     aliases: ["bg"],
     usage: "<task>",
     argRequired: true,
-    summary: "Run a task in the background of this chat",
+    summary: "slash.background",
   },
   {
     name: "compress",
     usage: "[focus]",
-    summary: "Summarize older turns to free context (keep a topic)",
+    summary: "slash.compress",
   },
   {
     name: "title",
     aliases: ["rename"],
     usage: "[text]",
-    summary: "Rename this chat; no text: the model titles it",
+    summary: "slash.title",
   },
   {
     name: "reasoning",
     usage: "[none|low|medium|high|default]",
     choices: ["none", "low", "medium", "high", "default"],
-    summary: "How hard the model thinks in this chat",
+    summary: "slash.reasoning",
   },
-  { name: "model", usage: "[id]", argSource: "models", summary: "Pick the model, or set it by id" },
+  { name: "model", usage: "[id]", argSource: "models", summary: "slash.model" },
   {
     name: "workspace",
     aliases: ["cd"],
     usage: "[path]",
     argSource: "workspaces",
-    summary: "Switch this chat's workspace",
+    summary: "slash.workspace",
   },
   {
     name: "use",
@@ -85,36 +95,36 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     argRequired: true,
     argSource: "skills",
     agent: true,
-    summary: "Ask the agent to follow a skill",
+    summary: "slash.use",
   },
   {
     name: "goal",
     usage: "[text|status|pause|resume|clear]",
-    summary: "Set a goal the agent keeps working toward",
+    summary: "slash.goal",
   },
   {
     name: "prompt",
     usage: "[name]",
     argSource: "prompts",
-    summary: "Put a saved prompt in the draft",
+    summary: "slash.prompt",
   },
   {
     name: "personality",
     usage: "[name]",
     argSource: "personalities",
-    summary: "Set this chat's personality, or list them",
+    summary: "slash.personality",
   },
-  { name: "usage", aliases: ["cost"], summary: "Tokens and cost of this chat" },
+  { name: "usage", aliases: ["cost"], summary: "slash.usage" },
   {
     name: "theme",
     usage: "[light|dark|system]",
     choices: ["light", "dark", "system"],
-    summary: "Switch the colour theme",
+    summary: "slash.theme",
   },
-  { name: "yolo", summary: "Skip approvals in this chat (toggle)" },
-  { name: "network", summary: "Let the shell reach the network in this chat (toggle)" },
-  { name: "reload-mcp", summary: "Reconnect the MCP servers" },
-];
+  { name: "yolo", summary: "slash.yolo" },
+  { name: "network", summary: "slash.network" },
+  { name: "reload-mcp", summary: "slash.reloadMcp" },
+] as SlashCommand[]).map(translated);
 
 const NAME_RE = /^[a-z][a-z0-9-]*$/;
 const COMMAND_RE = /^\/([A-Za-z][A-Za-z0-9-]*)(?:[ \t]+([\s\S]*))?$/;
@@ -159,9 +169,14 @@ export function parseSlashCommand(
 export function missingArgumentHint(parsed: ParsedCommand): string | null {
   const c = parsed.command;
   if (!c.argRequired || parsed.arg) return null;
-  return `/${c.name} needs ${c.usage ?? "an argument"}: ${c.summary}. Usage: /${c.name} ${
-    c.usage ?? "<argument>"
-  }`;
+  const command = `/${c.name}`;
+  return c.usage
+    ? t("slash.needsArgument", { command, usage: c.usage, summary: c.summary })
+    : t("slash.needsAnArgument", {
+      command,
+      summary: c.summary,
+      placeholder: `<${t("slash.argument")}>`,
+    });
 }
 
 /** What the autocomplete menu should offer for the draft. */

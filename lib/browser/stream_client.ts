@@ -7,6 +7,7 @@
 // the follow ends exactly once: `ended` (a terminal event), `gone` (nothing left to replay:
 // reload the settled session), `lost` (every probe failed) or `closed` (the caller stopped).
 import { type SequencedEvent, TERMINAL_EVENTS } from "../shared/chat_events.ts";
+import { t } from "../i18n/t.ts";
 
 /** Seconds after a failure at which the status route is asked whether to resume. */
 export const PROBE_SCHEDULE_MS: readonly number[] = [1500, 3000, 5000, 8000, 12000, 20000];
@@ -100,9 +101,9 @@ export function seqOfId(id: string | null): number | null {
 const defaultSleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
+    const timer = setTimeout(done, ms);
     function done() {
-      clearTimeout(t);
+      clearTimeout(timer);
       signal.removeEventListener("abort", done);
       resolve();
     }
@@ -146,7 +147,11 @@ export function followStream(opts: FollowOptions): Follow {
         signal: stop.signal,
       });
     } catch (err) {
-      return { r: "broken", progressed, error: `The server could not be reached (${String(err)})` };
+      return {
+        r: "broken",
+        progressed,
+        error: t("transcript.streamUnreachable", { detail: String(err) }),
+      };
     }
     if (res.status === 404) {
       await res.body?.cancel().catch(() => {});
@@ -154,7 +159,8 @@ export function followStream(opts: FollowOptions): Follow {
     }
     if (!res.ok || !res.body) {
       await res.body?.cancel().catch(() => {});
-      return { r: "broken", progressed, error: `The stream answered ${res.status}` };
+      const error = t("transcript.streamStatus", { status: String(res.status) });
+      return { r: "broken", progressed, error };
     }
     opts.onState?.("live");
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -182,9 +188,13 @@ export function followStream(opts: FollowOptions): Follow {
           }
         }
       }
-      return { r: "broken", progressed, error: "The stream closed before the run ended" };
+      return { r: "broken", progressed, error: t("transcript.streamClosed") };
     } catch (err) {
-      return { r: "broken", progressed, error: `The stream broke (${String(err)})` };
+      return {
+        r: "broken",
+        progressed,
+        error: t("transcript.streamBroke", { detail: String(err) }),
+      };
     } finally {
       reader.releaseLock?.();
     }

@@ -5,6 +5,8 @@
 // menu way (arrows, Home/End, Enter/Space, ArrowRight/Left for submenus, Escape, Tab) and
 // focus returns to where it was when a menu or dialog closes.
 
+import { t } from "../i18n/t.ts";
+
 /** One menu entry. `onSelect` runs after the menu closed; `submenu` opens beside it. */
 export interface MenuItem {
   label: string;
@@ -59,6 +61,9 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 }
 
 const MARGIN = 8;
+
+/** A right-to-left page mirrors menus: they open leftwards, and the arrow keys swap. */
+const rtl = () => document.documentElement.dir === "rtl";
 
 /** Place a fixed element at (x, y), moved and flipped so it stays inside the viewport. */
 function place(node: HTMLElement, x: number, y: number, flipFromY?: number, flipFromX?: number) {
@@ -215,7 +220,11 @@ export function openMenu(opts: MenuOptions): { close(): void } {
     item.setAttribute("aria-expanded", "true");
     const r = item.getBoundingClientRect();
     const parent = menus[level].getBoundingClientRect();
-    place(sub, parent.right + 2, r.top - 4, undefined, parent.left - 2);
+    if (rtl()) {
+      // Beside the parent on the left; on the right when the left has no room.
+      const x = parent.left - 2 - sub.offsetWidth;
+      place(sub, x < MARGIN ? parent.right + 2 : x, r.top - 4);
+    } else place(sub, parent.right + 2, r.top - 4, undefined, parent.left - 2);
     if (focusFirst) focusItem(sub, 0);
   };
 
@@ -223,7 +232,13 @@ export function openMenu(opts: MenuOptions): { close(): void } {
     const items = itemsOf(menu);
     const at = items.indexOf(document.activeElement as HTMLElement);
     const current = items[at];
-    switch (e.key) {
+    // In a right-to-left page the submenus open leftwards: ArrowLeft goes in, ArrowRight out.
+    const key = rtl() && e.key === "ArrowLeft"
+      ? "ArrowRight"
+      : rtl() && e.key === "ArrowRight"
+      ? "ArrowLeft"
+      : e.key;
+    switch (key) {
       case "ArrowDown":
         focusItem(menu, at + 1);
         break;
@@ -289,10 +304,13 @@ export function openMenu(opts: MenuOptions): { close(): void } {
   menus.push(root);
   if (opts.anchor) {
     const r = opts.anchor.getBoundingClientRect();
-    place(root, r.right - root.offsetWidth, r.bottom + 4, r.top - 4);
+    // Aligned to the anchor's inline end: its right edge, or its left one right-to-left.
+    const x = rtl() ? r.left : r.right - root.offsetWidth;
+    place(root, x, r.bottom + 4, r.top - 4);
   } else {
     const p = opts.point ?? { x: MARGIN, y: MARGIN };
-    place(root, p.x, p.y, p.y);
+    const x = rtl() ? Math.max(MARGIN, p.x - root.offsetWidth) : p.x;
+    place(root, x, p.y, p.y);
   }
   focusItem(root, 0);
   const tree: OpenTree = { root, menus, close };
@@ -335,7 +353,7 @@ export function openDialog(opts: DialogOptions): Promise<boolean> {
   const cancel = el(
     "button",
     { type: "button", class: "btn btn-secondary", value: "cancel" },
-    opts.cancelLabel ?? "Cancel",
+    opts.cancelLabel ?? t("common.cancel"),
   );
   const confirm = el(
     "button",

@@ -17,6 +17,7 @@ import {
   markdownView,
   message,
 } from "./file_preview.ts";
+import { t } from "../i18n/t.ts";
 
 interface Listing {
   entries: Array<
@@ -92,17 +93,19 @@ async function loadDir(path: string, group: HTMLElement, level: number): Promise
     );
     const items = listing.entries.map((e) => treeItem(e, level));
     if (listing.truncated) {
-      items.push(el("li", { class: "tree-note", role: "none" }, "More entries not shown"));
+      items.push(el("li", { class: "tree-note", role: "none" }, t("workspace.moreEntries")));
     }
     if (items.length === 0 && level > 1) {
-      items.push(el("li", { class: "tree-note", role: "none" }, "Empty folder"));
+      items.push(el("li", { class: "tree-note", role: "none" }, t("workspace.emptyFolder")));
     }
     group.replaceChildren(...items);
-    if (level === 1) status(items.length === 0 ? "This folder is empty." : "");
+    if (level === 1) status(items.length === 0 ? t("workspace.folderEmpty") : "");
     return true;
   } catch (err) {
     const why = err instanceof ApiError ? err.message : String(err);
-    const text = `Could not list ${path === "." ? "the workspace" : path}: ${why}`;
+    const text = path === "."
+      ? t("workspace.listRootFailed", { error: why })
+      : t("workspace.listFailed", { path, error: why });
     if (level === 1) status(text);
     else group.replaceChildren(el("li", { class: "tree-note", role: "none" }, text));
     return false;
@@ -124,15 +127,32 @@ async function ensureTree(): Promise<void> {
 }
 
 /** Reload the tree, keeping open the folders that were open and still exist. */
-async function reloadTree(): Promise<void> {
+function reloadTree(): Promise<void> {
+  // One reload at a time: a second one reads the first one's rows, so nothing opened in between
+  // is lost.
+  reloading = reloading.then(reloadTreeNow, reloadTreeNow);
+  return reloading;
+}
+let reloading: Promise<void> = Promise.resolve();
+
+async function reloadTreeNow(): Promise<void> {
   const root = tree();
   if (!root) return;
-  const expanded = [...root.querySelectorAll<HTMLElement>("[role=treeitem][aria-expanded=true]")]
-    .map((i) => i.dataset.path!);
-  const selected = root.querySelector<HTMLElement>("[aria-selected=true]")?.dataset.path;
+  // Which folders are open is read from the old rows once the new listing has replaced them, not
+  // before the fetch: a folder the user opened (or closed) while the listing was in flight keeps
+  // that state instead of snapping back.
+  const oldRows = [...root.children];
   root.dataset.loaded = "loading";
   const ok = await loadDir(".", root, 1);
   root.dataset.loaded = ok ? "true" : "false";
+  const stillShown = root.contains(oldRows[0] ?? null);
+  const rowsOf = (scope: Element[]) =>
+    scope.flatMap((c) => [c, ...c.querySelectorAll<HTMLElement>("[role=treeitem]")])
+      .filter((i): i is HTMLElement => i.matches("[role=treeitem]"));
+  const before = stillShown ? [] : rowsOf(oldRows);
+  const expanded = before.filter((i) => i.getAttribute("aria-expanded") === "true")
+    .map((i) => i.dataset.path!);
+  const selected = before.find((i) => i.getAttribute("aria-selected") === "true")?.dataset.path;
   for (const path of expanded) {
     const item = findItem(path);
     if (item) await expand(item, true);
@@ -274,8 +294,10 @@ async function refreshGit(): Promise<void> {
     if (git.behind) parts.push(el("span", { class: "git-sync" }, `↓${git.behind}`));
     badge.replaceChildren(...parts);
     badge.dataset.dirty = String(changed > 0);
-    badge.title = `Branch ${git.branch}: ${modified} modified, ${git.totals.untracked} untracked` +
-      (git.ahead || git.behind ? `, ${git.ahead} ahead, ${git.behind} behind` : "");
+    const counts = { branch: git.branch, modified, untracked: git.totals.untracked };
+    badge.title = git.ahead || git.behind
+      ? t("workspace.gitBadgeSync", { ...counts, ahead: git.ahead, behind: git.behind })
+      : t("workspace.gitBadge", counts);
     badge.hidden = false;
   } catch {
     badge.hidden = true; // git state is a nicety; the tree reports real failures
@@ -313,7 +335,7 @@ async function showMarkdown(mode: "rendered" | "source"): Promise<void> {
   body.replaceChildren(view);
   body.dataset.kind = mode === "source" ? "code" : "markdown";
   source.setAttribute("aria-pressed", String(mode === "source"));
-  source.title = mode === "source" ? "Show rendered" : "Show source";
+  source.title = mode === "source" ? t("workspace.showRendered") : t("workspace.showSource");
 }
 
 /** Open the preview of `path` (a file of the session's workspace). */
@@ -336,7 +358,7 @@ export async function openPreview(path: string, size = NaN, edit = false): Promi
   parts.download.href = rawUrl(path, true);
   parts.source.hidden = true;
   parts.body.dataset.kind = "loading";
-  parts.body.replaceChildren(el("p", { class: "preview-loading" }, "Loading…"));
+  parts.body.replaceChildren(el("p", { class: "preview-loading" }, t("common.loading")));
   parts.body.scrollTop = 0;
   // The tree is hidden behind the preview: keep keyboard focus in the panel (Escape = back).
   if (
@@ -355,7 +377,7 @@ export async function openPreview(path: string, size = NaN, edit = false): Promi
     });
     img.addEventListener("error", () => {
       if (mine === previewSeq) {
-        parts.body.replaceChildren(message("This image could not be shown.", rawUrl(path, true)));
+        parts.body.replaceChildren(message(t("workspace.imageFailed"), rawUrl(path, true)));
       }
     });
     parts.body.replaceChildren(el("div", { class: "preview-image-wrap" }, img));
@@ -374,12 +396,13 @@ export async function openPreview(path: string, size = NaN, edit = false): Promi
     return;
   }
   if (mine !== previewSeq) return;
+  const meta = { count: file.lines, size: formatBytes(file.size) };
   parts.meta.textContent = file.truncated
-    ? `first ${file.lines} lines · ${formatBytes(file.size)} · read-only`
-    : `${file.lines} ${file.lines === 1 ? "line" : "lines"} · ${formatBytes(file.size)}`;
+    ? t("workspace.metaReadOnly", meta)
+    : t("workspace.metaLines", meta);
   const replacement = (file.content.match(/\uFFFD/g) ?? []).length;
   if (file.content.includes("\u0000") || replacement > Math.max(8, file.content.length / 100)) {
-    parts.body.replaceChildren(message("Binary file: no preview.", rawUrl(path, true)));
+    parts.body.replaceChildren(message(t("workspace.binaryFile"), rawUrl(path, true)));
     parts.body.dataset.kind = "binary";
     return;
   }
@@ -426,9 +449,11 @@ async function leaveEditor(): Promise<boolean> {
   if (!editor) return true;
   if (editor.dirty()) {
     const discard = await openDialog({
-      title: "Discard unsaved changes?",
-      text: `Your edits to “${openedFile?.path ?? "this file"}” are not saved.`,
-      confirmLabel: "Discard",
+      title: t("workspace.discardTitle"),
+      text: openedFile
+        ? t("workspace.discardText", { path: openedFile.path })
+        : t("workspace.discardTextNoPath"),
+      confirmLabel: t("workspace.discard"),
       tone: "danger",
       name: "discard-edits",
     });
@@ -564,10 +589,10 @@ export function attach(): void {
     if (!btn || code == null) return;
     navigator.clipboard?.writeText(code).then(
       () => {
-        btn.textContent = "Copied";
-        setTimeout(() => (btn.textContent = "Copy"), 1500);
+        btn.textContent = t("common.copied");
+        setTimeout(() => (btn.textContent = t("common.copy")), 1500);
       },
-      () => (btn.textContent = "Copy failed"),
+      () => (btn.textContent = t("workspace.copyFailed")),
     );
   });
   tree()?.addEventListener("click", (e) => {

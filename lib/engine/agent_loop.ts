@@ -3,6 +3,7 @@
 // Invariants: the loop never throws out of `runAgent` (every failure ends the run with an
 // `apperror`/`error` event); it stops touching the transcript as soon as the run has ended
 // (cancel, shutdown); the transcript always has a result for each tool call it records.
+import { sharedFilesDir } from "../settings/config.ts";
 import { NO_TRACE, type RunTrace, type StepEnd } from "../telemetry/run_tracer.ts";
 import { appendMessages, listMessages, type MessageToolCall } from "../sessions/messages.ts";
 import { fullSession, getSession } from "../sessions/sessions.ts";
@@ -29,10 +30,10 @@ import {
   insertToolCall,
   type ModelToolCall,
   setToolCallStatus,
-  toolInputSchema,
   toolPreview,
   uniqueToolCallId,
 } from "./tool_runner.ts";
+import { toolInputSchema } from "./tool_schema.ts";
 import { Meter, recordUsage, retryWarning, type RunPlan, type Turn } from "./turn.ts";
 
 export type { RunMode, RunPlan } from "./turn.ts";
@@ -164,7 +165,7 @@ async function chatLoop(c: Turn): Promise<void> {
   const basePrompt = await buildSystemPrompt(app, session, { tools, model });
   const toolsChars = JSON.stringify(specs).length;
   const window = contextWindowFor(model, opts.contextWindows);
-  const root = { stateDir: app.config.stateDir, sessionId: run.sessionId };
+  const root = { stateDir: sharedFilesDir(app.config), sessionId: run.sessionId };
   const toolCtx = makeToolContext(c, tools);
 
   // Steer hook (steer.ts): notes sent mid-run become user messages before the next step.

@@ -2,6 +2,7 @@
 // (lib/sessions/side_sessions.ts) whose end is announced to the parent as `bg_task_complete`.
 // Invariants: the task list is read from the database (it survives a reload and a restart);
 // a notice is sent once, when the run ends in this process; listeners never break the run.
+import { sharedFilesDir } from "../settings/config.ts";
 import type { Db } from "../storage/db.ts";
 import { randomHex } from "../ids.ts";
 import { ValidationError } from "../errors.ts";
@@ -74,7 +75,7 @@ export async function startBackground(
   try {
     started = await app.runs.start(app, { sessionId: child.session_id, message: text });
   } catch (err) {
-    await deleteSession(app.db, app.config.stateDir, child.session_id);
+    await deleteSession(app.db, sharedFilesDir(app.config), child.session_id);
     throw err;
   }
   const run = app.runs.get(started.stream_id);
@@ -135,5 +136,5 @@ export async function dismissBackground(
   const task = listBackground(app.db, parentId).find((t) => t.task_id === taskId);
   if (!task) return false;
   if (task.status === "running" && task.stream_id) app.runs.cancel(task.stream_id);
-  return await deleteSession(app.db, app.config.stateDir, task.session_id);
+  return await deleteSession(app.db, sharedFilesDir(app.config), task.session_id);
 }

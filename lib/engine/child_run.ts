@@ -116,6 +116,7 @@ export async function runChildTask(
   const callId = parent.activeToolCallId ?? "delegate";
   const maxSteps = opts.delegateMaxSteps;
   let child: ChildRun | undefined;
+  let childStream: string | null = null;
   let unsubscribe = () => {};
   const onAbort = () => {
     if (!child || child.finished) return;
@@ -141,14 +142,26 @@ export async function runChildTask(
     });
     const streamId = newStreamId();
     const turnId = randomHex(16);
+    // The child runs in its parent's process: it takes the parent's owner and lease, and the
+    // parent's manager renews it with the parent's (on a shared database a run with no lease is
+    // another replica's to recover as dead).
+    const lease = app.db.prepare(
+      "SELECT owner_replica, lease_until FROM streams WHERE stream_id = ?",
+    ).get(parent.streamId) as
+      | { owner_replica: string | null; lease_until: number | null }
+      | undefined;
     const claimed = claimSession(app.db, app.clock, {
       streamId,
       sessionId: session.session_id,
       turnId,
       model: c.model,
       modelProvider: c.session.model_provider,
+      ownerReplica: lease?.owner_replica ?? undefined,
+      leaseUntil: lease?.lease_until ?? undefined,
     });
     if (!claimed || claimed.conflict !== null) throw new Error("could not start the child run");
+    parent.childStreams.add(streamId);
+    childStream = streamId;
     appendMessages(app.db, app.clock, session.session_id, [{
       role: "user",
       content: childPrompt(req, maxSteps),
@@ -252,5 +265,6 @@ export async function runChildTask(
   } finally {
     parent.signal.removeEventListener("abort", onAbort);
     unsubscribe();
+    if (childStream) parent.childStreams.delete(childStream);
   }
 }

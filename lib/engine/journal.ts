@@ -8,6 +8,7 @@ import type { ChatEvent, SequencedEvent } from "../shared/chat_events.ts";
 import type { Clock } from "../ids.ts";
 import { claimActiveStream } from "../sessions/sessions.ts";
 import { recoverRunMessages } from "./journal_recovery.ts";
+import { CHANNELS } from "../replicas/bus.ts";
 
 export type StreamStatus = "running" | "done" | "cancelled" | "error" | "interrupted";
 
@@ -29,6 +30,9 @@ export interface NewStream {
   turnId: string;
   model?: string | null;
   modelProvider?: string | null;
+  /** The process that runs it, and until when its lease holds (lib/replicas/run_leases.ts). */
+  ownerReplica?: string;
+  leaseUntil?: number;
 }
 
 /**
@@ -50,9 +54,19 @@ export function claimSession(
       return { conflict: row.active_stream_id ?? "" };
     }
     db.prepare(
-      `INSERT INTO streams (stream_id, session_id, turn_id, status, model, model_provider, started_at)
-       VALUES (?, ?, ?, 'running', ?, ?, ?)`,
-    ).run(s.streamId, s.sessionId, s.turnId, s.model ?? null, s.modelProvider ?? null, clock());
+      `INSERT INTO streams (stream_id, session_id, turn_id, status, model, model_provider, started_at,
+         owner_replica, lease_until)
+       VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
+    ).run(
+      s.streamId,
+      s.sessionId,
+      s.turnId,
+      s.model ?? null,
+      s.modelProvider ?? null,
+      clock(),
+      s.ownerReplica ?? null,
+      s.leaseUntil ?? null,
+    );
     return { conflict: null };
   });
 }
@@ -64,11 +78,21 @@ export function releaseSession(db: Db, sessionId: string, streamId: string): voi
   ).run(sessionId, streamId);
 }
 
-/** A prepared appender for one database (hot path: one INSERT per event). */
+/**
+ * A prepared appender for one database (hot path: one INSERT per event). On PostgreSQL the same
+ * statement also signals `stream_id:seq` on the run channel (lib/replicas/bus.ts), so a replica
+ * following the run reads it from the table — the event itself never travels in the signal.
+ */
 export function createEventAppender(db: Db, clock: Clock) {
-  const insert = db.prepare(
-    "INSERT INTO stream_events (stream_id, seq, event, data, created_at) VALUES (?, ?, ?, ?, ?)",
-  );
+  const insert = db.backend === "postgres"
+    ? db.prepare(
+      `WITH e AS (INSERT INTO stream_events (stream_id, seq, event, data, created_at)
+         VALUES (?, ?, ?, ?, ?) RETURNING stream_id, seq)
+       SELECT pg_notify('${CHANNELS.run}', stream_id || ':' || seq) FROM e`,
+    )
+    : db.prepare(
+      "INSERT INTO stream_events (stream_id, seq, event, data, created_at) VALUES (?, ?, ?, ?, ?)",
+    );
   /** Write one event; returns the JSON of its data (reused by the SSE encoder). */
   return (streamId: string, seq: number, e: ChatEvent): void => {
     insert.run(streamId, seq, e.event, JSON.stringify(e.data), clock());
@@ -117,20 +141,40 @@ export function finishStream(
 }
 
 /**
- * Close every run left `running` by a previous process: rebuild its transcript rows from the
+ * Close every run left `running` by a process that is gone: rebuild its transcript rows from the
  * journal (journal_recovery.ts), append `apperror` (interrupted) and
  * `stream_end` to its journal, mark it interrupted and free its session. Also clears
  * `active_stream_id` values that point at no running stream. Returns the runs recovered.
+ *
+ * With one process on the database (SQLite) every running stream at start-up is such a run.
+ * With replicas (`expiredBefore`), only those whose owner stopped renewing its lease before
+ * that time: the others are alive elsewhere. Each run is claimed by flipping its status first,
+ * so two replicas sweeping at once recover it once.
  */
-export function recoverInterruptedStreams(db: Db, clock: Clock): StreamRow[] {
+export function recoverInterruptedStreams(
+  db: Db,
+  clock: Clock,
+  opts: { expiredBefore?: number } = {},
+): StreamRow[] {
   return transaction(db, () => {
-    const running = db.prepare("SELECT * FROM streams WHERE status = 'running'")
-      .all() as unknown as StreamRow[];
+    const candidates = (opts.expiredBefore === undefined
+      ? db.prepare("SELECT * FROM streams WHERE status = 'running'").all()
+      : db.prepare(
+        `SELECT * FROM streams WHERE status = 'running'
+         AND (lease_until IS NULL OR lease_until < ?)`,
+      ).all(opts.expiredBefore)) as unknown as StreamRow[];
+    const claim = db.prepare(
+      "UPDATE streams SET status = 'interrupted' WHERE stream_id = ? AND status = 'running'",
+    );
+    const running = candidates.filter((s) =>
+      Number(claim.run(s.stream_id).changes) === 1
+    );
     const append = createEventAppender(db, clock);
     for (const s of running) {
       try {
-        // What the client saw may be ahead of the last periodic save of the answer.
-        recoverRunMessages(db, clock, s, readEvents(db, s.stream_id));
+        // What the client saw may be ahead of the last periodic save of the answer. Its own
+        // savepoint: a failed rebuild must not abort the transaction that closes the run.
+        transaction(db, () => recoverRunMessages(db, clock, s, readEvents(db, s.stream_id)));
       } catch { /* the rebuild is best effort; closing the run is not */ }
       let seq = lastSeq(db, s.stream_id);
       append(s.stream_id, ++seq, {
@@ -151,11 +195,19 @@ export function recoverInterruptedStreams(db: Db, clock: Clock): StreamRow[] {
       `UPDATE sessions SET active_stream_id = NULL WHERE active_stream_id IS NOT NULL AND
          active_stream_id NOT IN (SELECT stream_id FROM streams WHERE status = 'running')`,
     ).run();
-    // Tool calls that were in flight can never finish now.
-    db.prepare(
+    // Tool calls that were in flight can never finish now (only the recovered runs' own: a
+    // replica's sweep must not touch the runs still alive on others).
+    const interruptCalls = db.prepare(
       `UPDATE tool_calls SET status = 'error', result = coalesce(result, 'Interrupted by a server restart')
-       WHERE status IN ('pending', 'awaiting_approval', 'running')`,
-    ).run();
+       WHERE session_id = ? AND status IN ('pending', 'awaiting_approval', 'running')`,
+    );
+    for (const s of running) interruptCalls.run(s.session_id);
+    if (opts.expiredBefore === undefined) {
+      db.prepare(
+        `UPDATE tool_calls SET status = 'error', result = coalesce(result, 'Interrupted by a server restart')
+         WHERE status IN ('pending', 'awaiting_approval', 'running')`,
+      ).run();
+    }
     return running.map((s) => ({ ...s, status: "interrupted" as const }));
   });
 }

@@ -4,7 +4,7 @@
 // emitted or written; token deltas go through the coalescer, and any other event flushes it
 // first so order is exact.
 import type { ChatEvent, SequencedEvent } from "../shared/chat_events.ts";
-import type { Db } from "../storage/db.ts";
+import { type Db, transaction } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { appendMessages, type MessageToolCall, updateMessage } from "../sessions/messages.ts";
@@ -113,6 +113,11 @@ export class Run {
   activeToolCallId: string | null = null;
   /** Resolves when the agent loop has returned (set by the manager). */
   done: Promise<void> = Promise.resolve();
+  /**
+   * Streams of delegated sub-tasks running under this run right now (child_run.ts). They live in
+   * this process too, so their leases are renewed with this run's.
+   */
+  readonly childStreams = new Set<string>();
   private listeners = new Set<RunListener>();
   private enders = new Set<() => void>();
   private coalescer: Coalescer;
@@ -212,17 +217,28 @@ export class Run {
   end(status: Exclude<StreamStatus, "running">, finalEvents: ChatEvent[]): boolean {
     if (this.finished) return false;
     this.coalescer.flush();
-    this.draft?.persist();
-    for (const e of finalEvents) this.write(e);
+    // One transaction from the saved answer to the freed session: a replica following this run
+    // hears its final events (NOTIFY leaves at commit) only once the answer is stored and the
+    // session is free, so the next message sent there is never refused as still running.
+    try {
+      transaction(this.deps.db, () => {
+        this.draft?.persist();
+        for (const e of finalEvents) this.write(e);
+        this.finished = true;
+        this.status = status;
+        finishStream(this.deps.db, this.deps.clock, this.streamId, status);
+      });
+    } catch (err) {
+      this.deps.log.error("could not record the end of a run", { error: String(err) });
+      try {
+        // At least free the session (what the transaction held was rolled back).
+        finishStream(this.deps.db, this.deps.clock, this.streamId, status);
+      } catch { /* the database refuses writes: the next start's recovery closes the run */ }
+    }
     this.finished = true;
     this.status = status;
     this.coalescer.close();
     this.draft?.dispose();
-    try {
-      finishStream(this.deps.db, this.deps.clock, this.streamId, status);
-    } catch (err) {
-      this.deps.log.error("could not record the end of a run", { error: String(err) });
-    }
     this.closeListeners();
     return true;
   }

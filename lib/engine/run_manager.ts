@@ -3,6 +3,7 @@
 // recovery of runs a previous process left unfinished. Invariants: one instance per app (no
 // process-global state); a session has at most one active run; a run continues whether or
 // not anyone listens; the HTTP caller gets its ids before the agent does any work.
+import { sharedFilesDir } from "../settings/config.ts";
 import type { AppConfig } from "../settings/config.ts";
 import type { EngineHost } from "./engine_host.ts";
 import type { Db } from "../storage/db.ts";
@@ -29,6 +30,8 @@ import { attachmentFields } from "./model_messages.ts";
 import { resolveAttachment } from "../workspace/uploads.ts";
 import { mimeForName, sniffImage } from "../workspace/mime.ts";
 import { expireOrphanedApprovals } from "../approvals/approvals.ts";
+import { type RunCommand, RunLeases } from "../replicas/run_leases.ts";
+import { pushSteer } from "./steer.ts";
 
 async function readHead(path: string): Promise<Uint8Array> {
   const file = await Deno.open(path);
@@ -83,15 +86,27 @@ export class RunManager {
   private runs = new Map<string, Run>();
   private append: ReturnType<typeof createEventAppender>;
   private closed = false;
+  /** Leases and commands between replicas (lib/replicas/run_leases.ts; idle on SQLite). */
+  readonly leases: RunLeases;
+  /** What a command from another replica does here besides cancel and steer (approvals, clarify). */
+  private commandHandlers = new Map<RunCommand["kind"], (cmd: RunCommand) => void>();
 
-  /** Recovers runs a previous process left `running` (see journal.ts) before anything else. */
+  /**
+   * Recovers runs a previous process left `running` (see journal.ts) before anything else: every
+   * one on a database this process alone uses, only those with an expired lease on a shared one.
+   */
   constructor(
     private deps: { db: Db; clock: Clock; log: Logger },
     overrides: Partial<EngineOptions> = {},
   ) {
     this.overrides = overrides;
     this.append = createEventAppender(deps.db, deps.clock);
-    const recovered = recoverInterruptedStreams(deps.db, deps.clock);
+    this.leases = new RunLeases(deps);
+    const recovered = recoverInterruptedStreams(
+      deps.db,
+      deps.clock,
+      this.leases.bus.shared ? { expiredBefore: deps.clock() } : {},
+    );
     if (recovered.length) {
       deps.log.warn(`marked ${recovered.length} unfinished run(s) as interrupted`, {
         streams: recovered.map((s) => s.stream_id),
@@ -100,6 +115,23 @@ export class RunManager {
     const orphaned = expireOrphanedApprovals(deps.db, deps.clock);
     if (orphaned) deps.log.warn(`expired ${orphaned} approval(s) left pending by the last process`);
     pruneJournal(deps.db, deps.clock, (overrides.journalRetentionDays ?? 14) * 86400);
+    this.leases.start(
+      (cmd) => this.onCommand(cmd),
+      () => [...this.runs.values()].flatMap((r) => [r.streamId, ...r.childStreams]),
+    );
+  }
+
+  /** Handle commands of `kind` that other replicas send to this one's runs. */
+  onReplicaCommand(kind: RunCommand["kind"], handler: (cmd: RunCommand) => void): void {
+    this.commandHandlers.set(kind, handler);
+  }
+
+  private onCommand(cmd: RunCommand): void {
+    if (cmd.kind === "cancel" && cmd.stream_id) this.cancel(cmd.stream_id);
+    else if (cmd.kind === "steer" && cmd.stream_id) {
+      const run = this.runs.get(cmd.stream_id);
+      if (run) pushSteer(run, String(cmd.payload.text ?? ""));
+    } else this.commandHandlers.get(cmd.kind)?.(cmd);
   }
 
   /** Change engine options for later runs (main.ts wires tool hooks; tests shorten timeouts). */
@@ -228,7 +260,8 @@ export class RunManager {
    */
   cancel(streamId: string): boolean {
     const run = this.runs.get(streamId);
-    if (!run || run.finished) return false;
+    if (!run) return this.leases.forward({ kind: "cancel", stream_id: streamId, payload: {} });
+    if (run.finished) return false;
     run.controller.abort(new Error("cancelled by user"));
     if (run.activeToolCallId) {
       setToolCallStatus(this.deps.db, run.sessionId, run.activeToolCallId, "error", {
@@ -252,12 +285,19 @@ export class RunManager {
     for (const run of this.runs.values()) {
       if (run.sessionId === sessionId && this.cancel(run.streamId)) return run.streamId;
     }
-    return null;
+    // Or another replica runs it.
+    const row = this.deps.db.prepare("SELECT active_stream_id FROM sessions WHERE session_id = ?")
+      .get(sessionId) as { active_stream_id: string | null } | undefined;
+    const active = row?.active_stream_id;
+    return active && this.leases.forward({ kind: "cancel", stream_id: active, payload: {} })
+      ? active
+      : null;
   }
 
   /** Stop every run without final events (server shutdown); the next start marks them interrupted. */
   async close(): Promise<void> {
     this.closed = true;
+    this.leases.endFollowers();
     const runs = [...this.runs.values()];
     for (const run of runs) run.halt();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -267,6 +307,10 @@ export class RunManager {
     ]);
     clearTimeout(timer);
     this.runs.clear();
+    try {
+      this.leases.releaseLeases();
+    } catch { /* the database is gone: the leases expire by themselves */ }
+    this.leases.close();
   }
 
   /**
@@ -284,7 +328,7 @@ export class RunManager {
       if (!f.ref) {
         throw new ValidationError("Each attachment needs a path or filename", "attachments");
       }
-      const path = await resolveAttachment(app.config.stateDir, sessionId, f.ref);
+      const path = await resolveAttachment(sharedFilesDir(app.config), sessionId, f.ref);
       const { size } = await Deno.stat(path);
       const filename = path.split("/").pop()!;
       const head = await readHead(path);
@@ -321,6 +365,8 @@ export class RunManager {
       turnId,
       model: model ?? null,
       modelProvider: provider ?? null,
+      ownerReplica: this.leases.replicaId,
+      leaseUntil: this.leases.newLeaseUntil() ?? undefined,
     });
     if (res === undefined) throw new NotFoundError(`Session "${sessionId}" not found`);
     if (res.conflict) {

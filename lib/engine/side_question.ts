@@ -3,6 +3,7 @@
 // Invariants: the child gets a copy of the parent's settled messages and no tools (tool_hooks.ts);
 // it uses the auxiliary model when config.yaml names one; earlier finished side questions of the
 // same parent are dropped when a new one starts, so hidden children do not pile up.
+import { sharedFilesDir } from "../settings/config.ts";
 import { ValidationError } from "../errors.ts";
 import { randomHex } from "../ids.ts";
 import { deleteSession, getSession } from "../sessions/sessions.ts";
@@ -24,7 +25,9 @@ export async function askSideQuestion(
   if (!text) throw new ValidationError("question is required", "question");
   getSession(app.db, parentId);
   for (const old of listSideChildren(app.db, parentId, "btw")) {
-    if (!old.active_stream_id) await deleteSession(app.db, app.config.stateDir, old.session_id);
+    if (!old.active_stream_id) {
+      await deleteSession(app.db, sharedFilesDir(app.config), old.session_id);
+    }
   }
   const child = createSideSession(app.db, app.clock, {
     parentId,
@@ -49,7 +52,7 @@ export async function askSideQuestion(
       model: aux ?? child.model,
     };
   } catch (err) {
-    await deleteSession(app.db, app.config.stateDir, child.session_id);
+    await deleteSession(app.db, sharedFilesDir(app.config), child.session_id);
     throw err;
   }
 }

@@ -8,6 +8,7 @@ import type { Db } from "../storage/db.ts";
 import { NotFoundError } from "../errors.ts";
 import { getStream, readEvents } from "./journal.ts";
 import type { Run } from "./run.ts";
+import { type Bus, CHANNELS } from "../replicas/bus.ts";
 
 export const SSE_HEADERS: Record<string, string> = {
   "content-type": "text/event-stream; charset=utf-8",
@@ -21,6 +22,13 @@ export interface SseSource {
   /** The live run of this stream, when it is still running in this process. */
   run: Run | undefined;
   heartbeatMs: number;
+  /**
+   * The replica bus, when other processes share the database: a run running on another replica
+   * is followed from the journal table, woken by its `stream_id:seq` signals.
+   */
+  bus?: Bus;
+  /** Where a follower of another replica's run registers, so a shutdown can end it. */
+  followers?: { follow(end: () => void): () => void };
 }
 
 const enc = new TextEncoder();
@@ -67,13 +75,40 @@ export function streamResponse(src: SseSource, streamId: string, afterSeq: numbe
       () => queueMicrotask(close),
     );
   }
+  // A run another replica owns: its signals say the journal grew; read past the last seq sent.
+  const row = live ? null : getStream(db, streamId);
+  const remote = !live && src.bus?.shared && row?.status === "running";
+  const catchUp = () => {
+    if (closed || buffered) return;
+    for (const e of readEvents(db, streamId, lastSent)) send(e);
+  };
+  if (remote) {
+    const prefix = `${streamId}:`;
+    const stop = src.bus!.subscribe(CHANNELS.run, {
+      signal: (payload) => {
+        if (payload.startsWith(prefix) && Number(payload.slice(prefix.length)) > lastSent) {
+          catchUp();
+        }
+      },
+      resync: catchUp,
+    });
+    // No polling: every event the owner writes signals, a dead owner's run is closed by the
+    // replica that recovers it (which signals its final events too), and a listener that
+    // reconnects re-reads (resync).
+    const unfollow = src.followers?.follow(() => close());
+    unsubscribe = () => {
+      stop();
+      unfollow?.();
+    };
+  }
   // 2. Replay from the journal (synchronous: no event can be appended meanwhile).
   const past = readEvents(db, streamId, afterSeq);
-  if (!live && past.length === 0) {
+  if (!live && !remote && past.length === 0) {
     unsubscribe?.();
     throw new NotFoundError("stream not found");
   }
-  if (!live && !getStream(db, streamId)) {
+  if (!live && !row) {
+    unsubscribe?.();
     throw new NotFoundError("stream not found");
   }
 
@@ -85,7 +120,9 @@ export function streamResponse(src: SseSource, streamId: string, afterSeq: numbe
       const held = buffered ?? [];
       buffered = null;
       for (const e of held) send(e);
-      if (!live) return close();
+      if (!live && !remote) return close();
+      // Whatever the owner wrote between the replay's read and now.
+      if (remote) catchUp();
       if (!closed) {
         heartbeat = setInterval(() => {
           if (closed) return;

@@ -3,12 +3,24 @@
 // and clarifying questions (lib/approvals/clarify.ts), each bound to the run that asks.
 import { requestApproval } from "../approvals/approvals.ts";
 import { askClarify } from "../approvals/clarify.ts";
-import { buildToolset } from "../tools/registry.ts";
-import { loadMcpTools } from "../tools/mcp_tools.ts";
 import { unattendedReason } from "../tasks/jobs.ts";
 import { getProfileSettings, sessionProfile } from "../agent/profiles.ts";
 import type { EngineHost } from "./engine_host.ts";
 import { sideKindOf } from "../sessions/side_sessions.ts";
+
+/**
+ * The tool definitions (each with its zod schema: zod alone is ~5 MB resident) load with the
+ * first toolset a run builds, not at start: an idle console never needs them.
+ */
+let toolModules:
+  | Promise<[typeof import("../tools/registry.ts"), typeof import("../tools/mcp_tools.ts")]>
+  | undefined;
+const loadToolModules = () =>
+  toolModules ??= Promise.all([import("../tools/registry.ts"), import("../tools/mcp_tools.ts")])
+    .catch((err) => {
+      toolModules = undefined; // a failed import is retried by the next run
+      throw err;
+    });
 
 /** `mcp__<server>__<tool>` → `<server>`. */
 function mcpServerOf(toolName: string): string {
@@ -35,6 +47,7 @@ export const TOOL_HOOKS: EngineHooks = {
   async buildTools(app, session) {
     // A `/btw` side question is answered from the context alone (lib/engine/side_question.ts).
     if (sideKindOf(app.db, session.session_id) === "btw") return [];
+    const [{ buildToolset }, { loadMcpTools }] = await loadToolModules();
     const builtIn = buildToolset(app, session);
     const mcp = await loadMcpTools(app.mcp).catch((err) => {
       app.log.warn("MCP tools unavailable for this turn", { error: String(err) });

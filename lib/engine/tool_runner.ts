@@ -2,11 +2,10 @@
 // (→ awaiting_approval → running) → completed | error | denied, `tool`/`tool_complete` event
 // data, previews and result clipping. Execution itself is lib/tools/registry.ts `runToolCall`
 // (unknown names, invalid arguments and throws become error results the model can read).
-import { z } from "zod";
 import type { Db } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import type { ToolCallStatus, ToolCompleteEventData } from "../shared/chat_events.ts";
-import type { ToolDefinition, ToolResult } from "../tools/types.ts";
+import type { ToolResult } from "../tools/types.ts";
 
 /** Characters of a result kept for the model / the stored row / the event preview. */
 export const MAX_RESULT_FOR_MODEL = 100_000;
@@ -84,23 +83,6 @@ export function setToolCallStatus(
       sessionId,
       id,
     );
-  }
-}
-
-/** The JSON schema of a tool's parameters, as sent to the model. */
-export function toolInputSchema(def: ToolDefinition): Record<string, unknown> {
-  try {
-    const schema = z.toJSONSchema(def.parameters, {
-      io: "input",
-      unrepresentable: "any",
-    }) as Record<
-      string,
-      unknown
-    >;
-    delete schema.$schema;
-    return schema;
-  } catch {
-    return { type: "object", properties: {}, additionalProperties: true };
   }
 }
 

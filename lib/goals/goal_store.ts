@@ -86,9 +86,18 @@ export function setGoal(
   if (!goal) throw new ValidationError("goal text is empty");
   if (goal.length > 4000) throw new ValidationError("A goal is at most 4,000 characters");
   db.prepare(
-    `INSERT OR REPLACE INTO goals (session_id, goal, status, turns_used, max_turns, tokens_used,
+    // A new goal replaces the old one whole (the columns not listed go back to NULL), written as
+    // ON CONFLICT because PostgreSQL has no INSERT OR REPLACE.
+    `INSERT INTO goals (session_id, goal, status, turns_used, max_turns, tokens_used,
        max_tokens, no_progress, max_no_progress, subgoals, created_at, updated_at)
-     VALUES (?, ?, 'active', 0, ?, 0, ?, 0, ?, '[]', ?, ?)`,
+     VALUES (?, ?, 'active', 0, ?, 0, ?, 0, ?, '[]', ?, ?)
+     ON CONFLICT (session_id) DO UPDATE SET goal = excluded.goal, status = excluded.status,
+       turns_used = excluded.turns_used, max_turns = excluded.max_turns,
+       tokens_used = excluded.tokens_used, max_tokens = excluded.max_tokens,
+       no_progress = excluded.no_progress, max_no_progress = excluded.max_no_progress,
+       last_verdict = NULL, last_reason = NULL, paused_reason = NULL,
+       subgoals = excluded.subgoals, created_at = excluded.created_at,
+       updated_at = excluded.updated_at`,
   ).run(sessionId, goal, budgets.max_turns, budgets.max_tokens, budgets.max_no_progress, now, now);
   return getGoal(db, sessionId)!;
 }

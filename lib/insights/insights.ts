@@ -78,6 +78,16 @@ export interface InsightsReport extends InsightsWindow {
  */
 const SLOT = 900;
 
+/**
+ * The 15-minute slot of an epoch-seconds column. Timestamps are positive, so SQLite's CAST (which
+ * truncates) is the floor; PostgreSQL's CAST rounds, hence its floor() (which SQLite lacks).
+ */
+function slotSql(db: Db, column: string): string {
+  return db.backend === "postgres"
+    ? `CAST(floor(${column} / ${SLOT}) AS BIGINT)`
+    : `CAST(${column} / ${SLOT} AS INTEGER)`;
+}
+
 interface UsageSlot {
   model: string | null;
   model_provider: string | null;
@@ -145,9 +155,10 @@ export function computeInsights(
   const activityByHour = Array(24).fill(0);
 
   const { start, end } = window;
+  const usageSlot = slotSql(db, "created_at");
   const usage = end > start
     ? db.prepare(
-      `SELECT model, model_provider, CAST(created_at / ${SLOT} AS INTEGER) AS slot,
+      `SELECT model, model_provider, ${usageSlot} AS slot,
               COUNT(*) AS turns, SUM(input_tokens) AS input_tokens,
               SUM(output_tokens) AS output_tokens, SUM(cached_tokens) AS cached_tokens,
               SUM(cost) AS priced_cost, COUNT(cost) AS priced_turns,
@@ -206,7 +217,7 @@ export function computeInsights(
 
   const messageSlots = end > start
     ? db.prepare(
-      `SELECT CAST(timestamp / ${SLOT} AS INTEGER) AS slot, COUNT(*) AS n FROM messages
+      `SELECT ${slotSql(db, "timestamp")} AS slot, COUNT(*) AS n FROM messages
        WHERE timestamp >= ? AND timestamp < ? AND role IN ('user', 'assistant')
        GROUP BY slot`,
     ).all(start, end) as Array<{ slot: number; n: number }>
@@ -223,9 +234,9 @@ export function computeInsights(
   const { sessions } = end > start
     ? db.prepare(
       `SELECT COUNT(*) AS sessions FROM (
-         SELECT session_id FROM messages WHERE timestamp >= ?1 AND timestamp < ?2
-         UNION SELECT session_id FROM usage WHERE created_at >= ?1 AND created_at < ?2)`,
-    ).get(start, end) as { sessions: number }
+         SELECT session_id FROM messages WHERE timestamp >= ? AND timestamp < ?
+         UNION SELECT session_id FROM usage WHERE created_at >= ? AND created_at < ?) AS active`,
+    ).get(start, end, start, end) as { sessions: number }
     : { sessions: 0 };
 
   const models: ModelInsight[] = [...byModel.values()].map(({ ttft, tps, ...m }) => ({

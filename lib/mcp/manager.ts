@@ -9,7 +9,12 @@ import { type AppConfig, expandEnvRefs } from "../settings/config.ts";
 import type { Clock } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { checkUrl, guardedFetch } from "../security/url_guard.ts";
-import { maskMap, type McpServerConfig, readServerConfigs, stdioEnvironment } from "./config.ts";
+import {
+  maskMap,
+  type McpServerConfig,
+  readServerConfigs,
+  stdioEnvironment,
+} from "./server_config.ts";
 
 /**
  * The MCP SDK (with its JSON-schema validator, ~25 MB resident) is imported when the first

@@ -4,7 +4,6 @@
 // a reader sees the old catalog or the new one, whole, never a torn write.
 import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
-import { z } from "zod";
 import type { AppConfig } from "../settings/config.ts";
 import { randomHex } from "../ids.ts";
 import type { ModelGroup } from "./model_groups.ts";
@@ -63,28 +62,6 @@ export interface DurableCatalog {
   groups: ModelGroup[];
 }
 
-const modelSchema = z.object({
-  id: z.string(),
-  label: z.string(),
-  context_window: z.number().optional(),
-  supports_tools: z.boolean().optional(),
-  supports_vision: z.boolean().optional(),
-});
-const durableSchema = z.object({
-  version: z.literal(1),
-  generation: z.number(),
-  identity: z.object({ profile: z.string(), config: z.string(), providers: z.string() }),
-  saved_at_ms: z.number(),
-  expires_at_ms: z.number(),
-  groups: z.array(z.object({
-    provider: z.string(),
-    provider_id: z.string(),
-    models: z.array(modelSchema),
-    unreachable: z.literal(true).optional(),
-    error: z.string().optional(),
-  })),
-});
-
 /** The cache file and its same-directory temp files. */
 export class CatalogCacheFile {
   constructor(readonly path: string) {}
@@ -92,7 +69,10 @@ export class CatalogCacheFile {
   /** The cached catalog, or null when absent, unreadable or not a valid record. */
   async read(): Promise<DurableCatalog | null> {
     try {
-      const parsed = durableSchema.safeParse(JSON.parse(await Deno.readTextFile(this.path)));
+      const text = await Deno.readTextFile(this.path);
+      // The record's schema (zod) loads with the first read, not at start.
+      const { durableSchema } = await import("./model_catalog_record.ts");
+      const parsed = durableSchema.safeParse(JSON.parse(text));
       return parsed.success ? parsed.data as DurableCatalog : null;
     } catch {
       return null;

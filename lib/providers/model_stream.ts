@@ -152,20 +152,20 @@ async function readBodyCapped(res: Response, max: number, what: string): Promise
   return out;
 }
 
-/** Build the SDK model for an endpoint. Non-Anthropic endpoints use chat-completions. */
-export async function createLanguageModel(
+/**
+ * The `fetch` and headers every SDK client of `endpoint` gets. Every provider request goes
+ * through the SSRF guard at request time (a base_url that was written around the settings
+ * checks, or a name that now resolves elsewhere, is refused before the API key leaves):
+ * loopback and private addresses only for endpoints the user configured, metadata and
+ * unspecified addresses never. `fetchImpl` (a test seam) only replaces the transport under the
+ * guard; it stands in for DNS too, so names are not resolved then (IP literals and metadata
+ * names are still judged). Also used by lib/voice for transcription and speech.
+ */
+export function providerClientOptions(
   endpoint: ProviderEndpoint,
-  model: string,
   fetchImpl?: typeof fetch,
-): Promise<ProviderModel> {
-  const { createAnthropic, createOpenAI, createOpenAICompatible } = await loadSdk();
-  // Every provider request goes through the SSRF guard at request time (a base_url that was
-  // written around the settings checks, or a name that now resolves elsewhere, is refused
-  // before the API key leaves): loopback and private addresses only for endpoints the user
-  // configured, metadata and unspecified addresses never. `fetchImpl` (a test seam) only
-  // replaces the transport under the guard; it stands in for DNS too, so names are not
-  // resolved then (IP literals and metadata names are still judged).
-  const common = {
+): { fetch: typeof fetch; headers?: Record<string, string> } {
+  return {
     fetch: guardedFetchFunction({
       allowPrivate: endpoint.userConfigured || LOCAL_BY_DESIGN.has(endpoint.id),
       fetch: fetchImpl,
@@ -174,6 +174,16 @@ export async function createLanguageModel(
     // Headers the user configured for this endpoint (config.yaml `headers:`).
     ...(endpoint.headers ? { headers: endpoint.headers } : {}),
   };
+}
+
+/** Build the SDK model for an endpoint. Non-Anthropic endpoints use chat-completions. */
+export async function createLanguageModel(
+  endpoint: ProviderEndpoint,
+  model: string,
+  fetchImpl?: typeof fetch,
+): Promise<ProviderModel> {
+  const { createAnthropic, createOpenAI, createOpenAICompatible } = await loadSdk();
+  const common = providerClientOptions(endpoint, fetchImpl);
   if (endpoint.protocol === "anthropic") {
     return createAnthropic({
       apiKey: endpoint.apiKey ?? "",
@@ -228,19 +238,32 @@ export async function* streamModelStep(req: StepRequest): AsyncGenerator<StepPar
   };
   if (req.signal.aborted) return;
   const local = new AbortController();
-  const onOuterAbort = () => local.abort(req.signal.reason);
+  let reader: ReadableStreamDefaultReader<StreamPartOf<ProviderModel>> | undefined;
+  // Aborting the request's signal does not always settle a read already waiting on the response
+  // body (Deno's fetch can leave it pending, seen under load), so stopping also cancels the
+  // reader: a pending read() then resolves as done at once, whatever the transport does.
+  const stop = (reason: unknown) => {
+    local.abort(reason);
+    reader?.cancel(reason).catch(() => {});
+  };
+  const onOuterAbort = () => stop(req.signal.reason);
   req.signal.addEventListener("abort", onOuterAbort, { once: true });
+  // The SDK's first import is our own start-up, not the provider's silence: load it before the
+  // watchdog runs (a failure here is retried below, where failures are classified).
+  try {
+    await loadSdk();
+  } catch { /* see below */ }
   // Silence watchdog: parts only stamp the time (re-arming a timer per token is costly).
   let lastActivity = performance.now();
   let idleFired = false;
   const watchdog = setInterval(() => {
     if (performance.now() - lastActivity >= req.idleTimeoutMs) {
       idleFired = true;
-      local.abort(new Error("idle timeout"));
+      clearInterval(watchdog);
+      stop(new Error("idle timeout"));
     }
   }, Math.max(5, Math.min(1000, req.idleTimeoutMs / 4)));
   let streamError: unknown;
-  let reader: ReadableStreamDefaultReader<StreamPartOf<ProviderModel>> | undefined;
   try {
     const model = await createLanguageModel(req.endpoint, req.model, req.fetch);
     const { convertToLanguageModelPrompt, standardizePrompt } = await loadSdk();

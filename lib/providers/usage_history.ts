@@ -45,8 +45,13 @@ interface Row {
  */
 export function usageByDay(db: Db, provider: string, days: number, nowSec: number): UsageDay[] {
   const first = startOfDay(nowSec) - (days - 1) * DAY;
+  // SQLite's CAST truncates (the floor of a positive time); PostgreSQL's rounds, and SQLite
+  // has no floor(): the day number is written per backend.
+  const day = db.backend === "postgres"
+    ? `CAST(floor(created_at / ${DAY}) AS BIGINT)`
+    : `CAST(created_at / ${DAY} AS INTEGER)`;
   const rows = db.prepare(
-    `SELECT CAST(created_at / ${DAY} AS INTEGER) AS day, COUNT(*) AS turns,
+    `SELECT ${day} AS day, COUNT(*) AS turns,
             COALESCE(SUM(input_tokens), 0) AS input_tokens,
             COALESCE(SUM(output_tokens), 0) AS output_tokens,
             COALESCE(SUM(cached_tokens), 0) AS cached_tokens,

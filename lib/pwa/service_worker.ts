@@ -15,8 +15,11 @@ export const SHELL_ASSETS: readonly string[] = [
   "/static/markdown.css",
   "/static/transcript.css",
   "/static/control.css",
+  "/static/skins.css",
+  "/static/a11y.css",
   "/static/share.css",
   "/static/favicon.svg",
+  "/static/favicon-alert.svg",
   "/static/icons/icon.svg",
   "/static/icons/icon-192.png",
 ];

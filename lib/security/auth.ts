@@ -10,7 +10,9 @@ import type { Clock } from "../ids.ts";
 import { randomHex } from "../ids.ts";
 import { stateSecretHex } from "./state_secret.ts";
 import { constantTimeEqual, fromBase64Url, toBase64Url, verifyPassword } from "./password.ts";
-import { createRateLimiter, type RateLimiter } from "./rate_limit.ts";
+import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "./rate_limit.ts";
+import { createSharedRateLimiter } from "./shared_rate_limit.ts";
+import { busOf } from "../replicas/bus.ts";
 
 export const SESSION_COOKIE = "hermes_session";
 export const CSRF_HEADER = "X-Hermes-CSRF-Token";
@@ -56,14 +58,17 @@ export interface AuthState {
 
 /** Build the security state of one app. */
 export function createSecurity(config: AppConfig, db: Db, clock: Clock): Security {
+  // Replicas share one database: their limits count there, or each would allow its own quota.
+  const limiter = (name: string, opts: RateLimiterOptions) =>
+    busOf(db).shared ? createSharedRateLimiter(db, name, opts) : createRateLimiter(opts);
   return {
     config,
     db,
     clock,
     limits: {
-      login: createRateLimiter({ limit: 5, windowSeconds: 60, clock }),
-      chatStart: createRateLimiter({ limit: 30, windowSeconds: 60, clock }),
-      upload: createRateLimiter({ limit: 60, windowSeconds: 60, clock }),
+      login: limiter("login", { limit: 5, windowSeconds: 60, clock }),
+      chatStart: limiter("chat_start", { limit: 30, windowSeconds: 60, clock }),
+      upload: limiter("upload", { limit: 60, windowSeconds: 60, clock }),
     },
     cache: { keys: new Map() },
   };

@@ -22,7 +22,9 @@ export function putChallenge(
   const now = clock();
   db.prepare("DELETE FROM auth_challenges WHERE expires_at <= ?").run(now);
   db.prepare(
-    "INSERT OR REPLACE INTO auth_challenges (id, kind, data, expires_at) VALUES (?, ?, ?, ?)",
+    `INSERT INTO auth_challenges (id, kind, data, expires_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, data = excluded.data,
+       expires_at = excluded.expires_at`,
   )
     .run(id, kind, JSON.stringify(data), now + ttlSeconds);
   db.prepare(

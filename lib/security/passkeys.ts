@@ -187,21 +187,20 @@ export async function finishRegistration(
   const { credential } = verification.registrationInfo;
   const now = sec.clock();
   const name = body.name || `Passkey ${new Date(now * 1000).toISOString().slice(0, 10)}`;
-  try {
-    sec.db.prepare(
-      `INSERT INTO passkeys (id, name, public_key, counter, transports, created_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    ).run(
-      credential.id,
-      name,
-      credential.publicKey,
-      credential.counter,
-      JSON.stringify(credential.transports ?? []),
-      now,
-    );
-  } catch {
-    throw new ValidationError("This passkey is already registered");
-  }
+  // A known id is skipped, not a failed insert: on PostgreSQL a failed statement would abort an
+  // enclosing transaction.
+  const res = sec.db.prepare(
+    `INSERT INTO passkeys (id, name, public_key, counter, transports, created_at)
+     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+  ).run(
+    credential.id,
+    name,
+    credential.publicKey,
+    credential.counter,
+    JSON.stringify(credential.transports ?? []),
+    now,
+  );
+  if (Number(res.changes) === 0) throw new ValidationError("This passkey is already registered");
   return { id: credential.id, name, created_at: now, last_used_at: null };
 }
 

@@ -32,6 +32,26 @@ export interface RateLimiter {
   reset(key: string): void;
 }
 
+/**
+ * The decision for a key whose hits in the window are `list` (oldest first): when refused, how
+ * long until the oldest hit that counts leaves the window. Shared with the replicas' limiter
+ * (lib/security/shared_rate_limit.ts).
+ */
+export function rateDecision(
+  list: number[],
+  now: number,
+  ok: boolean,
+  window: { limit: number; windowSeconds: number },
+): RateDecision {
+  if (ok || list.length === 0) return { ok, retryAfterSeconds: 0, count: list.length };
+  const oldest = list[list.length - window.limit] ?? list[0];
+  return {
+    ok,
+    retryAfterSeconds: Math.max(1, Math.ceil(oldest + window.windowSeconds - now)),
+    count: list.length,
+  };
+}
+
 /** Create a limiter allowing `limit` events per `windowSeconds` per key. */
 export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const { limit, windowSeconds, clock } = opts;
@@ -48,15 +68,8 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
     return fresh;
   };
 
-  const decision = (list: number[], now: number, ok: boolean): RateDecision => {
-    if (ok || list.length === 0) return { ok, retryAfterSeconds: 0, count: list.length };
-    const oldest = list[list.length - limit] ?? list[0];
-    return {
-      ok,
-      retryAfterSeconds: Math.max(1, Math.ceil(oldest + windowSeconds - now)),
-      count: list.length,
-    };
-  };
+  const decision = (list: number[], now: number, ok: boolean): RateDecision =>
+    rateDecision(list, now, ok, opts);
 
   return {
     limit,

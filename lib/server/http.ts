@@ -135,17 +135,18 @@ export function requireParam(url: URL, name: string): string {
 
 /** A JSON response with the API's caching header. */
 /**
- * A JSON object answered as a stream: `fields` as usual, plus `listKey` holding the items that
- * `next()` hands out a batch at a time (null when done), stringified as the stream is read. A
- * long list (every session of a large history) never becomes one multi-megabyte string or one
- * array of every row in memory.
+ * A JSON object `{...fields, [listKey]: [...]}` as a stream, the list's items coming in
+ * pre-encoded chunks from `nextChunk` (each: one or more items' JSON joined by commas; null
+ * ends the list). A long list is never one string in memory, and a chunk may be reused from a
+ * cache (lib/sessions/session_list_cache.ts).
  */
-export function jsonListStream(
+export function jsonEncodedListStream(
   listKey: string,
-  next: () => readonly unknown[] | null,
+  nextChunk: () => Uint8Array | null,
   fields: Record<string, unknown>,
 ): Response {
   const enc = new TextEncoder();
+  const comma = enc.encode(",");
   let started = false;
   let sent = 0;
   const body = new ReadableStream<Uint8Array>({
@@ -158,21 +159,39 @@ export function jsonListStream(
         );
         return;
       }
-      const items = next();
-      if (items === null) {
+      const chunk = nextChunk();
+      if (chunk === null) {
         controller.enqueue(enc.encode("]}"));
         controller.close();
         return;
       }
-      if (items.length === 0) return;
-      const text = items.map((x) => JSON.stringify(x)).join(",");
-      controller.enqueue(enc.encode((sent > 0 ? "," : "") + text));
-      sent += items.length;
+      if (chunk.byteLength === 0) return;
+      if (sent++ > 0) controller.enqueue(comma);
+      // Enqueued as is: a default stream hands chunks on without transferring their buffer, so a
+      // cached chunk stays whole (tests/session_list_cache_test.ts serves one three times).
+      controller.enqueue(chunk);
     },
   });
   return new Response(body, {
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
   });
+}
+
+/** Items' JSON joined by commas, encoded: one chunk for jsonEncodedListStream. */
+export function encodeListChunk(items: readonly unknown[]): Uint8Array {
+  return new TextEncoder().encode(items.map((x) => JSON.stringify(x)).join(","));
+}
+
+/** jsonEncodedListStream over batches of items (`next` returns null at the end). */
+export function jsonListStream(
+  listKey: string,
+  next: () => readonly unknown[] | null,
+  fields: Record<string, unknown>,
+): Response {
+  return jsonEncodedListStream(listKey, () => {
+    const items = next();
+    return items === null ? null : encodeListChunk(items);
+  }, fields);
 }
 
 /** Batches of `items` for jsonListStream. */

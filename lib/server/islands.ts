@@ -6,6 +6,8 @@
 import { type ComponentType, createContext, h, options, type VNode } from "preact";
 import { useContext } from "preact/hooks";
 import { renderToString } from "preact-render-to-string";
+// Every server render reads the message catalog (lib/i18n/t.ts gets it from here on the server).
+import "../i18n/catalog.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { appUrl } from "./app_paths.ts";
@@ -141,6 +143,8 @@ export interface IslandBundle {
   pages?: Record<string, { islands: string[]; files: string[]; bytes: number; gzip: number }>;
   /** Project files the bundles were built from (tests rebuild when one is newer). */
   inputs?: string[];
+  /** The message-catalog keys the browser code names (tools/i18n_keys.ts): what a page ships. */
+  i18nKeys?: string[];
 }
 
 /** Where `deno task build` writes bundles (lib/server/app_paths.ts: works compiled and bundled). */

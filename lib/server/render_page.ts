@@ -15,6 +15,9 @@ import {
 } from "./islands.ts";
 import type { Logger } from "../log.ts";
 import { collectPageScripts, type PageScriptBundle, pageScriptTags } from "./page_scripts.ts";
+import { withLocale } from "../i18n/t.ts";
+import { catalogPayloadJson } from "../i18n/catalog.ts";
+import { isLocale, type Locale, SOURCE_LOCALE } from "../i18n/locales.ts";
 
 export interface PageRendererOptions {
   /** `manifest.islands` from routes.gen.ts: modules, or loaders imported at the first render. */
@@ -58,7 +61,14 @@ export function createPageRenderer(opts: PageRendererOptions): PageRenderer {
     const registry = await islandRegistry();
     const Component = () => h(page, props);
     const root = app ? h(app, { Component, url: props.url, state: props.state }) : h(Component, {});
-    const { result, wanted } = collectPageScripts(() => renderWithIslands(root, registry));
+    // The page's locale (routes/_middleware.ts picks it): the render speaks it, and the page
+    // ships its catalog, and only its, when anything on it runs in the browser.
+    const state = props.state as Record<string, unknown> | undefined;
+    const locale: Locale = isLocale(state?.locale) ? state.locale : SOURCE_LOCALE;
+    const { result, wanted } = withLocale(
+      locale,
+      () => collectPageScripts(() => renderWithIslands(root, registry)),
+    );
     const { html, islands } = result;
     let doc = "<!DOCTYPE html>" + html;
     let head = "";
@@ -81,6 +91,14 @@ export function createPageRenderer(opts: PageRendererOptions): PageRenderer {
       const tags = pageScriptTags(bundle, preloaded);
       head += tags.head;
       body += tags.body;
+    }
+    // The catalog goes with the code that reads it: only when a script was added.
+    if (body.includes("<script")) {
+      const keys = (readBundle() as { i18nKeys?: string[] } | undefined)?.i18nKeys;
+      body =
+        `<script type="application/json" id="hermes-i18n">${
+          catalogPayloadJson(locale, keys)
+        }</script>` + body;
     }
     doc = insertBefore(insertBefore(doc, "</head>", head), "</body>", body);
     return new Response(doc, {

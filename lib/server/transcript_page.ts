@@ -4,6 +4,8 @@
 // resumes after it), the outcome of turns whose run failed, and what the session waits for.
 // Invariants: a message of the running turn is never also in the settled history; the page
 // starts at a user message unless it reaches the first message.
+import { withLocale } from "../i18n/t.ts";
+import { type Locale, SOURCE_LOCALE } from "../i18n/locales.ts";
 import type { AppContext } from "./app_context.ts";
 import type { ApprovalEventData, SequencedEvent } from "../shared/chat_events.ts";
 import { parseJsonColumn } from "../storage/db.ts";
@@ -47,13 +49,21 @@ export interface TranscriptPage {
 /** Rows of the first paint (the issue's budget: a long session opens on its last 30 rows). */
 export const FIRST_PAGE_ROWS = 30;
 
+/**
+ * `?, ?, …` for an IN list of a first page's ids (a few dozen): json_each, which took them as one
+ * JSON argument, is SQLite's alone.
+ */
+function placeholders(n: number): string {
+  return Array(n).fill("?").join(", ");
+}
+
 function toolRecords(app: AppContext, sessionId: string, msgs: StoredMessage[]): ToolCallRecord[] {
   const ids = msgs.flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
   if (ids.length === 0) return [];
   return app.db.prepare(
     `SELECT tool_call_id, status, result, duration FROM tool_calls
-     WHERE session_id = ? AND tool_call_id IN (SELECT value FROM json_each(?))`,
-  ).all(sessionId, JSON.stringify(ids)) as unknown as ToolCallRecord[];
+     WHERE session_id = ? AND tool_call_id IN (${placeholders(ids.length)})`,
+  ).all(sessionId, ...ids) as unknown as ToolCallRecord[];
 }
 
 /**
@@ -67,12 +77,12 @@ function addOutcomes(app: AppContext, sessionId: string, turns: TurnModel[]): vo
     `SELECT s.turn_id, e.event, e.data FROM stream_events e
      JOIN streams s ON s.stream_id = e.stream_id
      WHERE s.session_id = ? AND s.status != 'running'
-       AND s.turn_id IN (SELECT value FROM json_each(?))
+       AND s.turn_id IN (${placeholders(byTurn.size)})
        AND s.started_at = (SELECT max(started_at) FROM streams x
                            WHERE x.session_id = s.session_id AND x.turn_id = s.turn_id)
        AND e.event IN ('apperror', 'error', 'cancel', 'warning', 'todo_state')
      ORDER BY e.seq`,
-  ).all(sessionId, JSON.stringify([...byTurn.keys()])) as Array<
+  ).all(sessionId, ...byTurn.keys()) as Array<
     { turn_id: string; event: string; data: string }
   >;
   for (const r of rows) {
@@ -130,10 +140,12 @@ export async function loadTranscriptPage(
   app: AppContext,
   session: SessionRow,
   rows = FIRST_PAGE_ROWS,
+  locale: Locale = SOURCE_LOCALE,
 ): Promise<TranscriptPage> {
   await preloadRenderers(); // memoized: final math and code from the first render on
   const sid = session.session_id;
-  const live = liveRun(app, session);
+  // Notices (errors, "Stopped") are worded while the events are folded: in the page's locale.
+  const live = withLocale(locale, () => liveRun(app, session));
   const hidden = live?.turn.turnId ?? null;
   const page = await alignedPage(
     (before, limit) => listMessages(app.db, sid, { before, limit }),
@@ -144,7 +156,7 @@ export async function loadTranscriptPage(
   // The running turn's rows are shown by the live run: leave them out (they are the last).
   const messages = hidden ? page.messages.filter((m) => m.turn_id !== hidden) : page.messages;
   const turns = foldMessages(messages, toolRecords(app, sid, messages));
-  addOutcomes(app, sid, turns);
+  withLocale(locale, () => addOutcomes(app, sid, turns));
   let math = false;
   for (const t of turns) math = renderSegments(t) || math;
   if (live) math = renderSegments(live.turn) || math;

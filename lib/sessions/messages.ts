@@ -144,13 +144,14 @@ function fromRow(row: MessageDbRow): StoredMessage {
 
 /** Recount a session's messages and refresh its activity times (call inside a transaction). */
 export function syncMessageStats(db: Db, sessionId: string, now?: number): void {
+  // Plain `?` (not ?1/?2) and a typed cast: PostgreSQL runs the same text (lib/storage/db.ts).
   db.prepare(
     `UPDATE sessions SET
-       message_count = (SELECT count(*) FROM messages WHERE session_id = ?1),
-       last_message_at = (SELECT max(timestamp) FROM messages WHERE session_id = ?1),
-       updated_at = coalesce(?2, updated_at)
-     WHERE session_id = ?1`,
-  ).run(sessionId, now ?? null);
+       message_count = (SELECT count(*) FROM messages WHERE session_id = ?),
+       last_message_at = (SELECT max(timestamp) FROM messages WHERE session_id = ?),
+       updated_at = coalesce(CAST(? AS DOUBLE PRECISION), updated_at)
+     WHERE session_id = ?`,
+  ).run(sessionId, sessionId, now ?? null, sessionId);
 }
 
 const INSERT_SQL = `INSERT INTO messages (session_id, idx, ${MESSAGE_COLUMNS.join(", ")})
@@ -212,7 +213,7 @@ export function listMessages(
     ).all(sessionId, before)
     : db.prepare(
       `SELECT * FROM (SELECT ${cols} FROM messages WHERE session_id = ? AND idx < ?
-         ORDER BY idx DESC LIMIT ?) ORDER BY idx`,
+         ORDER BY idx DESC LIMIT ?) AS newest ORDER BY idx`,
     ).all(sessionId, before, opts.limit);
   return (rows as unknown as MessageDbRow[]).map(fromRow);
 }

@@ -149,8 +149,13 @@ const FINAL_TOOL_STATUSES = new Set(["completed", "error", "denied"]);
 
 function insertToolCalls(db: Db, sessionId: string, calls: SessionToolCall[]): void {
   const insert = db.prepare(
-    `INSERT OR REPLACE INTO tool_calls (session_id, tool_call_id, turn_id, name, args, status,
-       result, started_at, duration) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    // Replaces a row with the same id whole (diff back to NULL, as INSERT OR REPLACE did).
+    `INSERT INTO tool_calls (session_id, tool_call_id, turn_id, name, args, status,
+       result, started_at, duration) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (session_id, tool_call_id) DO UPDATE SET turn_id = excluded.turn_id,
+       name = excluded.name, args = excluded.args, status = excluded.status,
+       result = excluded.result, started_at = excluded.started_at,
+       duration = excluded.duration, diff = NULL`,
   );
   for (const c of calls) {
     const status = FINAL_TOOL_STATUSES.has(c.status) ? c.status : "error";

@@ -4,6 +4,7 @@
 // throws into the writer; a closed SSE connection unsubscribes at once (subscriberCount()
 // returns to 0); each event carries a version that only grows, so clients can drop repeats.
 import type { Db } from "../storage/db.ts";
+import { busOf, CHANNELS } from "../replicas/bus.ts";
 
 export type SessionsChangedReason =
   | "create"
@@ -53,6 +54,11 @@ export class SessionEventsHub {
     }
   }
 
+  /** Run `fn` when the hub closes (the app shuts down). */
+  onClose(fn: () => void): void {
+    this.#onClose.add(fn);
+  }
+
   /** Open subscriptions (a test checks it returns to 0 after connections close). */
   subscriberCount(): number {
     return this.#listeners.size;
@@ -78,8 +84,34 @@ export function sessionEvents(db: Db): SessionEventsHub {
   if (!hub) {
     hub = new SessionEventsHub();
     hubs.set(db, hub);
+    listenToOtherReplicas(db, hub);
   }
   return hub;
+}
+
+/**
+ * With replicas sharing the database, a change made on another one reaches this process's
+ * feed through the sessions channel (`<replica>|<reason>|<session_id>`; this process's own
+ * changes were already published locally and are skipped).
+ */
+function listenToOtherReplicas(db: Db, hub: SessionEventsHub): void {
+  const bus = busOf(db);
+  if (!bus.shared) return;
+  let listening = false;
+  const stop = bus.subscribe(CHANNELS.sessions, {
+    signal(payload) {
+      const [replica, reason, sessionId] = payload.split("|");
+      if (replica === bus.replicaId) return;
+      hub.publish(reason as SessionsChangedReason, sessionId || undefined);
+    },
+    // Changes missed while the listener was away: one catch-all change makes clients re-read
+    // (not at the first start of listening: nothing was missed before it).
+    resync: () => {
+      if (listening) hub.publish("update");
+      listening = true;
+    },
+  });
+  hub.onClose(stop);
 }
 
 /** Publish a change of the sessions list of `db`. Cheap when nobody listens. */
@@ -89,6 +121,12 @@ export function publishSessionsChanged(
   sessionId?: string,
 ): void {
   hubs.get(db)?.publish(reason, sessionId);
+  const bus = busOf(db);
+  if (bus.shared) {
+    try {
+      bus.publish(CHANNELS.sessions, `${bus.replicaId}|${reason}|${sessionId ?? ""}`);
+    } catch { /* a signal that cannot leave must not fail the write that published */ }
+  }
 }
 
 const enc = new TextEncoder();

@@ -364,10 +364,16 @@ export function addUsage(
 ): void {
   db.prepare(
     `UPDATE sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-       estimated_cost = CASE WHEN ?3 IS NULL THEN estimated_cost
-                             ELSE coalesce(estimated_cost, 0) + ?3 END
-     WHERE session_id = ?4`,
-  ).run(usage.input_tokens ?? 0, usage.output_tokens ?? 0, usage.estimated_cost ?? null, id);
+       estimated_cost = CASE WHEN CAST(? AS DOUBLE PRECISION) IS NULL THEN estimated_cost
+                             ELSE coalesce(estimated_cost, 0) + CAST(? AS DOUBLE PRECISION) END
+     WHERE session_id = ?`,
+  ).run(
+    usage.input_tokens ?? 0,
+    usage.output_tokens ?? 0,
+    usage.estimated_cost ?? null,
+    usage.estimated_cost ?? null,
+    id,
+  );
 }
 
 /**

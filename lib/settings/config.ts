@@ -13,6 +13,11 @@ export interface AppConfig {
   host: string;
   port: number;
   stateDir: string;
+  /**
+   * HERMES_WEBUI_SHARED_DIR: where uploads and attachments live when several replicas serve one
+   * database (a volume they all mount); unset, the state dir. See sharedFilesDir().
+   */
+  sharedDir?: string;
   defaultWorkspace: string;
   configPath: string;
   defaultModel: string | undefined;
@@ -99,6 +104,24 @@ export function expandEnvRefs(value: string, env: Readonly<Record<string, string
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? "");
 }
 
+/**
+ * Where the database lives (read here, the one reader of Deno.env): HERMES_DATABASE_URL names a
+ * PostgreSQL server (else the SQLite file in the state dir); HERMES_DATABASE_ISOLATE=1 gives each
+ * opened database a schema of its own (the test suite's PostgreSQL pass).
+ */
+export function databaseEnv(): { url: string | null; isolate: boolean } {
+  const url = Deno.env.get("HERMES_DATABASE_URL")?.trim() || null;
+  if (url && !/^postgres(ql)?:\/\//.test(url)) {
+    throw new ConfigError("HERMES_DATABASE_URL must be a postgres:// or postgresql:// URL");
+  }
+  return { url, isolate: Deno.env.get("HERMES_DATABASE_ISOLATE") === "1" };
+}
+
+/** The folder for files every replica must see (uploads, attachments): see `sharedDir`. */
+export function sharedFilesDir(config: { stateDir: string; sharedDir?: string }): string {
+  return config.sharedDir ?? config.stateDir;
+}
+
 /** Build the configuration from an environment snapshot (defaults to the real one). */
 export function loadConfig(env: Record<string, string> = Deno.env.toObject()): AppConfig {
   const home = env.HOME ?? env.USERPROFILE ?? Deno.cwd();
@@ -118,6 +141,7 @@ export function loadConfig(env: Record<string, string> = Deno.env.toObject()): A
     host: env.HERMES_WEBUI_HOST || "127.0.0.1",
     port,
     stateDir,
+    ...(env.HERMES_WEBUI_SHARED_DIR ? { sharedDir: resolve(env.HERMES_WEBUI_SHARED_DIR) } : {}),
     defaultWorkspace: resolve(env.HERMES_WEBUI_DEFAULT_WORKSPACE || Deno.cwd()),
     configPath,
     defaultModel: env.HERMES_WEBUI_DEFAULT_MODEL ||

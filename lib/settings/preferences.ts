@@ -61,7 +61,8 @@ export const PREFERENCES: Readonly<Record<string, Preference>> = {
   skin: text("default", 64),
   font_size: oneOf("default", ["small", "default", "large"]),
   rtl: bool(false),
-  language: text("en", 16),
+  // "auto" follows the browser (Accept-Language); a locale tag pins one (lib/i18n/locales.ts).
+  language: text("auto", 16),
   show_token_usage: bool(false),
   show_quota_chip: bool(false),
   show_conversation_outline: bool(false),
@@ -85,6 +86,14 @@ export const PREFERENCES: Readonly<Record<string, Preference>> = {
   voice_mode_button: bool(false),
   voice_continuous: bool(false),
   voice_silence_ms: int(1800, 200, 60_000),
+  // The console's own, for the server voice engines (lib/voice): which configured provider
+  // listens and speaks ("" = the active one), its transcription and speech models and the
+  // server voice ("" = the provider's default where it has one: whisper-1, tts-1, alloy).
+  // `tts_engine` "agent" (the original's name) reads aloud through POST /api/tts.
+  voice_provider: text("", 128),
+  stt_model: text("", 128),
+  tts_model: text("", 128),
+  tts_server_voice: text("", 64),
   raw_audio_mode: bool(false),
   session_jump_buttons: bool(false),
   render_user_markdown: bool(false),

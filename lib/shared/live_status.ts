@@ -3,19 +3,21 @@
 // "Reading calc.py", "Waiting for your approval", "Thinking". Invariants: one short line
 // (targets clipped), derived only from the turn's tool views, never from the model's prose.
 import type { ToolView } from "./transcript_turns.ts";
+import { t } from "../i18n/t.ts";
 
 /** Longest target quoted in the line. */
 export const STATUS_TARGET_CHARS = 60;
 
-const VERBS: Record<string, string> = {
-  read_file: "Reading",
-  write_file: "Writing",
-  patch: "Editing",
-  list_directory: "Listing",
-  search_files: "Searching",
-  delegate: "Delegating",
-  memory: "Updating memory",
-  skill: "Reading skill",
+/** Catalog keys per tool: the bare verb ("Reading") and with its target ("Reading {target}"). */
+const VERBS: Record<string, [bare: string, withTarget: string]> = {
+  read_file: ["activity.liveReading", "activity.liveReadingTarget"],
+  write_file: ["activity.liveWriting", "activity.liveWritingTarget"],
+  patch: ["activity.liveEditing", "activity.liveEditingTarget"],
+  list_directory: ["activity.liveListing", "activity.liveListingTarget"],
+  search_files: ["activity.liveSearching", "activity.liveSearchingTarget"],
+  delegate: ["activity.liveDelegating", "activity.liveDelegatingTarget"],
+  memory: ["activity.liveMemory", "activity.liveMemoryTarget"],
+  skill: ["activity.liveSkill", "activity.liveSkillTarget"],
 };
 
 function clip(s: string): string {
@@ -29,11 +31,14 @@ export function liveStatus(tools: readonly ToolView[], live: boolean): string | 
   const busy = [...tools].reverse().find((t) =>
     t.status === "running" || t.status === "pending" || t.status === "awaiting_approval"
   );
-  if (!busy) return "Thinking";
-  if (busy.status === "awaiting_approval") return "Waiting for your approval";
+  if (!busy) return t("activity.liveThinking");
+  if (busy.status === "awaiting_approval") return t("activity.liveApproval");
   const target = clip(busy.target);
-  if (busy.name === "terminal") return target ? `Running \`${target}\`` : "Running a command";
+  if (busy.name === "terminal") {
+    return target ? t("activity.liveCommandTarget", { target }) : t("activity.liveCommand");
+  }
   const verb = VERBS[busy.name];
-  if (verb) return target ? `${verb} ${target}` : verb;
-  return `Using ${busy.name}${target ? ` on ${target}` : ""}`;
+  if (verb) return target ? t(verb[1], { target }) : t(verb[0]);
+  const tool = busy.name;
+  return target ? t("activity.liveToolTarget", { tool, target }) : t("activity.liveTool", { tool });
 }

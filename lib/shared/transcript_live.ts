@@ -21,39 +21,48 @@ import {
   type TurnModel,
   type TurnUser,
 } from "./transcript_turns.ts";
+import { t } from "../i18n/t.ts";
 
+/** Catalog keys of the error notices' titles, by apperror type. */
 const ERROR_TITLES: Record<string, string> = {
-  rate_limit: "Rate limited",
-  quota_exhausted: "Quota exhausted",
-  model_not_found: "Model not found",
-  auth_mismatch: "Authentication failed",
-  no_response: "No response",
-  no_provider: "No provider configured",
-  interrupted: "Interrupted",
-  provider_error: "Provider error",
+  rate_limit: "transcript.errorRateLimited",
+  quota_exhausted: "transcript.errorQuota",
+  model_not_found: "transcript.errorModelNotFound",
+  auth_mismatch: "transcript.errorAuth",
+  no_response: "transcript.errorNoResponse",
+  no_provider: "transcript.errorNoProvider",
+  interrupted: "transcript.errorInterrupted",
+  provider_error: "transcript.errorProvider",
 };
 
-/** The notice a run event leaves in its turn (failures, cancellation, lasting warnings). */
+/**
+ * The notice a run event leaves in its turn (failures, cancellation, lasting warnings). Its
+ * title is written in the active locale (the page's in the browser; English outside a render).
+ */
 export function noticeFromEvent(e: ChatEvent): Notice | null {
   switch (e.event) {
     case "apperror":
       return {
         kind: "error",
-        title: ERROR_TITLES[e.data.type] ?? "Error",
+        title: t(ERROR_TITLES[e.data.type] ?? "common.error"),
         message: e.data.message,
         ...(e.data.hint ? { hint: e.data.hint } : {}),
         ...(e.data.type === "no_provider"
-          ? { link: { href: "/onboarding", label: "Set up a provider" } }
+          ? { link: { href: "/onboarding", label: t("transcript.setUpProvider") } }
           : {}),
       };
     case "error":
-      return { kind: "error", title: "Error", message: e.data.message };
+      return { kind: "error", title: t("common.error"), message: e.data.message };
     case "cancel":
-      return { kind: "cancelled", title: "Stopped", message: "Cancelled by user" };
+      return {
+        kind: "cancelled",
+        title: t("transcript.stopped"),
+        message: t("transcript.cancelledByUser"),
+      };
     case "warning":
       return e.data.type === "retrying"
         ? null
-        : { kind: "warning", title: "Note", message: e.data.message };
+        : { kind: "warning", title: t("transcript.note"), message: e.data.message };
     default:
       return null;
   }

@@ -6,6 +6,7 @@
 // settled, so a disclosure choice made during the run still applies after a reload.
 import type { ToolCallStatus } from "./chat_events.ts";
 import type { AttachmentView } from "./attachment_views.ts";
+import { t } from "../i18n/t.ts";
 
 /** Characters of a tool result / of pretty-printed arguments kept for the first paint. */
 export const RESULT_CLIP = 1200;
@@ -232,8 +233,8 @@ export function hasActivity(t: Pick<TurnModel, "thinking" | "tools" | "todos">):
 /** `Activity: 4 tools` — terse: no tool names, no second count (DESIGN.md). */
 export function activitySummary(thinking: boolean, tools: number): string {
   // DESIGN.md: terse, and it does not repeat the thinking area when there are tools to count.
-  if (tools > 0) return `Activity: ${tools} ${tools === 1 ? "tool" : "tools"}`;
-  return thinking ? "Activity: thinking" : "Activity: plan";
+  if (tools > 0) return t("activity.summaryTools", { count: tools });
+  return thinking ? t("activity.summaryThinking") : t("activity.summaryPlan");
 }
 
 /** Tools of a turn that failed or were refused: shown outside the collapsed activity. */

@@ -47,7 +47,16 @@ export interface HermesEvents {
     session_id: string;
     stream_id: string;
     reason: "done" | "cancel" | "error";
+    /** The answer's last prose as the model left it (plain text), for the announcer. */
+    answer?: string;
+    /** What went wrong (the error notice's title and message), when `reason` is "error". */
+    error?: string;
   };
+  /**
+   * Say `text` to screen readers through the page's live region (lib/browser/announcer.ts):
+   * politely, or at once when `urgent` (an approval waits, a failure).
+   */
+  "hermes:announce": { text: string; urgent?: boolean };
   /**
    * The session's "skip approvals" switch (`/yolo`) changed: the Transcript shows the state.
    * The composer dispatches it after POST /api/session/yolo answers.

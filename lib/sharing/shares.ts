@@ -128,7 +128,9 @@ export function listShares(db: Db, clock: Clock, sessionId?: string): Share[] {
  */
 export function revokeShare(db: Db, clock: Clock, token: string): Share {
   const now = clock();
-  db.prepare("UPDATE shares SET revoked_at = coalesce(revoked_at, ?) WHERE token = ?").run(
+  db.prepare(
+    "UPDATE shares SET revoked_at = coalesce(revoked_at, CAST(? AS DOUBLE PRECISION)) WHERE token = ?",
+  ).run(
     now,
     token,
   );

@@ -4,8 +4,12 @@
 // together with its user_version bump, so a crash mid-migration leaves the old version.
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { join } from "node:path";
+import { PgDatabase, schemaForPath } from "./postgres/pg_database.ts";
+import { migratePostgres } from "./postgres/pg_migrations.ts";
+import { databaseEnv } from "../settings/config.ts";
 
-export type Db = DatabaseSync;
+export type { Db, SqlRow, SqlRunResult, SqlStatement, SqlValue } from "./storage_interface.ts";
+import type { Db } from "./storage_interface.ts";
 
 /**
  * Ordered schema migrations. Append new entries; never edit a shipped one.
@@ -409,6 +413,40 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (session_id, turn_id, n)
   );
   `,
+  // 16: a counter every change to the sessions table bumps (triggers), so the serialized session
+  // list (lib/sessions/session_list_cache.ts) is reused until something it shows changed.
+  `
+  CREATE TABLE sessions_generation (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
+  INSERT INTO sessions_generation VALUES (1, 0);
+  CREATE TRIGGER sessions_generation_ai AFTER INSERT ON sessions BEGIN
+    UPDATE sessions_generation SET n = n + 1 WHERE id = 1;
+  END;
+  CREATE TRIGGER sessions_generation_au AFTER UPDATE ON sessions BEGIN
+    UPDATE sessions_generation SET n = n + 1 WHERE id = 1;
+  END;
+  CREATE TRIGGER sessions_generation_ad AFTER DELETE ON sessions BEGIN
+    UPDATE sessions_generation SET n = n + 1 WHERE id = 1;
+  END;
+  `,
+  // 17: replicas (lib/replicas/): which process owns a running stream and until when its lease
+  // holds (renewed every few seconds; an expired one is recovered by another process), and the
+  // commands (cancel, steer, answers) waiting for the owning process.
+  `
+  ALTER TABLE streams ADD COLUMN owner_replica TEXT;
+  ALTER TABLE streams ADD COLUMN lease_until REAL;
+  CREATE TABLE run_commands (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    replica_id TEXT NOT NULL,
+    stream_id TEXT,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL DEFAULT '{}',
+    created_at REAL NOT NULL
+  );
+  CREATE INDEX run_commands_by_replica ON run_commands(replica_id, id);
+  -- Rate limit hits replicas count together (lib/security/shared_rate_limit.ts).
+  CREATE TABLE rate_hits (limiter TEXT NOT NULL, key TEXT NOT NULL, at REAL NOT NULL);
+  CREATE INDEX rate_hits_by_key ON rate_hits(limiter, key, at);
+  `,
 ];
 
 /** Open (creating if needed) the database file in `stateDir` and bring it up to date. */
@@ -417,8 +455,30 @@ export function openDatabase(stateDir: string): Db {
   return openDatabaseAt(join(stateDir, "hermes.db"));
 }
 
-/** Open a database at an explicit path (":memory:" works too) and migrate it. */
+/**
+ * Open a database at an explicit path (":memory:" works too) and migrate it. With
+ * HERMES_DATABASE_URL=postgres://… set, PostgreSQL holds the tables instead (the path then only
+ * picks a schema when HERMES_DATABASE_ISOLATE=1, see lib/storage/postgres/pg_database.ts).
+ */
 export function openDatabaseAt(path: string): Db {
+  const { url, isolate } = databaseEnv();
+  if (url) {
+    let db: PgDatabase;
+    try {
+      db = new PgDatabase(url, schemaForPath(path, isolate));
+    } catch (err) {
+      throw new Error(
+        `Could not open the PostgreSQL database at ${redactUrl(url)}: ${(err as Error).message}`,
+      );
+    }
+    try {
+      migratePostgres(db);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    return db;
+  }
   const db = new DatabaseSync(path);
   cacheStatements(db);
   db.exec("PRAGMA journal_mode = WAL");
@@ -428,8 +488,20 @@ export function openDatabaseAt(path: string): Db {
   // After a checkpoint the WAL file is cut back to this size instead of keeping its peak (a bulk
   // import once grew it for good).
   db.exec("PRAGMA journal_size_limit = 16777216");
-  migrate(db);
-  return db;
+  const sqlite = Object.assign(db, { backend: "sqlite" as const }) as unknown as Db;
+  migrate(sqlite);
+  return sqlite;
+}
+
+/** The URL without its password, for messages. */
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "HERMES_DATABASE_URL";
+  }
 }
 
 /** Prepared statements kept per database (most recently used first out of the LRU's tail). */

@@ -214,17 +214,22 @@ export function claimSlot(
   now: number,
   reason: string | null = null,
 ): RunRow | null {
-  const res = db.prepare(
-    `INSERT OR IGNORE INTO cron_runs (job_id, slot, trigger, status, reason, started_at,
-       finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(jobId, slot, trigger, status, reason, now, status === "running" ? null : now);
-  db.prepare(
-    "UPDATE cron_jobs SET last_slot = MAX(COALESCE(last_slot, 0), ?) WHERE id = ? AND ? != 'manual'",
-  ).run(slot, jobId, trigger);
-  if (Number(res.changes) === 0) return null;
-  return db.prepare("SELECT * FROM cron_runs WHERE id = ?").get(
-    res.lastInsertRowid,
-  ) as unknown as RunRow;
+  // RETURNING, not lastInsertRowid: PostgreSQL has no last rowid; no row back = already claimed.
+  const claimed = db.prepare(
+    `INSERT INTO cron_runs (job_id, slot, trigger, status, reason, started_at, finished_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+  ).get(jobId, slot, trigger, status, reason, now, status === "running" ? null : now) as
+    | { id: number }
+    | undefined;
+  if (trigger !== "manual") {
+    // CASE, not the two-argument max() PostgreSQL lacks.
+    db.prepare(
+      `UPDATE cron_jobs SET last_slot = CASE WHEN COALESCE(last_slot, 0) >= CAST(? AS DOUBLE PRECISION)
+         THEN COALESCE(last_slot, 0) ELSE CAST(? AS DOUBLE PRECISION) END WHERE id = ?`,
+    ).run(slot, slot, jobId);
+  }
+  if (!claimed) return null;
+  return db.prepare("SELECT * FROM cron_runs WHERE id = ?").get(claimed.id) as unknown as RunRow;
 }
 
 /** The run of `jobId` still going, if any. */
@@ -257,7 +262,7 @@ export function finishRun(
   },
 ): void {
   db.prepare(
-    `UPDATE cron_runs SET status = ?, finished_at = ?, reason = COALESCE(?, reason),
+    `UPDATE cron_runs SET status = ?, finished_at = ?, reason = COALESCE(CAST(? AS TEXT), reason),
        input_tokens = ?, output_tokens = ?, cost = ?, output_head = ? WHERE id = ?`,
   ).run(
     outcome.status,
@@ -271,11 +276,16 @@ export function finishRun(
   );
 }
 
-/** Runs left `running` by a server that stopped: they can never finish now. */
+/**
+ * Runs left `running` by a server that stopped: they can never finish now. A run whose agent
+ * stream still runs — on another replica sharing the database — is alive and left alone (at a
+ * lone process's start-up no stream runs any more: the journal's recovery closed them first).
+ */
 export function interruptStaleRuns(db: Db, now: number): number {
   const res = db.prepare(
     `UPDATE cron_runs SET status = 'interrupted', finished_at = ?,
-       reason = 'the server stopped during the run' WHERE status = 'running'`,
+       reason = 'the server stopped during the run' WHERE status = 'running'
+       AND (stream_id IS NULL OR stream_id NOT IN (SELECT stream_id FROM streams WHERE status = 'running'))`,
   ).run(now);
   return Number(res.changes);
 }

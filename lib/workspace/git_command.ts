@@ -27,6 +27,13 @@ export interface GitRunOptions {
    * `.git` and the worktree). Every other guard stays; default read-only.
    */
   writable?: boolean;
+  /**
+   * fetch/pull/push through the user's own credentials (lib/workspace/git_remote.ts): git runs
+   * on the host with the network, the user's HOME (their ~/.gitconfig, ~/.ssh, credential
+   * helper) and ssh agent, and REMOTE_HARDENED_CONFIG instead of HARDENED_CONFIG. Only after the
+   * repo's own config passed that module's allowlist.
+   */
+  credentials?: { home: string; sshAuthSock?: string };
 }
 
 export interface GitResult {
@@ -42,30 +49,76 @@ export interface GitResult {
 const DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
 
 /**
- * Config overrides on every call. Command-line config wins over the repo's own, so each
- * program-valued key a repo could set is pinned to nothing (or a program that does nothing).
+ * The programs any git call must never take from the repo: hooks, fsmonitor, pager, editors,
+ * askpass, external diff, signing, submodule recursion. Command-line config wins over the
+ * repo's own, so each is pinned to nothing (or a program that does nothing).
  */
-export const HARDENED_CONFIG: ReadonlyArray<readonly [string, string]> = [
+const NO_REPO_PROGRAMS: ReadonlyArray<readonly [string, string]> = [
   ["core.fsmonitor", "false"],
   ["core.hooksPath", "/dev/null"],
   ["core.pager", "cat"],
   ["core.editor", "false"],
   ["sequence.editor", "false"],
   ["core.askPass", ""],
-  ["core.sshCommand", "false"],
-  ["core.gitProxy", ""],
-  ["core.alternateRefsCommand", ""],
-  ["core.attributesFile", "/dev/null"],
   ["core.untrackedCache", "false"],
-  ["credential.helper", ""],
   ["diff.external", ""],
   ["gpg.program", "false"],
   ["gpg.ssh.program", "false"],
   ["gpg.x509.program", "false"],
-  ["protocol.allow", "never"],
   ["submodule.recurse", "false"],
   ["status.submoduleSummary", "false"],
 ];
+
+/**
+ * Config overrides on every sandboxed call: no repo program, and no way off the machine either
+ * (no ssh command, proxy, credential helper or transport at all).
+ */
+export const HARDENED_CONFIG: ReadonlyArray<readonly [string, string]> = [
+  ...NO_REPO_PROGRAMS,
+  ["core.sshCommand", "false"],
+  ["core.gitProxy", ""],
+  ["core.alternateRefsCommand", ""],
+  ["core.attributesFile", "/dev/null"],
+  ["credential.helper", ""],
+  ["protocol.allow", "never"],
+];
+
+/**
+ * Remote operations keep every guard that does not stand between git and the user's own
+ * credentials: no repo program, no signing, the ext and fd transports refused, no submodule
+ * fetches. credential.helper and core.sshCommand are left to the user's global config (the
+ * repo's own values are refused before git runs: lib/workspace/git_remote.ts).
+ */
+export const REMOTE_HARDENED_CONFIG: ReadonlyArray<readonly [string, string]> = [
+  ...NO_REPO_PROGRAMS,
+  ["commit.gpgSign", "false"],
+  ["protocol.ext.allow", "never"],
+  ["protocol.fd.allow", "never"],
+  ["fetch.recurseSubmodules", "false"],
+  ["push.recurseSubmodules", "no"],
+];
+
+/** The remote operations' environment: the user's HOME and agent, never a prompt. */
+export function remoteGitEnv(
+  credentials: { home: string; sshAuthSock?: string },
+  path = DEFAULT_PATH,
+): Record<string, string> {
+  return {
+    PATH: path,
+    HOME: credentials.home,
+    LANG: "C.UTF-8",
+    LC_ALL: "C",
+    GIT_ATTR_NOSYSTEM: "1",
+    // No prompt can block a request: missing credentials fail fast with git's own message.
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_OPTIONAL_LOCKS: "0",
+    // The person asked for this command: "user"-level transports (file) are allowed; ext and fd
+    // are refused by REMOTE_HARDENED_CONFIG whatever asks.
+    GIT_NO_LAZY_FETCH: "1",
+    GIT_SSH_VARIANT: "ssh",
+    ...(credentials.sshAuthSock ? { SSH_AUTH_SOCK: credentials.sshAuthSock } : {}),
+  };
+}
 
 /** The whole environment git gets: nothing of the server's, no user or system config. */
 export function gitEnv(path = DEFAULT_PATH): Record<string, string> {
@@ -121,6 +174,17 @@ export function driverOverrides(configNames: string[]): Array<[string, string]> 
 
 /** Run git with `args` (after the global options) per `opts`; never throws for git failures. */
 export async function runGit(args: string[], opts: GitRunOptions): Promise<GitResult> {
+  if (opts.credentials) {
+    // Needs the network and the user's keys: on the host, detached from any terminal.
+    const global = ["--no-pager", "--no-optional-locks"];
+    for (const [k, v] of REMOTE_HARDENED_CONFIG) global.push("-c", `${k}=${v}`);
+    return await spawnGit(
+      [opts.git ?? "git", ...global, ...args],
+      remoteGitEnv(opts.credentials, opts.path),
+      { ...opts, sandbox: null },
+      null,
+    );
+  }
   const status = opts.sandbox ? await opts.sandbox.status() : null;
   const env = gitEnv(opts.path);
   const once = (argv: string[], extraEnv: Record<string, string>) =>

@@ -1,5 +1,6 @@
 // The Git panel's operations on a session's workspace (routes/api/git/*): paged status, per-file
-// diffs, stage/unstage per file and per hunk, discard, commit, branches, checkout and log.
+// diffs, stage/unstage per file and per hunk, discard, commit, branches, checkout and log
+// (fetch/pull/push: lib/workspace/git_remote.ts).
 // Invariants: every git call goes through runGit (sandboxed, hardened: no hooks, filters, pager,
 // fsmonitor or external diff; bounded); paths are workspace-relative, pass the workspace guard and
 // reach git as literal pathspecs after `--`; mutations of one workspace run one at a time.
@@ -18,6 +19,8 @@ export interface GitTarget {
   run: Omit<GitRunOptions, "cwd" | "workspace" | "writable" | "timeoutMs">;
   /** Protected absolute paths (protected_paths.ts): never listed, never a pathspec. */
   protect?: readonly string[];
+  /** The user's credentials for fetch/pull/push (lib/workspace/git_remote.ts). */
+  credentials?: { home: string; sshAuthSock?: string };
 }
 
 export const STATUS_PAGE_DEFAULT = 500;
@@ -30,7 +33,7 @@ const READ_TIMEOUT_MS = 10_000;
 
 const locks = new Map<string, AsyncMutex>();
 
-async function locked<T>(t: GitTarget, fn: () => Promise<T>): Promise<T> {
+export async function locked<T>(t: GitTarget, fn: () => Promise<T>): Promise<T> {
   let m = locks.get(t.workspace);
   if (!m) locks.set(t.workspace, m = new AsyncMutex(`git ${t.workspace}`));
   const release = await m.acquire();
@@ -43,7 +46,12 @@ async function locked<T>(t: GitTarget, fn: () => Promise<T>): Promise<T> {
 }
 
 /** Run git in the workspace; `write` binds it read-write in the sandbox. */
-function git(t: GitTarget, args: string[], write = false, maxBytes?: number): Promise<GitResult> {
+export function git(
+  t: GitTarget,
+  args: string[],
+  write = false,
+  maxBytes?: number,
+): Promise<GitResult> {
   return runGit(["--literal-pathspecs", ...args], {
     ...t.run,
     cwd: t.workspace,
@@ -55,7 +63,7 @@ function git(t: GitTarget, args: string[], write = false, maxBytes?: number): Pr
 }
 
 /** What git said, as one short line for an error message. */
-function gitMessage(r: GitResult): string {
+export function gitMessage(r: GitResult): string {
   if (r.timedOut) return "git timed out";
   const text = (r.stderr || r.stdout).trim().split("\n").filter((l) => !l.startsWith("hint:"));
   return (text.join(" ").slice(0, 400) || `git exited with ${r.code}`);
@@ -72,7 +80,7 @@ async function repoPrefix(t: GitTarget): Promise<string | null> {
   return r.ok ? r.stdout.trim() : null;
 }
 
-async function requireRepo(t: GitTarget): Promise<string> {
+export async function requireRepo(t: GitTarget): Promise<string> {
   const prefix = await repoPrefix(t);
   if (prefix === null) throw new ConflictError("The workspace is not a git repository");
   return prefix;
@@ -491,23 +499,4 @@ export async function log(t: GitTarget, limit = 30): Promise<{ commits: LogEntry
     },
   );
   return { commits };
-}
-
-/**
- * fetch / pull / push. The console's git runs with no network and no credentials (SECURITY.md
- * "Git remotes"): with no remote this says so; with one it explains where to run them instead.
- */
-export async function remoteOp(t: GitTarget, op: "fetch" | "pull" | "push"): Promise<never> {
-  await requireRepo(t);
-  const r = await git(t, ["remote"]);
-  const remotes = r.ok ? r.stdout.split("\n").filter(Boolean) : [];
-  if (!remotes.length) {
-    throw new ConflictError(`Cannot ${op}: this repository has no remote`, { code: "no_remote" });
-  }
-  throw new ConflictError(
-    `Cannot ${op} "${remotes[0]}" from the console: its git runs sandboxed with no network and ` +
-      `none of your credentials (SSH keys and tokens stay out of reach of the agent's workspace). ` +
-      `Run \`git ${op}\` in your own shell on this machine.`,
-    { code: "remote_unavailable" },
-  );
 }

@@ -12,5 +12,10 @@ export async function gitTargetFor(app: AppContext, sessionId: unknown): Promise
     workspace,
     run: { sandbox: app.tools.commands, path: app.config.env.PATH },
     protect: await realSecretPaths(app.config),
+    // fetch/pull/push use the user's own git setup and ssh agent (lib/workspace/git_remote.ts).
+    credentials: {
+      home: app.config.env.HOME ?? "/nonexistent",
+      sshAuthSock: app.config.env.SSH_AUTH_SOCK,
+    },
   };
 }

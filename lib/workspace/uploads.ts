@@ -52,21 +52,33 @@ export function uploadSessionId(form: FormData, url: URL): string {
   return sid;
 }
 
+/** What a caller says instead of the file upload's own wording (the voice routes: 415, "recording"). */
+export interface UploadFormErrors {
+  notMultipart?: () => Error;
+  tooLarge?: () => Error;
+}
+
 /**
  * Parse a multipart upload without ever holding more than `maxFileBytes` + framing: a larger
  * Content-Length is refused at once, and the stream is cut off when its byte count passes
  * the limit (413). Malformed bodies are a 400.
  */
-export async function readUploadForm(req: Request, maxFileBytes: number): Promise<FormData> {
+export async function readUploadForm(
+  req: Request,
+  maxFileBytes: number,
+  errors: UploadFormErrors = {},
+): Promise<FormData> {
   const type = req.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data;\s*boundary=/i.test(type)) {
-    throw new ValidationError('Expected a multipart/form-data body with a "file" field');
+    throw errors.notMultipart?.() ??
+      new ValidationError('Expected a multipart/form-data body with a "file" field');
   }
   const limit = maxFileBytes + MULTIPART_OVERHEAD_BYTES;
   const tooLarge = () =>
-    new PayloadTooLargeError(
-      `Upload is larger than the limit of ${formatMb(maxFileBytes)} (HERMES_WEBUI_MAX_UPLOAD_MB)`,
-    );
+    errors.tooLarge?.() ??
+      new PayloadTooLargeError(
+        `Upload is larger than the limit of ${formatMb(maxFileBytes)} (HERMES_WEBUI_MAX_UPLOAD_MB)`,
+      );
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
   if (!req.body) throw new ValidationError('No file in the upload (expected a field named "file")');

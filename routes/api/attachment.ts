@@ -3,6 +3,7 @@
 // messages. Served like /api/media: images inline with their type, anything risky as an
 // attachment, under `CSP: sandbox` (raster images: a no-script CSP, so a tab can show them),
 // never executable. Unknown session or file → 404.
+import { sharedFilesDir } from "../../lib/settings/config.ts";
 import type { Handlers } from "../../lib/server/file_router.ts";
 import { requireParam } from "../../lib/server/http.ts";
 import { getSession } from "../../lib/sessions/sessions.ts";
@@ -14,7 +15,7 @@ export const handler: Handlers = {
   async GET(req, { app, url }) {
     const session = getSession(app.db, requireParam(url, "session_id"));
     const name = requireParam(url, "name");
-    const real = await resolveAttachment(app.config.stateDir, session.session_id, name);
+    const real = await resolveAttachment(sharedFilesDir(app.config), session.session_id, name);
     const info = await Deno.stat(real);
     const base = real.split("/").pop() || "file";
     const policy = mediaPolicy(base);

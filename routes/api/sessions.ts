@@ -5,7 +5,8 @@
 // minutes east of UTC, else the `hermes_tz` cookie, else the server's zone). Filters:
 // `archived=0|1|all` (or `include_archived=1`), `project=<id>|none`, `profile`, `tasks`.
 import type { Handlers } from "../../lib/server/file_router.ts";
-import { json, jsonListStream } from "../../lib/server/http.ts";
+import { json, jsonEncodedListStream } from "../../lib/server/http.ts";
+import { sessionListChunks } from "../../lib/sessions/session_list_cache.ts";
 import { ValidationError } from "../../lib/errors.ts";
 import { archivedCount } from "../../lib/sessions/sessions.ts";
 import {
@@ -32,9 +33,14 @@ export const handler: Handlers = {
     const limitParam = params.get("limit");
     const cursor = params.get("cursor");
     if (limitParam === null && !cursor) {
-      // Streamed: at 10,000 sessions the answer is ~5 MB, read and built a batch at a time.
-      const all = allSessionsInBatches(app.db, filter);
-      return jsonListStream("sessions", all.next, {
+      // Streamed: at 10,000 sessions the answer is ~5 MB, read and built a batch at a time,
+      // then kept encoded until the sessions table changes (lib/sessions/session_list_cache.ts).
+      const all = sessionListChunks(
+        app.db,
+        JSON.stringify(filter),
+        () => allSessionsInBatches(app.db, filter),
+      );
+      return jsonEncodedListStream("sessions", all.next, {
         ...common,
         count: all.count,
         next_cursor: null,

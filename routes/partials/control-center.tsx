@@ -2,8 +2,9 @@
 // ControlCenter.tsx) as an HTML fragment, with fresh data, for lib/browser/pages/control_center.ts
 // to open. With `section=<tab>` only that panel's content, to swap in after a change
 // (`mcp=<name>` / `skill=<name>` / `task=<id>` / `profile=<name>` / `prompt=<name>` open that
-// form; an empty value opens a new one).
-import { renderToString } from "preact-render-to-string";
+// form; an empty value opens a new one). It speaks the page's language (routes/_middleware.ts sets
+// `state.locale` for /partials/ as for pages).
+import { renderInLocale } from "../../lib/i18n/render.ts";
 import type { Handlers } from "../../lib/server/file_router.ts";
 import { ValidationError } from "../../lib/errors.ts";
 import {
@@ -22,7 +23,8 @@ const html = (body: string) =>
   });
 
 export const handler: Handlers = {
-  async GET(_req, { app, url }) {
+  async GET(_req, { app, url, state }) {
+    const locale = state.locale;
     const p = url.searchParams;
     const q: ControlCenterQuery = {
       sessionId: p.get("session") || null,
@@ -46,12 +48,15 @@ export const handler: Handlers = {
         );
       }
       const data = await loadControlPanel(app, section, q);
-      return html(renderToString(<ControlPanel tab={section} data={data} />));
+      return html(renderInLocale(locale, <ControlPanel tab={section} data={data} />));
     }
     const tab = p.get("tab");
     const data = await loadControlCenter(app, q);
     return html(
-      renderToString(<ControlCenter data={data} tab={isControlTab(tab) ? tab : "conversation"} />),
+      renderInLocale(
+        locale,
+        <ControlCenter data={data} tab={isControlTab(tab) ? tab : "conversation"} />,
+      ),
     );
   },
 };

@@ -4,17 +4,17 @@
 // is rendered by the same code as the page. With `cursor`, only the next page of rows
 // (SidebarPage), which the script appends as the user scrolls; `tz_offset` or the `hermes_tz`
 // cookie give the viewer's zone for the Today/Yesterday groups.
-import { renderToString } from "preact-render-to-string";
+import { renderInLocale } from "../../lib/i18n/render.ts";
 import type { Handlers } from "../../lib/server/file_router.ts";
 import { loadSidebar, SidebarBody, SidebarPage } from "../../components/Sidebar.tsx";
 
 export const handler: Handlers = {
-  GET(req, { app, url }) {
+  GET(req, { app, url, state }) {
     const params = url.searchParams;
     const props = loadSidebar(app, params, params.get("session"), req.headers.get("cookie"));
     const html = params.get("cursor")
-      ? renderToString(<SidebarPage {...props} />)
-      : renderToString(<SidebarBody {...props} />);
+      ? renderInLocale(state.locale, <SidebarPage {...props} />)
+      : renderInLocale(state.locale, <SidebarBody {...props} />);
     return new Response(html, {
       headers: {
         "content-type": "text/html; charset=utf-8",

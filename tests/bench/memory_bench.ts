@@ -4,6 +4,7 @@
 // POST /api/session/import (8 in parallel) and listing them 20 times, with GET /api/sessions
 // p50/p95 beside it. Targets: idle ≤ 90 MB, loaded ≤ 150 MB, list p50 ≤ 20 ms.
 import { join } from "node:path";
+import { percentile } from "./percentile.ts";
 
 const SESSIONS = Number(Deno.env.get("BENCH_SESSIONS") ?? 10_000);
 const PARALLEL = 8;
@@ -31,11 +32,6 @@ function memory(pid: number): { rss: number; peak: number } {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
   const kb = (key: string) => Number(status.match(new RegExp(`^${key}:\\s+(\\d+)`, "m"))?.[1] ?? 0);
   return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
-}
-
-function percentile(sorted: number[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, i)];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

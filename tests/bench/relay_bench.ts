@@ -8,17 +8,13 @@
 import { startHarness } from "../fixtures/engine_harness.ts";
 import { startFakeProvider } from "../fixtures/fake_provider.ts";
 import { NO_TOOL_HOOKS } from "../../lib/engine/engine_options.ts";
+import { percentile } from "./percentile.ts";
 
 const TOKENS = 20_000;
 const PACED = 2_000;
 const RUNS = 5;
 const TARGET_RATE = 50_000;
 const TARGET_ADDED_P99_MS = 2;
-
-function percentile(sorted: number[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, i)];
-}
 
 /** Fixed-width distinct tokens, so an arrival offset maps back to a token index. */
 const WIDTH = 7;

@@ -1,19 +1,28 @@
 // `deno task bench`: runs every tests/bench/*_bench.ts file in its own process, one after
 // another (they time things, so they must not compete for the CPU), and fails if any fails.
-// Each bench prints its own figures and the ratio to its target.
+// Each bench prints its own figures and the ratio to its target. `deno task bench NAME` runs
+// those whose file name contains NAME. Benches that need a PostgreSQL server run only with
+// `--postgres` (and then alone), so a plain run works on a machine without one.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const dir = fileURLToPath(new URL(".", import.meta.url));
-const only = Deno.args[0];
+const NEEDS_POSTGRES = new Set(["replicas_bench.ts"]);
+const postgres = Deno.args.includes("--postgres");
+const only = Deno.args.find((a) => a !== "--postgres");
 const files = [...Deno.readDirSync(dir)]
   .filter((e) => e.isFile && e.name.endsWith("_bench.ts"))
   .map((e) => e.name)
+  .filter((name) => NEEDS_POSTGRES.has(name) === postgres)
   .filter((name) => !only || name.includes(only))
   .sort();
 
 if (files.length === 0) {
-  console.error(`no *_bench.ts files in ${dir}${only ? ` matching "${only}"` : ""}`);
+  console.error(
+    `no ${postgres ? "PostgreSQL " : ""}*_bench.ts files in ${dir}${
+      only ? ` matching "${only}"` : ""
+    }${postgres ? "" : ` (${[...NEEDS_POSTGRES].join(", ")} runs with --postgres)`}`,
+  );
   Deno.exit(1);
 }
 

@@ -57,18 +57,20 @@ export async function screenshotsDir(): Promise<string> {
  * Launch Chromium with a fresh temporary profile. Always `close()` it (sanitizers). The
  * console's service worker (/sw.js) is blocked unless `serviceWorkers: "allow"`: a worker that
  * serves cached bundles would hide requests from `page.route()`/`page.on("request")`, so only
- * the install test (tests/e2e/share_e2e_test.ts) runs with it.
+ * the install test (tests/e2e/share_e2e_test.ts) runs with it. `args` adds Chromium flags (the
+ * voice test's fake microphone).
  */
 export async function launchBrowser(
-  opts: { serviceWorkers?: "allow" | "block" } = {},
+  opts: { serviceWorkers?: "allow" | "block"; args?: string[]; deviceScaleFactor?: number } = {},
 ): Promise<BrowserHarness> {
   const profile = await Deno.makeTempDir({ prefix: "hermes-chromium-" });
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: CHROMIUM_FLAGS,
+    args: [...CHROMIUM_FLAGS, ...(opts.args ?? [])],
     viewport: { width: 1280, height: 800 },
     serviceWorkers: opts.serviceWorkers ?? "block",
+    deviceScaleFactor: opts.deviceScaleFactor, // 2: the zoom test's high-DPI screenshots
   });
   const errors: string[] = [];
   const watch = (page: Page) => {

@@ -6,6 +6,7 @@ import { browserTest, waitForIslands, withAppInBrowser } from "./browser.ts";
 import { transaction } from "../../lib/storage/db.ts";
 import { createSession } from "../../lib/sessions/sessions.ts";
 import { appendMessages } from "../../lib/sessions/messages.ts";
+import { sessionEvents } from "../../lib/sessions/session_events.ts";
 
 const SESSIONS = 5_000;
 
@@ -70,8 +71,14 @@ browserTest("the sidebar scrolls through 5,000 sessions to the last one and open
     for (const [label, tops] of headers) strictEqual(tops.size, 1, `${label} at ${[...tops]}`);
     await browser.screenshot(page, "sidebar-paging-end");
 
-    await target.locator(".session-item").click();
-    await page.waitForURL((u) => u.searchParams.get("session") === last.id);
+    // Clicked as a script: the window of rows may still swap the row's element for a fresh one
+    // between a pointer's mousedown and mouseup (no click then), which is the list settling,
+    // not what this test is about.
+    await target.locator(".session-item").evaluate((a: HTMLElement) => a.click());
+    // The navigation itself, not every subresource's load: the islands are awaited next.
+    await page.waitForURL((u) => u.searchParams.get("session") === last.id, {
+      waitUntil: "commit",
+    });
     await waitForIslands(page);
     strictEqual(await page.locator("[data-topbar-title]").textContent(), last.title);
     strictEqual(browser.errors.length, 0, browser.errors.join("\n"));
@@ -96,6 +103,12 @@ browserTest(
         await page.waitForTimeout(50);
       }
       const marker = await page.evaluate(() => (globalThis as { __marker?: number }).__marker = 1);
+      // The page's sessions-events stream must be listening before the change it should hear
+      // (under load its first connection can come after the page's load).
+      for (let i = 0; i < 300 && sessionEvents(app.ctx.db).subscriberCount() === 0; i++) {
+        await page.waitForTimeout(100);
+      }
+      assert(sessionEvents(app.ctx.db).subscriberCount() > 0, "the sidebar subscribed to changes");
       const created = await app.call<{ session: { session_id: string } }>(
         "POST",
         "/api/session/new",

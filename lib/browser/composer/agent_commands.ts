@@ -4,6 +4,7 @@
 // chat) and `/prompt` (a saved prompt into the draft, with a form for its {{variables}}).
 // Invariants: the draft only changes once the server answered; failures are thrown to the composer.
 import { emitHermesEvent } from "../../shared/ui_events.ts";
+import { t } from "../../i18n/t.ts";
 
 /** A saved prompt as GET /api/prompts lists it. */
 export interface SavedPromptInfo {
@@ -65,7 +66,7 @@ export async function runGoal(host: AgentHost, arg: string): Promise<void> {
     return await host.send(res.kickoff_prompt);
   }
   if (res.action === "status" || res.message.includes("\n")) {
-    host.showPanel({ kind: "notice", title: "Goal", text: res.message });
+    host.showPanel({ kind: "notice", title: t("composer.goalTitle"), text: res.message });
     return;
   }
   host.showFlash(res.message);
@@ -96,7 +97,9 @@ export async function setPersonality(host: AgentHost, name: string): Promise<voi
   host.replaceDraft("");
   host.showPanel(null);
   host.showFlash(
-    res.personality ? `Personality: ${res.personality}` : "Personality cleared (default voice)",
+    res.personality
+      ? t("composer.personalitySet", { name: res.personality })
+      : t("composer.personalityCleared"),
   );
 }
 
@@ -110,7 +113,7 @@ export async function runPrompt(host: AgentHost, arg: string): Promise<void> {
   const { prompts } = await host.deps.api<{ prompts: SavedPromptInfo[] }>("GET", "/api/prompts");
   const p = prompts.find((x) => x.name === arg) ??
     prompts.find((x) => x.name.toLowerCase() === arg.toLowerCase());
-  if (!p) throw new Error(`No saved prompt "${arg}": save one in Settings › Prompts`);
+  if (!p) throw new Error(t("composer.noSavedPrompt", { name: arg }));
   if (p.variables.length === 0) return await fillPrompt(host, p.name, {});
   host.showPanel({ kind: "prompt", name: p.name, variables: p.variables });
 }

@@ -5,6 +5,7 @@
 // queued message), so taking the message back shows whether the file made it.
 import { type Signal, signal } from "@preact/signals";
 import { MAX_ATTACHMENTS, type UploadedFile } from "../composer_state.ts";
+import { t } from "../../i18n/t.ts";
 
 /** One attachment of the draft, from the moment it is picked until the message is sent. */
 export interface DraftAttachment {
@@ -57,12 +58,12 @@ export function createAttachmentTray(deps: TrayDeps): AttachmentTray {
     const room = MAX_ATTACHMENTS - items.value.length;
     let refused: string | null = null;
     if (files.length > room) {
-      refused = `At most ${MAX_ATTACHMENTS} attachments per message`;
+      refused = t("composer.tooManyAttachments", { max: MAX_ATTACHMENTS });
       files = files.slice(0, Math.max(0, room));
     }
     const added: DraftAttachment[] = files.map((file) => ({
       id: nextId++,
-      name: file.name || "file",
+      name: file.name || t("composer.unnamedFile"),
       size: file.size,
       status: "uploading",
       thumb: file.type.startsWith("image/") ? deps.objectUrl.create(file) : undefined,
@@ -104,10 +105,12 @@ export function createAttachmentTray(deps: TrayDeps): AttachmentTray {
 
   async function settle(atts: DraftAttachment[]): Promise<UploadedFile[]> {
     await Promise.all(atts.map((a) => uploads.get(a.id)));
-    const outcomes = atts.map((a) => results.get(a.id) ?? { error: "upload failed" });
+    const outcomes = atts.map((a) => results.get(a.id) ?? { error: t("composer.uploadFailed") });
     const failed = outcomes.findIndex((r) => !r.file);
     if (failed >= 0) {
-      throw new Error(`"${atts[failed].name}" could not be attached: ${outcomes[failed].error}`);
+      throw new Error(
+        t("composer.attachFailed", { name: atts[failed].name, error: outcomes[failed].error }),
+      );
     }
     return outcomes.map((r) => r.file!);
   }

@@ -11,6 +11,7 @@ import type { AgentPanel } from "./agent_commands.ts";
 import type { MessageMode, MessageModes } from "./message_mode.ts";
 import type { SideRuns } from "./side_runs.ts";
 import { runSideCommand } from "./side_commands.ts";
+import { t } from "../../i18n/t.ts";
 
 export type { AgentPanel };
 
@@ -90,7 +91,7 @@ export interface CommandHost {
 
 function needSession(host: CommandHost, c: SlashCommand): string {
   const id = host.sid.value;
-  if (!id) throw new Error(`/${c.name} works in a chat: send a message first`);
+  if (!id) throw new Error(t("composer.needsChat", { command: `/${c.name}` }));
   return id;
 }
 
@@ -141,7 +142,7 @@ async function runSessionCommand(
       );
       if (!res.removed_count) {
         done();
-        host.showFlash("Nothing to undo");
+        host.showFlash(t("composer.nothingToUndo"));
         return true;
       }
       const text = typeof res.text === "string" ? res.text : "";
@@ -213,10 +214,10 @@ export async function runSlashCommand(
         { session_id: id, title: arg },
       );
       done();
-      host.deps.setTitle(`${session.title} · Hermes Console`);
+      host.deps.setTitle(`${session.title} · ${t("common.appName")}`);
       emitHermesEvent("hermes:session-title", { session_id: id, title: session.title });
       emitHermesEvent("hermes:sessions-changed", { session_id: id, reason: "rename" });
-      return host.showFlash(`Renamed to “${session.title}”`);
+      return host.showFlash(t("composer.renamed", { title: session.title }));
     }
     case "model": {
       if (!arg) return (done(), host.openPopover("model"));
@@ -233,7 +234,7 @@ export async function runSlashCommand(
       if (!c.choices?.includes(arg)) return host.replaceDraft("/theme ");
       emitHermesEvent("hermes:theme-change", { theme: arg as "light" | "dark" | "system" });
       done();
-      return host.showFlash(`Theme: ${arg}`);
+      return host.showFlash(t("composer.theme", { theme: arg }));
     }
     case "yolo": {
       const { session_id, on } = await flipSessionSwitch(
@@ -246,16 +247,14 @@ export async function runSlashCommand(
       emitHermesEvent("hermes:skip-approvals", { session_id, enabled: on });
       done();
       if (on) host.panel.value = { kind: "yolo" };
-      else host.showFlash("Approvals are back on");
+      else host.showFlash(t("composer.approvalsBackOn"));
       return;
     }
     case "network": {
       const { on } = await flipSessionSwitch(host, "network", "allow_network", host.network.value);
       host.network.value = on;
       done();
-      return host.showFlash(
-        on ? "The shell can reach the network in this chat" : "The shell is offline again",
-      );
+      return host.showFlash(t(on ? "composer.networkOn" : "composer.networkOff"));
     }
     case "goal":
       return await (await agentCommands()).runGoal(host, arg);

@@ -36,9 +36,10 @@ import {
   createMessageModes,
   isMessageMode,
   type MessageMode,
-  MODE_HINT,
-  MODE_LABEL,
+  modeHint,
+  modeVerb,
 } from "./message_mode.ts";
+import { t } from "../../i18n/t.ts";
 import { createSideRuns } from "./side_runs.ts";
 import {
   type ChatStartKind,
@@ -183,12 +184,14 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
   const keyLabel = computed(() => sendKeyLabel(sendKey.value, mac.value));
   const hint = computed(() =>
     run.value
-      ? `${keyLabel.value}: ${MODE_LABEL[modes.mode.value].toLowerCase()} · ${
-        MODE_HINT[modes.mode.value]
-      }`
+      ? t("composer.runHint", {
+        keys: keyLabel.value,
+        verb: modeVerb(modes.mode.value),
+        hint: modeHint(modes.mode.value),
+      })
       : sendKeyHint(sendKey.value, mac.value)
   );
-  const modelLabel = computed(() => model.value.id ?? "Default model");
+  const modelLabel = computed(() => model.value.id ?? t("composer.defaultModel"));
   const workspaceLabel = computed(() => workspace.value ? shortPath(workspace.value, home) : null);
 
   // ---- Small verbs. ---------------------------------------------------------------------------
@@ -233,13 +236,13 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
   // ---- The session and its model and workspace. ---------------------------------------------
   async function chooseModel(id: string, provider: string | null) {
     await session.chooseModel(id, provider);
-    showFlash(`Model: ${id}`);
+    showFlash(t("composer.modelSet", { id }));
   }
 
   async function chooseWorkspace(path: string) {
     const s = await session.chooseWorkspace(path);
     open.value = null;
-    showFlash(`Workspace: ${shortPath(s.workspace, home)}`);
+    showFlash(t("composer.workspaceTitle", { path: shortPath(s.workspace, home) }));
     view.focus();
   }
 
@@ -345,7 +348,7 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
 
   async function stop() {
     const id = run.value;
-    if (!id) return showFlash("Nothing is running");
+    if (!id) return showFlash(t("composer.nothingRunning"));
     try {
       await deps.api("GET", `/api/chat/cancel?stream_id=${encodeURIComponent(id)}`);
       if (run.value === id) run.value = null;
@@ -373,8 +376,9 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
       return true;
     }
     if (text.length <= LARGE_PASTE_CHARS) return false;
-    addFiles([pastedTextFile(text, ++pastes)]);
-    showFlash(`Long paste attached as pasted-text-${pastes}.txt`);
+    const file = pastedTextFile(text, ++pastes);
+    addFiles([file]);
+    showFlash(t("composer.longPaste", { file: file.name }));
     return true;
   }
 
@@ -495,7 +499,7 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
           if (defaultModel) model.value = { id: defaultModel, provider: null };
         });
       }
-      showFlash(`New chats use the ${name} profile`);
+      showFlash(t("composer.profileSwitched", { name }));
     } catch (err) {
       error.value = describeError(err);
     }

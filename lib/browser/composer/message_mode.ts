@@ -6,6 +6,8 @@
 // ends) and the rest here, promoted one by one; a steer the server refuses is queued instead.
 import { batch, computed, effect, type Signal, signal } from "@preact/signals";
 import type { DraftAttachment } from "./attachment_tray.ts";
+import { t } from "../../i18n/t.ts";
+import { emitHermesEvent } from "../../shared/ui_events.ts";
 
 export type MessageMode = "queue" | "steer" | "interrupt";
 export const MESSAGE_MODES: readonly MessageMode[] = ["queue", "steer", "interrupt"];
@@ -15,17 +17,31 @@ export interface QueuedItem {
   attachments: DraftAttachment[];
 }
 
-export const MODE_LABEL: Record<MessageMode, string> = {
-  queue: "Queue",
-  steer: "Steer",
-  interrupt: "Interrupt",
+/** Each mode's catalog keys: its name, what it does, and the verb used inside a sentence. */
+const MODE_KEYS: Record<MessageMode, { name: string; hint: string; verb: string }> = {
+  queue: {
+    name: "composer.modeQueue",
+    hint: "composer.modeQueueHint",
+    verb: "composer.modeQueueVerb",
+  },
+  steer: {
+    name: "composer.modeSteer",
+    hint: "composer.modeSteerHint",
+    verb: "composer.modeSteerVerb",
+  },
+  interrupt: {
+    name: "composer.modeInterrupt",
+    hint: "composer.modeInterruptHint",
+    verb: "composer.modeInterruptVerb",
+  },
 };
 
-export const MODE_HINT: Record<MessageMode, string> = {
-  queue: "sent when the answer finishes",
-  steer: "the agent reads it before its next step",
-  interrupt: "stops the answer, then sends",
-};
+/** The mode's name on Send and in the picker ("Queue"). */
+export const modeLabel = (m: MessageMode) => t(MODE_KEYS[m].name);
+/** What the mode does ("sent when the answer finishes"). */
+export const modeHint = (m: MessageMode) => t(MODE_KEYS[m].hint);
+/** The mode as a verb inside a sentence ("queue"). */
+export const modeVerb = (m: MessageMode) => t(MODE_KEYS[m].verb);
 
 export interface ModeHost {
   sid: Signal<string | null>;
@@ -76,10 +92,12 @@ export function createMessageModes(initial: MessageMode, host: ModeHost) {
         stream_id: host.run.peek(),
         text,
       });
-      if (res.accepted) return host.showFlash("Sent to the running agent");
-      host.showFlash("The answer was ending: your note is queued");
-    } else if (how === "steer") host.showFlash("Files cannot steer: the message is queued");
+      if (res.accepted) return host.showFlash(t("composer.steerSent"));
+      host.showFlash(t("composer.steerLate"));
+    } else if (how === "steer") host.showFlash(t("composer.steerFiles"));
     enqueue({ text, attachments: atts });
+    const waiting = all.peek().length;
+    emitHermesEvent("hermes:announce", { text: t("a11y_sr.queued", { count: waiting }) });
   }
 
   /** Start following: when the head was sent, the next waiting message becomes the head. */

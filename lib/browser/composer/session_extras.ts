@@ -5,12 +5,15 @@
 import type { SlashCommand } from "../slash_commands.ts";
 import { emitHermesEvent } from "../../shared/ui_events.ts";
 import type { CommandHost } from "./composer_commands.ts";
+import { t } from "../../i18n/t.ts";
 
 const LEVELS = ["none", "low", "medium", "high", "default"];
+/** A reasoning level as the person reads it (an unknown one as the server names it). */
+const levelName = (level: string) => t("composer.reasoningLevel", { level });
 
 function needSession(host: CommandHost, c: SlashCommand): string {
   const id = host.sid.value;
-  if (!id) throw new Error(`/${c.name} works in a chat: send a message first`);
+  if (!id) throw new Error(t("composer.needsChat", { command: `/${c.name}` }));
   return id;
 }
 
@@ -32,11 +35,15 @@ export async function runSessionExtra(
       );
       host.replaceDraft("");
       return host.showFlash(
-        `Reasoning: ${now.reasoning_effort ?? `default (${now.effective ?? "the provider's"})`}`,
+        now.reasoning_effort != null
+          ? t("composer.reasoning", { level: levelName(now.reasoning_effort) })
+          : now.effective != null
+          ? t("composer.reasoningDefault", { effective: levelName(now.effective) })
+          : t("composer.reasoningProviderDefault"),
       );
     }
     if (!LEVELS.includes(level)) {
-      throw new Error(`/reasoning takes one of ${LEVELS.join(", ")}`);
+      throw new Error(t("composer.reasoningTakes", { levels: LEVELS.join(", ") }));
     }
     const res = await host.deps.api<{ reasoning_effort: string | null }>(
       "POST",
@@ -44,9 +51,11 @@ export async function runSessionExtra(
       { session_id: id, effort: level },
     );
     host.replaceDraft("");
-    return host.showFlash(`Reasoning: ${res.reasoning_effort ?? "default"}`);
+    return host.showFlash(
+      t("composer.reasoning", { level: levelName(res.reasoning_effort ?? "default") }),
+    );
   }
-  host.showFlash("Writing a title…");
+  host.showFlash(t("composer.writingTitle"));
   const res = await host.deps.api<{ title: string; status: string }>(
     "POST",
     "/api/session/title/regenerate",
@@ -55,13 +64,11 @@ export async function runSessionExtra(
   host.replaceDraft("");
   if (res.status !== "generated") {
     return host.showFlash(
-      res.status === "no_exchange"
-        ? "A title needs a first answer"
-        : "The model gave no usable title; it is unchanged",
+      t(res.status === "no_exchange" ? "composer.titleNeedsAnswer" : "composer.titleUnusable"),
     );
   }
-  host.deps.setTitle(`${res.title} · Hermes Console`);
+  host.deps.setTitle(`${res.title} · ${t("common.appName")}`);
   emitHermesEvent("hermes:session-title", { session_id: id, title: res.title });
   emitHermesEvent("hermes:sessions-changed", { session_id: id, reason: "rename" });
-  host.showFlash(`Titled “${res.title}”`);
+  host.showFlash(t("composer.titled", { title: res.title }));
 }

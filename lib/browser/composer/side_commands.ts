@@ -4,7 +4,8 @@
 // side question, /background starts a background task. Invariant: a mode command with text
 // and nothing running sends the text as a normal message.
 import type { SlashCommand } from "../slash_commands.ts";
-import { type MessageMode, type MessageModes, MODE_HINT, MODE_LABEL } from "./message_mode.ts";
+import { type MessageMode, type MessageModes, modeHint, modeVerb } from "./message_mode.ts";
+import { t } from "../../i18n/t.ts";
 import type { SideRuns } from "./side_runs.ts";
 
 /** The part of the composer these commands act on (a slice of composer_commands' CommandHost). */
@@ -32,9 +33,7 @@ export async function runSideCommand(
       done();
       if (!arg) {
         host.modes.mode.value = how;
-        host.showFlash(
-          `While it runs, Send will ${MODE_LABEL[how].toLowerCase()}: ${MODE_HINT[how]}`,
-        );
+        host.showFlash(t("composer.modeSet", { verb: modeVerb(how), hint: modeHint(how) }));
         return true;
       }
       if (host.modes.busy()) await host.sendWhileBusy(arg, how);

@@ -7,6 +7,7 @@
 import { type Signal, signal } from "@preact/signals";
 import { createSseParser, followStream } from "../stream_client.ts";
 import { csrfToken } from "../api_client.ts";
+import { t } from "../../i18n/t.ts";
 
 export interface BtwState {
   question: string;
@@ -88,7 +89,7 @@ export function createSideRuns(host: SideHost) {
   async function startBackground(prompt: string) {
     const s = await host.ensureSession();
     await host.api("POST", "/api/background", { session_id: s.session_id, prompt });
-    host.showFlash("Background task started: you'll see it here when it finishes");
+    host.showFlash(t("composer.backgroundStarted"));
     listen();
     await refresh();
   }
@@ -120,7 +121,7 @@ export function createSideRuns(host: SideHost) {
           if (done) break;
           for (const f of parse(value)) {
             if (f.event !== "bg_task_complete") continue;
-            host.showFlash("A background task finished");
+            host.showFlash(t("composer.backgroundFinished"));
             void refresh().catch(() => {});
           }
         }

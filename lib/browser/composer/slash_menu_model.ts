@@ -12,6 +12,7 @@ import {
   type SlashCommand,
   slashQuery,
 } from "../slash_commands.ts";
+import { t } from "../../i18n/t.ts";
 
 /** One row of the menu: a command (`/title <text>`) or an argument value (`light`). */
 export interface MenuItem {
@@ -86,7 +87,7 @@ export function createSlashMenu(
         label: commandSignature(c),
         detail: c.summary,
       }));
-      return { picks, items, heading: "Commands", loading: false };
+      return { picks, items, heading: t("composer.commands"), loading: false };
     }
     if (q?.phase === "arg") {
       const c = q.command;
@@ -104,7 +105,7 @@ export function createSlashMenu(
       const heading = `/${c.name} ${c.usage ?? ""}`.trim();
       return { picks, items, heading, loading: !c.choices && !loaded };
     }
-    return { picks: [], items: [] as MenuItem[], heading: "Commands", loading: false };
+    return { picks: [], items: [] as MenuItem[], heading: t("composer.commands"), loading: false };
   });
 
   const items = computed(() => rows.value.items);

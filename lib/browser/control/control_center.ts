@@ -20,6 +20,7 @@ import {
   whileBusy,
 } from "../control_panels.ts";
 import { emitHermesEvent, onHermesEvent, type ThemePreference } from "../../shared/ui_events.ts";
+import { t } from "../../i18n/t.ts";
 
 let opener: HTMLElement | null = null;
 let inerted: Element[] = [];
@@ -50,11 +51,13 @@ function errorLayer(message: string): HTMLElement {
   layer.innerHTML = `<div class="cc-scrim" data-cc-close></div>
     <div class="cc-dialog cc-dialog-error" role="alertdialog" aria-modal="true"
       aria-labelledby="cc-error-title" tabindex="-1" data-cc-dialog>
-      <h2 class="cc-title" id="cc-error-title">The Control Center could not be opened</h2>
+      <h2 class="cc-title" id="cc-error-title"></h2>
       <p class="cc-block-desc"></p>
-      <div class="cc-actions"><button type="button" class="btn cc-btn" data-cc-close>Close</button></div>
+      <div class="cc-actions"><button type="button" class="btn cc-btn" data-cc-close></button></div>
     </div>`;
+  layer.querySelector("h2")!.textContent = t("control.openFailed");
   layer.querySelector("p")!.textContent = message;
+  layer.querySelector("button")!.textContent = t("common.close");
   return layer;
 }
 
@@ -70,6 +73,7 @@ function loadPanelScripts(): Promise<unknown> {
     import("./tasks_panel.ts"),
     import("./logs_panel.ts"),
     import("./shares_panel.ts"),
+    import("./display_panel.ts"),
   ]);
 }
 
@@ -94,11 +98,7 @@ export async function open(from: HTMLElement | null, tab?: string): Promise<void
     tpl.innerHTML = html.trim();
     const first = tpl.content.firstElementChild as HTMLElement | null;
     if (!first?.hasAttribute("data-cc-layer")) {
-      throw new ApiError(
-        "The server answered with something other than the Control Center.",
-        0,
-        null,
-      );
+      throw new ApiError(t("control.notControlCenter"), 0, null);
     }
     layer = first;
   } catch (err) {
@@ -255,7 +255,7 @@ async function saveSettings(
 async function submitPreferences(form: HTMLFormElement, button: HTMLButtonElement | null) {
   const changed = changedFields(form);
   if (changed.size === 0) {
-    setStatus(form, "preferences", "Nothing changed.", "info");
+    setStatus(form, "preferences", t("control.nothingChanged"), "info");
     return;
   }
   const patch: Record<string, unknown> = {};
@@ -267,12 +267,7 @@ async function submitPreferences(form: HTMLFormElement, button: HTMLButtonElemen
         const input = form.elements.namedItem(name) as HTMLInputElement;
         input.setAttribute("aria-invalid", "true");
         input.focus();
-        setStatus(
-          form,
-          "preferences",
-          "The approval timeout is a whole number of seconds from 10 to 86,400.",
-          "error",
-        );
+        setStatus(form, "preferences", t("control.approvalTimeoutInvalid"), "error");
         return;
       }
       patch[name] = n;
@@ -290,7 +285,7 @@ async function submitPreferences(form: HTMLFormElement, button: HTMLButtonElemen
       const host = await refreshPanel("preferences");
       modelsLoaded = false;
       panelShown("preferences");
-      setStatus(host, "preferences", "Saved.", "success");
+      setStatus(host, "preferences", t("control.savedDot"), "success");
     } catch (err) {
       reportError(form, "preferences", err);
     }
@@ -303,14 +298,14 @@ async function submitKeys(form: HTMLFormElement, button: HTMLButtonElement | nul
     if (input.value.trim()) keys[input.name] = input.value.trim();
   }
   if (Object.keys(keys).length === 0) {
-    setStatus(form, "keys", "Paste a key first.", "info");
+    setStatus(form, "keys", t("providers.pasteKeyFirst"), "info");
     return;
   }
   await whileBusy(button, async () => {
     try {
       await saveSettings({ provider_keys: keys });
       const host = await refreshPanel("providers");
-      setStatus(host, "keys", "Saved. The model list refreshes with the new key.", "success");
+      setStatus(host, "keys", t("providers.keysSaved"), "success");
     } catch (err) {
       reportError(form, "keys", err);
     }
@@ -324,7 +319,7 @@ async function removeKey(button: HTMLButtonElement) {
     try {
       await saveSettings({ provider_keys: { [provider]: "" } });
       const host = await refreshPanel("providers");
-      setStatus(host, "keys", "Key removed.", "success");
+      setStatus(host, "keys", t("providers.keyRemoved"), "success");
     } catch (err) {
       reportError(button.closest("form"), "keys", err);
     }
@@ -340,13 +335,13 @@ async function submitPassword(form: HTMLFormElement, button: HTMLButtonElement |
     input.focus();
     setStatus(form, "password", text, "error");
   };
-  if (password.length < 8) return fail("password", "Use at least 8 characters.");
-  if (password !== confirm) return fail("confirm", "The two passwords differ.");
+  if (password.length < 8) return fail("password", t("control.passwordTooShort"));
+  if (password !== confirm) return fail("confirm", t("control.passwordsDiffer"));
   await whileBusy(button, async () => {
     try {
       await saveSettings({ password });
       // The login cookie (and with it the page's CSRF token) was renewed: reload to pick it up.
-      setStatus(form, "password", "Password set. Reloading…", "success");
+      setStatus(form, "password", t("control.passwordSet"), "success");
       setTimeout(() => location.reload(), 400);
     } catch (err) {
       reportError(form, "password", err);
@@ -361,7 +356,7 @@ async function clearPassword(button: HTMLButtonElement) {
       setStatus(
         button.closest("[data-cc-block]"),
         "password",
-        "Password removed. Reloading…",
+        t("control.passwordRemoved"),
         "success",
       );
       setTimeout(() => location.reload(), 400);
@@ -394,23 +389,18 @@ async function importFile(input: HTMLInputElement) {
   try {
     body = JSON.parse(await file.text());
   } catch {
-    setStatus(block, "import", `“${file.name}” is not JSON: choose a JSON export.`, "error");
+    setStatus(block, "import", t("control.importNotJson", { name: file.name }), "error");
     input.value = "";
     return;
   }
   if (
     !body || typeof body !== "object" || !Array.isArray((body as { messages?: unknown }).messages)
   ) {
-    setStatus(
-      block,
-      "import",
-      `“${file.name}” is not a conversation export: it has no messages.`,
-      "error",
-    );
+    setStatus(block, "import", t("control.importNoMessages", { name: file.name }), "error");
     input.value = "";
     return;
   }
-  setStatus(block, "import", `Importing “${file.name}”…`, "info");
+  setStatus(block, "import", t("control.importing", { name: file.name }), "info");
   try {
     const res = await api<{ session: { session_id: string } }>("POST", "/api/session/import", body);
     emitHermesEvent("hermes:sessions-changed", {
@@ -431,13 +421,32 @@ async function toggleShowThinking(input: HTMLInputElement) {
     setStatus(
       block,
       "appearance",
-      input.checked ? "Thinking is shown." : "Thinking is hidden.",
+      input.checked ? t("control.thinkingShown") : t("control.thinkingHidden"),
       "success",
     );
   } catch (err) {
     input.checked = !input.checked;
     reportError(block, "appearance", err);
   }
+}
+
+/**
+ * Save the `language` preference, then reload: pages are rendered in their language on the
+ * server. A failed save puts the picker back on what is stored.
+ */
+async function saveLanguage(select: HTMLSelectElement) {
+  const block = select.closest("[data-cc-block]");
+  const stored = [...select.options].find((o) => o.defaultSelected)?.value ?? "auto";
+  await whileBusy(select, async () => {
+    try {
+      await saveSettings({ language: select.value });
+      setStatus(block, "language", t("control.languageSaved"), "success");
+      location.reload();
+    } catch (err) {
+      select.value = stored;
+      reportError(block, "language", err);
+    }
+  });
 }
 
 /* Wiring ------------------------------------------------------------------------------ */
@@ -514,6 +523,8 @@ function init(): void {
       emitHermesEvent("hermes:theme-change", { theme: el.value as ThemePreference });
     } else if (el.dataset.ccSetting === "show_thinking") {
       void toggleShowThinking(el);
+    } else if (el instanceof HTMLSelectElement && el.dataset.ccSetting === "language") {
+      void saveLanguage(el);
     } else if (el.matches("[data-cc-import]")) {
       void importFile(el);
     }

@@ -6,6 +6,7 @@
 // the panel is rendered again by the server and swapped in, so the list always shows the
 // server's state (a server's connection, its tool count, its last error).
 import { api } from "../api_client.ts";
+import { t } from "../../i18n/t.ts";
 import {
   clearInvalid,
   controlLayer,
@@ -18,7 +19,6 @@ import {
 
 const SERVER_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const SKILL_NAME_RE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-const NUMBER = new Intl.NumberFormat("en-US");
 
 /** A problem with one field, found before anything is sent. */
 class FieldError extends Error {
@@ -74,11 +74,7 @@ function parsePairs(text: string, sep: "=" | ":", field: string): Record<string,
     const at = line.indexOf(sep);
     const key = at > 0 ? line.slice(0, at).trim() : "";
     if (!key) {
-      throw new FieldError(
-        field,
-        `Line ${i + 1} of ${field === "env" ? "Environment" : "Headers"} needs the form ` +
-          (sep === "=" ? "KEY=value" : "Name: value"),
-      );
+      throw new FieldError(field, t("extensions.mcpPairInvalid", { field, line: i + 1 }));
     }
     out[key] = line.slice(at + 1).trim();
   }
@@ -89,16 +85,13 @@ function mcpBody(form: HTMLFormElement): { name: string; body: Record<string, un
   const get = (n: string) => (form.elements.namedItem(n) as HTMLInputElement | null)?.value ?? "";
   const name = get("name").trim();
   if (!SERVER_NAME_RE.test(name)) {
-    throw new FieldError(
-      "name",
-      'Name: 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit.',
-    );
+    throw new FieldError("name", t("extensions.mcpNameInvalid"));
   }
   if (
     form.dataset.mode === "new" &&
     controlLayer()?.querySelector(`[data-mcp-server="${CSS.escape(name)}"]`)
   ) {
-    throw new FieldError("name", `A server named “${name}” exists already: edit it instead.`);
+    throw new FieldError("name", t("extensions.mcpNameTaken", { name }));
   }
   const transport = (form.querySelector<HTMLInputElement>("input[name=transport]:checked")?.value ??
     "stdio") as "stdio" | "http";
@@ -109,7 +102,7 @@ function mcpBody(form: HTMLFormElement): { name: string; body: Record<string, un
   };
   if (transport === "stdio") {
     const command = get("command").trim();
-    if (!command) throw new FieldError("command", "A stdio server needs a command.");
+    if (!command) throw new FieldError("command", t("extensions.mcpNeedsCommand"));
     body.command = command;
     const args = get("args").split("\n").map((l) => l.replace(/\r$/, "")).filter((l) => l.trim());
     if (args.length) body.args = args;
@@ -118,7 +111,7 @@ function mcpBody(form: HTMLFormElement): { name: string; body: Record<string, un
     if (get("cwd").trim()) body.cwd = get("cwd").trim();
   } else {
     const url = get("url").trim();
-    if (!url) throw new FieldError("url", "An HTTP server needs its URL.");
+    if (!url) throw new FieldError("url", t("extensions.mcpNeedsUrl"));
     body.url = url;
     const headers = parsePairs(get("headers"), ":", "headers");
     if (Object.keys(headers).length) body.headers = headers;
@@ -127,7 +120,7 @@ function mcpBody(form: HTMLFormElement): { name: string; body: Record<string, un
     const v = get(key).trim();
     if (!v) continue;
     const n = Number(v);
-    if (!(n > 0)) throw new FieldError(key, "Timeouts are a number of seconds above 0.");
+    if (!(n > 0)) throw new FieldError(key, t("extensions.mcpTimeoutInvalid"));
     body[key] = n;
   }
   return { name, body };
@@ -143,16 +136,20 @@ interface McpRow {
 
 /** The sentence after a (re)connection: connected with N tools, or why not. */
 function connectionReport(row: McpRow | undefined, name: string) {
-  if (!row) return { text: `${name} saved.`, tone: "success" as const };
-  if (!row.enabled) return { text: `${name} saved (disabled).`, tone: "success" as const };
+  if (!row) return { text: t("extensions.saved", { name }), tone: "success" as const };
+  if (!row.enabled) {
+    return { text: t("extensions.mcpSavedDisabled", { name }), tone: "success" as const };
+  }
   if (row.status === "connected") {
     return {
-      text: `${name} connected: ${row.tool_count} tool${row.tool_count === 1 ? "" : "s"}.`,
+      text: t("extensions.mcpConnectedReport", { name, count: row.tool_count }),
       tone: "success" as const,
     };
   }
   return {
-    text: `${name} did not connect${row.last_error ? `: ${row.last_error}` : "."}`,
+    text: row.last_error
+      ? t("extensions.mcpNotConnectedBecause", { name, error: row.last_error })
+      : t("extensions.mcpNotConnected", { name }),
     tone: "error" as const,
   };
 }
@@ -173,7 +170,12 @@ async function saveServer(form: HTMLFormElement, button: HTMLButtonElement | nul
   const { name, body } = parsed;
   await whileBusy(button, async () => {
     try {
-      setStatus(form, "mcp-form", body.enabled ? "Saving and connecting…" : "Saving…", "info");
+      setStatus(
+        form,
+        "mcp-form",
+        body.enabled ? t("extensions.mcpSavingConnecting") : t("extensions.mcpSaving"),
+        "info",
+      );
       await api("PUT", `/api/mcp/servers/${encodeURIComponent(name)}`, body);
       const rows = body.enabled ? await reconnect(name) : [];
       const report = connectionReport(rows.find((r) => r.name === name), name);
@@ -201,28 +203,33 @@ async function mcpAction(button: HTMLButtonElement, action: string) {
         case "mcp-cancel":
           return await rerender("mcp");
         case "mcp-reload": {
-          setStatus(panel, "mcp", `Reconnecting ${name}…`, "info");
+          setStatus(panel, "mcp", t("extensions.mcpReconnecting", { name }), "info");
           const rows = await reconnect(name);
           const report = connectionReport(rows.find((r) => r.name === name), name);
           return await rerender("mcp", {}, { hook: "mcp", ...report });
         }
         case "mcp-reload-all": {
-          setStatus(panel, "mcp", "Reconnecting every enabled server…", "info");
+          setStatus(panel, "mcp", t("extensions.mcpReconnectingAll"), "info");
           const rows = await reconnect();
           const failed = rows.filter((r) => r.status !== "connected");
           return await rerender("mcp", {}, {
             hook: "mcp",
             text: failed.length
-              ? `${rows.length - failed.length} of ${rows.length} connected; ${
-                failed.map((r) => r.name).join(", ")
-              } did not.`
-              : `${rows.length} server${rows.length === 1 ? "" : "s"} connected.`,
+              ? t("extensions.mcpSomeConnected", {
+                connected: rows.length - failed.length,
+                total: rows.length,
+                failed: failed.map((r) => r.name).join(", "),
+              })
+              : t("extensions.mcpAllConnected", { count: rows.length }),
             tone: failed.length ? "error" : "success",
           });
         }
         case "mcp-delete":
           await api("DELETE", `/api/mcp/servers/${encodeURIComponent(name)}`);
-          return await rerender("mcp", {}, { hook: "mcp", text: `${name} deleted.` });
+          return await rerender("mcp", {}, {
+            hook: "mcp",
+            text: t("extensions.deleted", { name }),
+          });
       }
     } catch (err) {
       reportError(
@@ -241,14 +248,14 @@ async function toggleServer(input: HTMLInputElement) {
   try {
     await api("PATCH", `/api/mcp/servers/${encodeURIComponent(name)}`, { enabled: input.checked });
     if (input.checked) {
-      setStatus(panel, "mcp", `Connecting ${name}…`, "info");
+      setStatus(panel, "mcp", t("extensions.mcpConnectingName", { name }), "info");
       const rows = await reconnect(name);
       await rerender("mcp", {}, {
         hook: "mcp",
         ...connectionReport(rows.find((r) => r.name === name), name),
       });
     } else {
-      await rerender("mcp", {}, { hook: "mcp", text: `${name} disabled.` });
+      await rerender("mcp", {}, { hook: "mcp", text: t("extensions.disabledName", { name }) });
     }
   } catch (err) {
     input.checked = !input.checked;
@@ -264,18 +271,15 @@ async function saveSkill(form: HTMLFormElement, button: HTMLButtonElement | null
   const content = (form.elements.namedItem("content") as HTMLTextAreaElement).value;
   try {
     if (!SKILL_NAME_RE.test(name) || name.includes("..")) {
-      throw new FieldError(
-        "name",
-        'Folder name: 1-64 lower-case letters, digits, ".", "_" or "-", starting with a letter or digit.',
-      );
+      throw new FieldError("name", t("extensions.skillNameInvalid"));
     }
     if (
       form.dataset.mode === "new" &&
       controlLayer()?.querySelector(`[data-skill="${CSS.escape(name)}"]`)
     ) {
-      throw new FieldError("name", `A skill named “${name}” exists already: edit it instead.`);
+      throw new FieldError("name", t("extensions.skillNameTaken", { name }));
     }
-    if (!content.trim()) throw new FieldError("content", "SKILL.md is empty.");
+    if (!content.trim()) throw new FieldError("content", t("extensions.skillEmpty"));
   } catch (err) {
     if (err instanceof FieldError) return invalid(form, "skill-form", err);
     throw err;
@@ -283,7 +287,7 @@ async function saveSkill(form: HTMLFormElement, button: HTMLButtonElement | null
   await whileBusy(button, async () => {
     try {
       await api("POST", "/api/skills/save", { name, content });
-      await rerender("skills", {}, { hook: "skills", text: `${name} saved.` });
+      await rerender("skills", {}, { hook: "skills", text: t("extensions.saved", { name }) });
       controlLayer()?.querySelector<HTMLElement>(
         `[data-cc-action="skill-edit"][data-name="${CSS.escape(name)}"]`,
       )
@@ -308,7 +312,10 @@ async function skillAction(button: HTMLButtonElement, action: string) {
           return await rerender("skills");
         case "skill-delete":
           await api("POST", "/api/skills/delete", { name });
-          return await rerender("skills", {}, { hook: "skills", text: `${name} deleted.` });
+          return await rerender("skills", {}, {
+            hook: "skills",
+            text: t("extensions.deleted", { name }),
+          });
       }
     } catch (err) {
       reportError(
@@ -328,7 +335,9 @@ async function toggleSkill(input: HTMLInputElement) {
     await api("POST", "/api/skills/toggle", { name, enabled: input.checked });
     await rerender("skills", {}, {
       hook: "skills",
-      text: `${name} ${input.checked ? "enabled" : "disabled"}.`,
+      text: input.checked
+        ? t("extensions.enabledName", { name })
+        : t("extensions.disabledName", { name }),
     });
   } catch (err) {
     input.checked = !input.checked;
@@ -339,13 +348,11 @@ async function toggleSkill(input: HTMLInputElement) {
 
 /* Memory ------------------------------------------------------------------------------ */
 
-/** Same words as components/control/MemoryPanel.tsx memoryCounterText(). */
+/** Same messages as components/control/MemoryPanel.tsx memoryCounterText(). */
 function counterText(length: number, budget: number): string {
   return length > budget
-    ? `${NUMBER.format(length)} characters: only the first ${
-      NUMBER.format(budget)
-    } reach the prompt`
-    : `${NUMBER.format(length)} of ${NUMBER.format(budget)} characters`;
+    ? t("extensions.memoryOverBudget", { length, budget })
+    : t("extensions.memoryCounter", { length, budget });
 }
 
 function updateCounter(area: HTMLTextAreaElement): void {
@@ -361,14 +368,14 @@ async function saveMemory(form: HTMLFormElement, button: HTMLButtonElement | nul
   const hook = `memory-${section}`;
   const area = form.elements.namedItem("content") as HTMLTextAreaElement;
   if (area.value === area.defaultValue) {
-    setStatus(form, hook, "Nothing changed.", "info");
+    setStatus(form, hook, t("extensions.memoryUnchanged"), "info");
     return;
   }
   await whileBusy(button, async () => {
     try {
       await api("POST", "/api/memory/write", { section, content: area.value });
       area.defaultValue = area.value;
-      setStatus(form, hook, "Saved.", "success");
+      setStatus(form, hook, t("extensions.memorySaved"), "success");
     } catch (err) {
       reportError(form, hook, err);
     }

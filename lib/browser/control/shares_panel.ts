@@ -3,6 +3,7 @@
 // The Control Center's Sharing tab (components/control/SharesPanel.tsx): Copy link puts the
 // link's full address on the clipboard; a confirmed Revoke ends the link and re-renders the tab.
 import { api } from "../api_client.ts";
+import { t } from "../../i18n/t.ts";
 import {
   controlLayer,
   localizeTimes,
@@ -16,9 +17,14 @@ async function copy(button: HTMLButtonElement): Promise<void> {
   const address = new URL(button.dataset.url ?? "/", location.origin).href;
   try {
     await navigator.clipboard.writeText(address);
-    setStatus(button.closest("[data-cc-block]"), "shares", "Link copied.", "success");
+    setStatus(button.closest("[data-cc-block]"), "shares", t("control.linkCopied"), "success");
   } catch {
-    setStatus(button.closest("[data-cc-block]"), "shares", `Copy this link: ${address}`, "info");
+    setStatus(
+      button.closest("[data-cc-block]"),
+      "shares",
+      t("control.copyThisLink", { address }),
+      "info",
+    );
   }
 }
 
@@ -31,7 +37,7 @@ async function revoke(button: HTMLButtonElement): Promise<void> {
     );
     const host = await refreshPanel("sharing");
     if (host) localizeTimes(host);
-    setStatus(host, "shares", "Link revoked.", "success");
+    setStatus(host, "shares", t("control.linkRevoked"), "success");
   } catch (err) {
     reportError(scope, "shares", err);
   }

@@ -4,6 +4,7 @@
 // in the browser's own time zone), pause/resume, run now, history and delete through
 // /api/crons/*. After each change the server renders the panel again and it is swapped in.
 import { api } from "../api_client.ts";
+import { t } from "../../i18n/t.ts";
 import {
   controlLayer,
   focusAutofocus,
@@ -47,7 +48,7 @@ async function saveTask(form: HTMLFormElement, button: HTMLButtonElement | null)
     const input = form.querySelector<HTMLElement>(`[name="${missing}"]`);
     input?.setAttribute("aria-invalid", "true");
     input?.focus();
-    setStatus(form, "task-form", `A task needs a ${missing}.`, "error");
+    setStatus(form, "task-form", t("tasks.needs", { field: missing }), "error");
     return;
   }
   await whileBusy(button, async () => {
@@ -59,7 +60,7 @@ async function saveTask(form: HTMLFormElement, button: HTMLButtonElement | null)
           ...body,
         })
         : await api<{ job: { name: string } }>("POST", "/api/crons/create", body);
-      await rerender({}, { text: `${res.job.name} saved.` });
+      await rerender({}, { text: t("tasks.saved", { name: res.job.name }) });
     } catch (err) {
       reportError(form, "task-form", err);
     }
@@ -88,13 +89,13 @@ async function taskAction(button: HTMLButtonElement, action: string) {
             { job_id: id },
           );
           const text = res.run.status === "skipped"
-            ? res.run.reason ?? "Skipped."
-            : "Started: the run appears in the sidebar.";
+            ? res.run.reason ?? t("tasks.skipped")
+            : t("tasks.started");
           return await rerender({ history: id }, { text, tone: "info" });
         }
         case "task-delete":
           await api("POST", "/api/crons/delete", { job_id: id });
-          return await rerender({}, { text: "Task deleted." });
+          return await rerender({}, { text: t("tasks.deleted") });
       }
     } catch (err) {
       reportError(form ?? button.closest("[data-cc-section]"), form ? "task-form" : "tasks", err);
@@ -108,7 +109,7 @@ async function toggleTask(input: HTMLInputElement) {
     await api("POST", input.checked ? "/api/crons/resume" : "/api/crons/pause", {
       job_id: input.dataset.name,
     });
-    await rerender({}, { text: input.checked ? "Resumed." : "Paused." });
+    await rerender({}, { text: input.checked ? t("tasks.resumed") : t("tasks.paused") });
   } catch (err) {
     input.checked = !input.checked;
     input.disabled = false;

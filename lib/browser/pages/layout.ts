@@ -5,6 +5,7 @@
 // The top bar's goal chip follows the runs (its code loads only once a goal is in play).
 // Invariant: every state lives in a data attribute the server can render (no flash on load).
 import { api, ApiError } from "../api_client.ts";
+import { t } from "../../i18n/t.ts";
 import { emitHermesEvent, onHermesEvent, type ThemePreference } from "../../shared/ui_events.ts";
 
 /** Same breakpoint as static/style.css's phone layout (< 640 px). */
@@ -33,8 +34,9 @@ function applyTheme(pref: ThemePreference): void {
   const next = effectiveTheme(pref) === "dark" ? "light" : "dark";
   for (const btn of document.querySelectorAll<HTMLElement>('[data-action="toggle-theme"]')) {
     btn.dataset.themeEffective = effectiveTheme(pref);
-    btn.setAttribute("aria-label", `Switch to ${next} theme`);
-    btn.title = `Switch to ${next} theme`;
+    const label = t("shell.switchToTheme", { theme: next });
+    btn.setAttribute("aria-label", label);
+    btn.title = label;
   }
 }
 
@@ -200,7 +202,7 @@ function followSession(): void {
       h1.textContent = title;
       h1.title = title;
     }
-    document.title = `${title} · Hermes Console`;
+    document.title = t("shell.pageTitle", { title });
   });
   onHermesEvent("hermes:session-updated", ({ session_id, model, workspace }) => {
     if (session_id !== openSessionId()) return;

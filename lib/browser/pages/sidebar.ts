@@ -8,6 +8,7 @@
 // rows, so no server text ever passes through markup here. The browser's zone reaches the
 // server as the `hermes_tz` cookie (and `tz_offset`), so Today/Yesterday are the viewer's days.
 import { ApiError } from "../api_client.ts";
+import { t } from "../../i18n/t.ts";
 import { onHermesEvent } from "../../shared/ui_events.ts";
 import type { ProjectInfo } from "../project_dialogs.ts";
 import type { SidebarContext } from "../sidebar_actions.ts";
@@ -59,7 +60,7 @@ async function fetchPage(cursor: string): Promise<string> {
     headers: { accept: "text/html" },
     credentials: "same-origin",
   });
-  if (!res.ok) throw new Error(`The next chats could not be loaded (${res.status}).`);
+  if (!res.ok) throw new Error(t("sidebar.nextPageFailed", { status: res.status }));
   return await res.text();
 }
 
@@ -101,7 +102,7 @@ function notice(text: string, tone: "info" | "error" = "info"): void {
   if (!box) return;
   const close = document.createElement("button");
   Object.assign(close, { type: "button", className: "sidebar-notice-close", textContent: "×" });
-  close.setAttribute("aria-label", "Dismiss");
+  close.setAttribute("aria-label", t("sidebar.dismiss"));
   close.addEventListener("click", () => (box.hidden = true));
   const span = document.createElement("span");
   span.className = "sidebar-notice-text";
@@ -113,10 +114,11 @@ function notice(text: string, tone: "info" | "error" = "info"): void {
   noticeTimer = setTimeout(() => (box.hidden = true), NOTICE_MS);
 }
 
-function reportError(err: unknown, what: string): void {
+/** A refusal in the server's words; anything else as `failKey` ("Renaming failed: {error}"). */
+function reportError(err: unknown, failKey: string): void {
   if (err instanceof ApiError) {
     notice(err.message, err.status >= 400 && err.status < 500 ? "info" : "error");
-  } else notice(`${what} failed: ${err instanceof Error ? err.message : String(err)}`, "error");
+  } else notice(t(failKey, { error: err instanceof Error ? err.message : String(err) }), "error");
 }
 
 // Refresh --------------------------------------------------------------------------------
@@ -146,7 +148,7 @@ export async function refreshSidebar(): Promise<void> {
     });
   } catch {
     if (mine === seq) form?.removeAttribute("data-busy");
-    notice("The server could not be reached. Is it still running?", "error");
+    notice(t("shell.serverUnreachable"), "error");
     return;
   } finally {
     if (mine === seq) form?.removeAttribute("data-busy");
@@ -156,7 +158,7 @@ export async function refreshSidebar(): Promise<void> {
     return;
   }
   if (!res.ok) {
-    if (mine === seq) notice(`The chat list could not be refreshed (${res.status}).`, "error");
+    if (mine === seq) notice(t("sidebar.refreshFailed", { status: res.status }), "error");
     return;
   }
   const html = await res.text();
@@ -172,6 +174,8 @@ export async function refreshSidebar(): Promise<void> {
     ? focused?.closest<HTMLElement>(".session-row")?.dataset.sessionId
     : undefined;
   const focusMenuBtn = focused?.matches(".session-menu-btn") ?? false;
+  const rowsBefore = [...live.querySelectorAll<HTMLElement>(".session-row")];
+  const focusAt = rowsBefore.findIndex((r) => r.dataset.sessionId === focusRow);
   const adopted = document.importNode(next, true);
   live.replaceWith(adopted);
   mountList(adopted, vlist);
@@ -182,7 +186,11 @@ export async function refreshSidebar(): Promise<void> {
     const row = adopted.querySelector<HTMLElement>(
       `.session-row[data-session-id="${CSS.escape(focusRow)}"]`,
     );
-    row?.querySelector<HTMLElement>(focusMenuBtn ? ".session-menu-btn" : ".session-item")
+    // A row that left the view (archived, deleted, moved) hands focus to the one now in its
+    // place, else the one before it, so the keyboard is never dropped on <body>.
+    const rows = [...adopted.querySelectorAll<HTMLElement>(".session-row")];
+    const target = row ?? rows[focusAt] ?? rows[focusAt - 1] ?? rows.at(-1);
+    target?.querySelector<HTMLElement>(focusMenuBtn && row ? ".session-menu-btn" : ".session-item")
       ?.focus({ preventScroll: true });
   }
   syncUrl(params);

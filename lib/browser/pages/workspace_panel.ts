@@ -8,6 +8,7 @@
 import { onHermesEvent } from "../../shared/ui_events.ts";
 import { PANEL_VIEWS, type PanelView } from "../workspace/panel_views.ts";
 import { workspacePathOf } from "../../markdown/urls.ts";
+import { t } from "../../i18n/t.ts";
 
 const PANEL_COOKIE = "hermes_panel";
 /** Same breakpoint as static/style.css's phone layout (< 640 px). */
@@ -58,7 +59,7 @@ async function setOpen(open: boolean, opts: { focus?: boolean } = {}): Promise<v
     const btn of document.querySelectorAll<HTMLElement>('.topbar [data-action="toggle-workspace"]')
   ) {
     btn.setAttribute("aria-expanded", String(open));
-    btn.setAttribute("aria-label", open ? "Hide workspace files" : "Show workspace files");
+    btn.setAttribute("aria-label", open ? t("workspace.hideFiles") : t("workspace.showFiles"));
   }
   if (open) {
     const b = await browser();
@@ -96,7 +97,7 @@ async function showView(name: string, opts: { focus?: boolean } = {}): Promise<v
         await view.mount(host, ctx);
         return view;
       }).catch((err) => {
-        host.textContent = `This view could not load: ${(err as Error).message}`;
+        host.textContent = t("workspace.viewLoadFailed", { error: (err as Error).message });
         return null;
       }),
     );
@@ -115,7 +116,7 @@ function init(): void {
     const ev = e as KeyboardEvent;
     if (ev.key !== "ArrowRight" && ev.key !== "ArrowLeft") return;
     const tabs = [...p.querySelectorAll<HTMLElement>("[data-panel-tab]")];
-    const at = tabs.findIndex((t) => t.getAttribute("aria-selected") === "true");
+    const at = tabs.findIndex((tab) => tab.getAttribute("aria-selected") === "true");
     const next = tabs[(at + (ev.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length];
     void showView(next.dataset.panelTab!, { focus: true });
   });

@@ -19,6 +19,7 @@ import { classHighlighter } from "@lezer/highlight";
 import { api, ApiError } from "../api_client.ts";
 import { el, openDialog } from "../ui_menu.ts";
 import { formatBytes } from "../file_preview.ts";
+import { t } from "../../i18n/t.ts";
 
 export interface OpenedFile {
   path: string;
@@ -88,18 +89,17 @@ async function askConflict(path: string): Promise<Choice> {
     type: "button",
     class: "btn btn-secondary",
     "data-conflict": "reload",
-  }, "Reload from disk");
+  }, t("workspace.reloadFromDisk"));
   reload.addEventListener("click", () => {
     choice = "reload";
     reload.closest("dialog")?.querySelector<HTMLButtonElement>('button[value="cancel"]')?.click();
   });
   const ok = await openDialog({
-    title: "The file changed on disk",
-    text: `“${path}” was changed (by the agent or someone else) since you opened it. ` +
-      "Overwrite it with your version, reload it (your edits are lost), or cancel and keep editing.",
+    title: t("workspace.conflictTitle"),
+    text: t("workspace.conflictText", { path }),
     content: el("div", { class: "dialog-extra" }, reload),
-    confirmLabel: "Overwrite",
-    cancelLabel: "Cancel",
+    confirmLabel: t("workspace.overwrite"),
+    cancelLabel: t("common.cancel"),
     tone: "danger",
     name: "save-conflict",
   });
@@ -130,7 +130,7 @@ export async function mountEditor(
   const saveBtn = el(
     "button",
     { type: "button", class: "btn btn-primary btn-sm", "data-editor-save": true, disabled: true },
-    "Save",
+    t("common.save"),
   );
   const bar = el(
     "div",
@@ -168,9 +168,9 @@ export async function mountEditor(
       if (!u.docChanged) return;
       const dirty = handle.dirty();
       saveBtn.disabled = !dirty;
-      setStatus(dirty ? "Modified" : "Saved");
+      setStatus(dirty ? t("workspace.editorModified") : t("common.saved"));
     }),
-    EditorView.contentAttributes.of({ "aria-label": `Edit ${file.path}` }),
+    EditorView.contentAttributes.of({ "aria-label": t("workspace.editPath", { path: file.path }) }),
     ...(await languageOf(file.path)),
   ];
   if (readOnly) extensions.push(EditorState.readOnly.of(true), EditorView.editable.of(false));
@@ -195,7 +195,7 @@ export async function mountEditor(
     saved = file.content;
     replaceDoc(file.content);
     saveBtn.disabled = true;
-    setStatus("Reloaded from disk");
+    setStatus(t("workspace.reloadedFromDisk"));
   }
 
   let saving = false;
@@ -206,7 +206,7 @@ export async function mountEditor(
       saving = true;
       saveBtn.disabled = true;
       const content = view.state.doc.toString();
-      setStatus("Saving…");
+      setStatus(t("workspace.saving"));
       try {
         const r = await api<{ sha256: string; size: number }>("POST", "/api/file/save", {
           session_id: opts.sessionId,
@@ -217,7 +217,7 @@ export async function mountEditor(
         base = r.sha256;
         saved = content;
         saveBtn.disabled = !handle.dirty();
-        setStatus(`Saved · ${formatBytes(r.size)}`);
+        setStatus(t("workspace.savedSize", { size: formatBytes(r.size) }));
         return true;
       } catch (err) {
         saveBtn.disabled = false;
@@ -228,10 +228,10 @@ export async function mountEditor(
             return await (handle.save as (f: boolean) => Promise<boolean>)(true);
           }
           if (choice === "reload") await reload();
-          else setStatus("Not saved: the file changed on disk");
+          else setStatus(t("workspace.notSavedConflict"));
           return false;
         }
-        setStatus(`Not saved: ${(err as Error).message}`);
+        setStatus(t("workspace.notSaved", { error: (err as Error).message }));
         return false;
       } finally {
         saving = false;
@@ -244,10 +244,8 @@ export async function mountEditor(
   saveBtn.addEventListener("click", () => void handle.save());
   setStatus(
     readOnly
-      ? `Read-only: the first ${view.state.doc.lines.toLocaleString()} lines of ${
-        formatBytes(file.size)
-      }`
-      : "Saved",
+      ? t("workspace.readOnlyHead", { count: view.state.doc.lines, size: formatBytes(file.size) })
+      : t("common.saved"),
   );
   view.focus();
   return handle;

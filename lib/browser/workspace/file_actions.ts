@@ -6,6 +6,7 @@
 import { api, ApiError, csrfToken } from "../api_client.ts";
 import { el, type MenuEntry, openDialog, openMenu } from "../ui_menu.ts";
 import { formatBytes } from "../file_preview.ts";
+import { formatDate, t } from "../../i18n/t.ts";
 
 export interface FileActionsHost {
   sessionId(): string | null;
@@ -23,6 +24,15 @@ const parentOf = (
 ) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".");
 const join = (dir: string, name: string) => (dir === "." || dir === "" ? name : `${dir}/${name}`);
 const nameOf = (path: string) => path.split("/").at(-1) ?? path;
+/** A deletion's time, as `Date#toLocaleString()` writes it but in the page's locale. */
+const DATE_TIME: Intl.DateTimeFormatOptions = {
+  year: "numeric",
+  month: "numeric",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  second: "2-digit",
+};
 
 /** Ask for a name; `submit` runs with it and may throw (the dialog shows why and stays open). */
 function askName(
@@ -56,30 +66,43 @@ function askName(
 }
 
 export function newFile(host: FileActionsHost, dir = "."): Promise<boolean> {
-  return askName("New file", "File name", "", "Create", async (name) => {
-    const sid = host.sessionId();
-    if (!sid) return;
-    const r = await api<{ path: string }>("POST", "/api/file/create", {
-      session_id: sid,
-      path: join(dir, name),
-      content: "",
-    });
-    await host.reload();
-    host.open(r.path, true);
-  });
+  return askName(
+    t("workspace.newFile"),
+    t("workspace.fileName"),
+    "",
+    t("workspace.create"),
+    async (name) => {
+      const sid = host.sessionId();
+      if (!sid) return;
+      const r = await api<{ path: string }>("POST", "/api/file/create", {
+        session_id: sid,
+        path: join(dir, name),
+        content: "",
+      });
+      await host.reload();
+      host.open(r.path, true);
+    },
+  );
 }
 
 export function newFolder(host: FileActionsHost, dir = "."): Promise<boolean> {
-  return askName("New folder", "Folder name", "", "Create", async (name) => {
-    const sid = host.sessionId();
-    if (!sid) return;
-    await api("POST", "/api/file/create-dir", { session_id: sid, path: join(dir, name) });
-    await host.reload();
-  });
+  return askName(
+    t("workspace.newFolder"),
+    t("workspace.folderName"),
+    "",
+    t("workspace.create"),
+    async (name) => {
+      const sid = host.sessionId();
+      if (!sid) return;
+      await api("POST", "/api/file/create-dir", { session_id: sid, path: join(dir, name) });
+      await host.reload();
+    },
+  );
 }
 
 export function rename(host: FileActionsHost, path: string): Promise<boolean> {
-  return askName(`Rename “${nameOf(path)}”`, "New name", nameOf(path), "Rename", async (name) => {
+  const title = t("workspace.renameTitle", { name: nameOf(path) });
+  return askName(title, t("workspace.newName"), nameOf(path), t("common.rename"), async (name) => {
     const sid = host.sessionId();
     if (!sid) return;
     await api("POST", "/api/file/rename", { session_id: sid, path, new_name: name });
@@ -92,11 +115,9 @@ export async function remove(host: FileActionsHost, path: string, isDir: boolean
   if (!sid) return;
   let trashId: string | null = null;
   const ok = await openDialog({
-    title: `Delete “${nameOf(path)}”?`,
-    text: isDir
-      ? "The folder and everything in it move to Recently deleted, restorable for 7 days."
-      : "It moves to Recently deleted, restorable for 7 days.",
-    confirmLabel: "Delete",
+    title: t("workspace.deleteTitle", { name: nameOf(path) }),
+    text: isDir ? t("workspace.deleteFolderText") : t("workspace.deleteFileText"),
+    confirmLabel: t("common.delete"),
     tone: "danger",
     name: "file-delete",
     onConfirm: async () => {
@@ -109,7 +130,7 @@ export async function remove(host: FileActionsHost, path: string, isDir: boolean
         trashId = r.trash_id;
       } catch (err) {
         if (err instanceof ApiError && err.status === 409) {
-          throw new Error(`${err.message}. Use “Delete permanently” from the menu.`);
+          throw new Error(t("workspace.deleteNeedsPermanent", { error: err.message }));
         }
         throw err;
       }
@@ -117,7 +138,11 @@ export async function remove(host: FileActionsHost, path: string, isDir: boolean
   });
   if (!ok) return;
   await host.reload();
-  host.status(trashId ? `Deleted ${nameOf(path)} (in Recently deleted)` : `Deleted ${path}`);
+  host.status(
+    trashId
+      ? t("workspace.deletedToTrash", { name: nameOf(path) })
+      : t("workspace.deleted", { path }),
+  );
 }
 
 interface TrashItem {
@@ -138,10 +163,14 @@ export async function showTrash(host: FileActionsHost): Promise<void> {
   );
   const list = el("ul", { class: "trash-list", "data-trash-list": true });
   const note = el("p", { class: "dialog-text", role: "status" });
-  if (items.length === 0) note.textContent = "Nothing was deleted from here in the last 7 days.";
+  if (items.length === 0) note.textContent = t("workspace.trashEmpty");
   for (const item of items) {
-    const when = new Date(item.deleted_at * 1000).toLocaleString();
-    const btn = el("button", { type: "button", class: "btn btn-secondary btn-sm" }, "Restore");
+    const when = formatDate(item.deleted_at * 1000, DATE_TIME);
+    const btn = el(
+      "button",
+      { type: "button", class: "btn btn-secondary btn-sm" },
+      t("workspace.restore"),
+    );
     const li = el(
       "li",
       { class: "trash-item", "data-trash-path": item.path },
@@ -149,9 +178,11 @@ export async function showTrash(host: FileActionsHost): Promise<void> {
       el(
         "span",
         { class: "trash-meta" },
-        `${
-          item.type === "dir" ? "folder" : item.size !== null ? formatBytes(item.size) : ""
-        } · ${when}`,
+        t("workspace.trashMeta", {
+          kind: item.type === "dir" ? "dir" : "file",
+          size: item.size !== null ? formatBytes(item.size) : "",
+          when,
+        }),
       ),
       btn,
     );
@@ -160,7 +191,7 @@ export async function showTrash(host: FileActionsHost): Promise<void> {
       try {
         await api("POST", "/api/file/restore", { session_id: sid, id: item.id });
         li.remove();
-        note.textContent = `Restored ${item.path}`;
+        note.textContent = t("workspace.restored", { path: item.path });
         await host.reload();
       } catch (err) {
         note.textContent = (err as Error).message;
@@ -170,10 +201,10 @@ export async function showTrash(host: FileActionsHost): Promise<void> {
     list.append(li);
   }
   await openDialog({
-    title: "Recently deleted",
+    title: t("workspace.recentlyDeleted"),
     content: el("div", {}, note, list),
-    confirmLabel: "Done",
-    cancelLabel: "Close",
+    confirmLabel: t("common.done"),
+    cancelLabel: t("common.close"),
     name: "trash",
   });
 }
@@ -190,7 +221,7 @@ export function upload(host: FileActionsHost, dir: string, files: File[]): Promi
   form.set("path", dir);
   for (const f of files) form.append("file", f, f.name);
   const total = files.reduce((a, f) => a + f.size, 0);
-  const what = files.length === 1 ? files[0].name : `${files.length} files`;
+  const what = { count: files.length, name: files[0].name, size: formatBytes(total) };
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/workspace/upload");
@@ -200,7 +231,9 @@ export function upload(host: FileActionsHost, dir: string, files: File[]): Promi
     xhr.upload.addEventListener("progress", (e) => {
       const pct = e.lengthComputable ? Math.round((e.loaded / e.total) * 100) : null;
       host.status(
-        `Uploading ${what}${pct === null ? "" : ` — ${pct}%`} (${formatBytes(total)})`,
+        pct === null
+          ? t("workspace.uploading", what)
+          : t("workspace.uploadingPercent", { ...what, percent: pct }),
       );
     });
     xhr.addEventListener("load", async () => {
@@ -209,7 +242,9 @@ export function upload(host: FileActionsHost, dir: string, files: File[]): Promi
         body = JSON.parse(xhr.responseText);
       } catch { /* reported below */ }
       if (xhr.status < 200 || xhr.status >= 300) {
-        const msg = typeof body?.error === "string" ? body.error : `Upload failed (${xhr.status})`;
+        const msg = typeof body?.error === "string"
+          ? body.error
+          : t("workspace.uploadFailedStatus", { status: String(xhr.status) });
         host.status(msg);
         reject(new Error(msg));
         return;
@@ -217,15 +252,15 @@ export function upload(host: FileActionsHost, dir: string, files: File[]): Promi
       const stored = Array.isArray(body?.files)
         ? (body!.files as Array<{ path: string }>).map((f) => f.path)
         : [String(body?.path)];
-      host.status(`Uploaded ${stored.join(", ")}`);
+      host.status(t("workspace.uploaded", { paths: stored.join(", ") }));
       await host.reload();
       resolve(stored);
     });
     xhr.addEventListener("error", () => {
-      host.status("Upload failed: the server could not be reached");
+      host.status(t("workspace.uploadUnreachable"));
       reject(new Error("network"));
     });
-    host.status(`Uploading ${what} — 0% (${formatBytes(total)})`);
+    host.status(t("workspace.uploadingPercent", { ...what, percent: 0 }));
     xhr.send(form);
   });
 }
@@ -249,9 +284,9 @@ export async function deletePermanently(host: FileActionsHost, path: string, isD
   const sid = host.sessionId();
   if (!sid) return;
   const ok = await openDialog({
-    title: `Delete “${nameOf(path)}” permanently?`,
-    text: "It will not be in Recently deleted. This cannot be undone.",
-    confirmLabel: "Delete permanently",
+    title: t("workspace.deletePermanentlyTitle", { name: nameOf(path) }),
+    text: t("workspace.deletePermanentlyText"),
+    confirmLabel: t("workspace.deletePermanently"),
     tone: "danger",
     name: "file-delete-permanent",
     onConfirm: async () => {
@@ -278,25 +313,33 @@ export function openRowMenu(
   const isDir = item.dataset.type === "dir";
   const items: MenuEntry[] = isDir
     ? [
-      { label: "New file here…", action: "new-file", onSelect: () => void newFile(host, path) },
       {
-        label: "New folder here…",
+        label: t("workspace.newFileHere"),
+        action: "new-file",
+        onSelect: () => void newFile(host, path),
+      },
+      {
+        label: t("workspace.newFolderHere"),
         action: "new-folder",
         onSelect: () => void newFolder(host, path),
       },
-      { label: "Upload here…", action: "upload", onSelect: () => pickAndUpload(host, path) },
       {
-        label: "Download as zip",
+        label: t("workspace.uploadHere"),
+        action: "upload",
+        onSelect: () => pickAndUpload(host, path),
+      },
+      {
+        label: t("workspace.downloadZip"),
         action: "download",
         href: folderZipUrl(sid, path),
         download: true,
       },
     ]
     : [
-      { label: "Open", action: "open", onSelect: () => host.open(path) },
-      { label: "Edit", action: "edit", onSelect: () => host.open(path, true) },
+      { label: t("common.open"), action: "open", onSelect: () => host.open(path) },
+      { label: t("common.edit"), action: "edit", onSelect: () => host.open(path, true) },
       {
-        label: "Download",
+        label: t("common.download"),
         action: "download",
         href: `/api/file/raw?session_id=${q(sid)}&path=${q(path)}&download=1`,
         download: true,
@@ -304,21 +347,21 @@ export function openRowMenu(
     ];
   items.push(
     "separator",
-    { label: "Rename…", action: "rename", onSelect: () => void rename(host, path) },
+    { label: t("workspace.renameMenu"), action: "rename", onSelect: () => void rename(host, path) },
     {
-      label: "Delete…",
+      label: t("workspace.deleteMenu"),
       action: "delete",
       danger: true,
       onSelect: () => void remove(host, path, isDir),
     },
     {
-      label: "Delete permanently…",
+      label: t("workspace.deletePermanentlyMenu"),
       action: "delete-permanent",
       danger: true,
       onSelect: () => void deletePermanently(host, path, isDir),
     },
   );
-  openMenu({ items, label: `Actions for ${nameOf(path)}`, ...at });
+  openMenu({ items, label: t("workspace.actionsFor", { name: nameOf(path) }), ...at });
 }
 
 /** The panel's ⋯ menu: actions on the workspace root. */
@@ -326,21 +369,25 @@ export function openRootMenu(host: FileActionsHost, anchor: Element): void {
   const sid = host.sessionId();
   if (!sid) return;
   openMenu({
-    label: "Workspace actions",
+    label: t("workspace.workspaceActions"),
     anchor,
     items: [
-      { label: "New file…", action: "new-file", onSelect: () => void newFile(host) },
-      { label: "New folder…", action: "new-folder", onSelect: () => void newFolder(host) },
-      { label: "Upload files…", action: "upload", onSelect: () => pickAndUpload(host) },
+      { label: t("workspace.newFileMenu"), action: "new-file", onSelect: () => void newFile(host) },
       {
-        label: "Download as zip",
+        label: t("workspace.newFolderMenu"),
+        action: "new-folder",
+        onSelect: () => void newFolder(host),
+      },
+      { label: t("workspace.uploadFiles"), action: "upload", onSelect: () => pickAndUpload(host) },
+      {
+        label: t("workspace.downloadZip"),
         action: "download",
         href: folderZipUrl(sid, "."),
         download: true,
       },
       "separator",
       {
-        label: "Recently deleted…",
+        label: t("workspace.recentlyDeletedMenu"),
         action: "trash",
         onSelect: () => void showTrash(host).catch((e) => host.status((e as Error).message)),
       },

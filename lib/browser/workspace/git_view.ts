@@ -6,6 +6,7 @@
 import { api, ApiError } from "../api_client.ts";
 import type { PanelView } from "./panel_views.ts";
 import { el } from "../ui_menu.ts";
+import { t } from "../../i18n/t.ts";
 
 const STYLESHEET = "/static/git_panel.css";
 
@@ -116,7 +117,7 @@ function build() {
   const bar = el("div", { class: "git-bar" });
   const branch = el("select", {
     class: "git-branch",
-    "aria-label": "Branch",
+    "aria-label": t("git.branch"),
     "data-git": "branch",
   });
   branch.addEventListener("change", () => {
@@ -127,16 +128,25 @@ function build() {
   });
   bar.append(
     branch,
-    button("New branch", () => {
-      const name = prompt("New branch name");
+    button(t("git.newBranch"), () => {
+      const name = prompt(t("git.newBranchName"));
       if (name) {
         void act(() => api("POST", "/api/git/branch", { session_id: sessionId, branch: name }));
       }
     }),
-    button("Fetch", () => void act(() => api("POST", "/api/git/fetch", { session_id: sessionId }))),
-    button("Pull", () => void act(() => api("POST", "/api/git/pull", { session_id: sessionId }))),
-    button("Push", () => void act(() => api("POST", "/api/git/push", { session_id: sessionId }))),
-    button("Refresh", () => void refresh(), { "aria-label": "Refresh git status" }),
+    button(
+      t("git.fetch"),
+      () => void act(() => api("POST", "/api/git/fetch", { session_id: sessionId })),
+    ),
+    button(
+      t("git.pull"),
+      () => void act(() => api("POST", "/api/git/pull", { session_id: sessionId })),
+    ),
+    button(
+      t("git.push"),
+      () => void act(() => api("POST", "/api/git/push", { session_id: sessionId })),
+    ),
+    button(t("common.refresh"), () => void refresh(), { "aria-label": t("git.refreshStatus") }),
   );
   const summary = el("p", { class: "git-summary", "data-git": "summary", role: "status" });
   const error = el("p", { class: "git-error", role: "alert", "data-git": "error" });
@@ -148,15 +158,15 @@ function build() {
   const message = el("textarea", {
     class: "git-message",
     rows: "2",
-    placeholder: "Commit message",
-    "aria-label": "Commit message",
+    placeholder: t("git.commitMessage"),
+    "aria-label": t("git.commitMessage"),
     "data-git": "message",
   });
   const commitBtn = el("button", {
     type: "submit",
     class: "git-btn git-primary",
     "data-git": "commit-btn",
-  }, "Commit");
+  }, t("git.commit"));
   commit.append(message, commitBtn);
   commit.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -169,7 +179,7 @@ function build() {
       return out;
     });
   });
-  const logTitle = el("h3", { class: "git-heading" }, "History");
+  const logTitle = el("h3", { class: "git-heading" }, t("git.history"));
   const log = el("ol", { class: "git-log", "data-git": "log" });
   view.append(bar, summary, error, list, more, diff, commit, logTitle, log);
   host.append(view);
@@ -190,23 +200,23 @@ function row(f: GitFile, group: "staged" | "unstaged" | "untracked"): HTMLElemen
   if (group === "staged") {
     actions.append(
       button(
-        "Unstage",
+        t("git.unstage"),
         () => void act(() => api("POST", "/api/git/unstage", { session_id: sessionId, paths })),
       ),
     );
   } else {
     actions.append(
       button(
-        "Stage",
+        t("git.stage"),
         () => void act(() => api("POST", "/api/git/stage", { session_id: sessionId, paths })),
       ),
     );
     if (!f.conflict) {
-      actions.append(button("Discard", () => {
-        const what = f.untracked
-          ? `Delete the untracked file "${f.path}"?`
-          : `Discard your changes to "${f.path}"?`;
-        if (!confirm(`${what} This cannot be undone.`)) return;
+      actions.append(button(t("git.discard"), () => {
+        const question = f.untracked
+          ? t("git.confirmDeleteUntracked", { path: f.path })
+          : t("git.confirmDiscard", { path: f.path });
+        if (!confirm(question)) return;
         void act(() =>
           api("POST", "/api/git/discard", {
             session_id: sessionId,
@@ -231,7 +241,7 @@ function applyStatus(s: Status, replace: boolean) {
   if (!s.is_git) {
     files = [];
     list.replaceChildren(
-      el("p", { class: "git-empty" }, "This workspace is not a git repository."),
+      el("p", { class: "git-empty" }, t("git.notRepo")),
     );
     summary.textContent = "";
     part("commit").hidden = true;
@@ -242,19 +252,20 @@ function applyStatus(s: Status, replace: boolean) {
   const ab = [s.ahead ? `↑${s.ahead}` : "", s.behind ? `↓${s.behind}` : ""].filter(Boolean).join(
     " ",
   );
-  summary.textContent =
-    `${s.branch}${s.upstream ? ` → ${s.upstream}` : ""}${ab ? ` ${ab}` : ""} · ` +
-    `${s.totals.changed} changed${s.totals.conflicts ? `, ${s.totals.conflicts} in conflict` : ""}`;
+  const head = `${s.branch}${s.upstream ? ` → ${s.upstream}` : ""}${ab ? ` ${ab}` : ""}`;
+  summary.textContent = s.totals.conflicts
+    ? t("git.summaryConflicts", { head, count: s.totals.changed, conflicts: s.totals.conflicts })
+    : t("git.summary", { head, count: s.totals.changed });
   const groups: Array<[string, "staged" | "unstaged" | "untracked", GitFile[]]> = [
-    ["Staged", "staged", files.filter((f) => f.staged)],
-    ["Changes", "unstaged", files.filter((f) => f.unstaged || f.conflict)],
-    ["Untracked", "untracked", files.filter((f) => f.untracked)],
+    ["git.groupStaged", "staged", files.filter((f) => f.staged)],
+    ["git.groupChanges", "unstaged", files.filter((f) => f.unstaged || f.conflict)],
+    ["git.groupUntracked", "untracked", files.filter((f) => f.untracked)],
   ];
   const out: HTMLElement[] = [];
   for (const [title, group, rows] of groups) {
     if (!rows.length) continue;
     const section = el("section", { class: "git-group", "data-group": group });
-    section.append(el("h3", { class: "git-heading" }, `${title} (${rows.length})`));
+    section.append(el("h3", { class: "git-heading" }, t(title, { count: rows.length })));
     const ul = el("ul", { class: "git-list" });
     // Rows are appended in slices so thousands of files never block a frame for long.
     const slice = (from: number) => {
@@ -265,13 +276,14 @@ function applyStatus(s: Status, replace: boolean) {
     section.append(ul);
     out.push(section);
   }
-  if (!out.length) out.push(el("p", { class: "git-empty" }, "No changes."));
+  if (!out.length) out.push(el("p", { class: "git-empty" }, t("git.noChanges")));
   list.replaceChildren(...out);
   (part("commit-btn") as HTMLButtonElement).disabled = s.totals.staged === 0 &&
     s.totals.conflicts === 0;
   if (s.truncated) {
     const left = s.total - (s.offset + s.files.length);
-    more.append(button(`Show ${Math.min(left, s.limit)} more files (${left} not shown)`, () => {
+    const label = t("git.showMore", { count: Math.min(left, s.limit), left });
+    more.append(button(label, () => {
       void loadStatus(s.offset + s.limit);
     }, { class: "git-btn git-more" }));
   }
@@ -296,7 +308,11 @@ async function loadBranches() {
     const opts: HTMLOptionElement[] = [];
     if (b.detached || !b.current) {
       opts.push(
-        el("option", { value: "" }, b.detached ? `(detached ${b.head ?? ""})` : "(no branch)"),
+        el(
+          "option",
+          { value: "" },
+          b.detached ? t("git.detached", { head: b.head ?? "" }) : t("git.noBranch"),
+        ),
       );
     }
     for (const br of b.branches) {
@@ -362,23 +378,23 @@ function renderDiff(d: Diff) {
   head.append(
     el("span", { class: "git-path" }, d.path),
     el("span", { class: "git-stat" }, `+${d.additions} −${d.deletions}`),
-    button("Close", () => {
+    button(t("common.close"), () => {
       selected = null;
       box.replaceChildren();
     }),
   );
   const out: HTMLElement[] = [head];
-  if (d.binary) out.push(el("p", { class: "git-empty" }, "Binary file."));
+  if (d.binary) out.push(el("p", { class: "git-empty" }, t("git.binary")));
   else if (d.too_large) {
-    out.push(el("p", { class: "git-empty" }, "This diff is too large to show."));
-  } else if (!d.hunks.length) out.push(el("p", { class: "git-empty" }, "No differences."));
+    out.push(el("p", { class: "git-empty" }, t("git.tooLarge")));
+  } else if (!d.hunks.length) out.push(el("p", { class: "git-empty" }, t("git.noDiff")));
   for (const h of d.hunks) {
     const hunk = el("div", { class: "git-hunk", "data-hunk": String(h.index) });
     const hh = el("div", { class: "git-hunk-head" });
     hh.append(el("code", {}, h.header));
     if (d.kind !== "untracked") {
       const action = d.kind === "staged" ? "unstage" : "stage";
-      hh.append(button(action === "stage" ? "Stage hunk" : "Unstage hunk", () => {
+      hh.append(button(action === "stage" ? t("git.stageHunk") : t("git.unstageHunk"), () => {
         void act(() =>
           api("POST", `/api/git/${action}-hunk`, {
             session_id: sessionId,

@@ -26,15 +26,24 @@ export function wireResize(panel: HTMLElement): void {
   const app = document.querySelector<HTMLElement>(".app");
   if (!handle || !app) return;
   const current = () => panel.getBoundingClientRect().width;
+  // The separator's value is the panel's measured width (the server can only guess it).
+  const sync = () => {
+    const w = Math.round(current());
+    if (w > 0) handle.setAttribute("aria-valuenow", String(w));
+  };
+  sync();
+  handle.addEventListener("focus", sync);
   handle.addEventListener("pointerdown", (e) => {
     if (e.button !== 0) return;
     e.preventDefault();
     handle.setPointerCapture(e.pointerId);
-    const right = panel.getBoundingClientRect().right;
+    // The panel sits at the inline end: the right edge in LTR, the left one in RTL (Arabic).
+    const rtl = document.documentElement.dir === "rtl";
+    const box = panel.getBoundingClientRect();
     app.dataset.resizing = "true";
     let w = current();
     const move = (ev: PointerEvent) => {
-      w = clamp(right - ev.clientX);
+      w = clamp(rtl ? ev.clientX - box.left : box.right - ev.clientX);
       apply(app, handle, w);
     };
     const up = () => {
@@ -49,7 +58,10 @@ export function wireResize(panel: HTMLElement): void {
     handle.addEventListener("pointercancel", up);
   });
   handle.addEventListener("keydown", (e) => {
-    const delta = e.key === "ArrowLeft" ? STEP : e.key === "ArrowRight" ? -STEP : 0;
+    // Toward the page's middle widens the panel: left in LTR, right in RTL.
+    const widen = document.documentElement.dir === "rtl" ? "ArrowRight" : "ArrowLeft";
+    const narrow = widen === "ArrowLeft" ? "ArrowRight" : "ArrowLeft";
+    const delta = e.key === widen ? STEP : e.key === narrow ? -STEP : 0;
     if (!delta) return;
     e.preventDefault();
     const w = clamp(current() + delta);

@@ -9,6 +9,7 @@ import type { FitAddon } from "@xterm/addon-fit";
 import { api, ApiError, csrfToken } from "../api_client.ts";
 import type { PanelView } from "./panel_views.ts";
 import { el } from "../ui_menu.ts";
+import { t } from "../../i18n/t.ts";
 
 const STYLESHEETS = ["/static/xterm/xterm.css", "/static/terminal.css"];
 
@@ -79,13 +80,17 @@ function build(): void {
   host.replaceChildren();
   const view = el("div", { class: "term-view", "data-term-view": "" });
   const bar = el("div", { class: "term-bar" });
-  const tabs = el("div", { class: "term-tabs", role: "tablist", "aria-label": "Terminals" });
+  const tabs = el("div", {
+    class: "term-tabs",
+    role: "tablist",
+    "aria-label": t("workspace.terminals"),
+  });
   const add = el("button", {
     type: "button",
     class: "term-add",
     "data-term-add": "",
-    "aria-label": "New terminal",
-    title: "New terminal",
+    "aria-label": t("workspace.newTerminal"),
+    title: t("workspace.newTerminal"),
   }, "+");
   add.addEventListener("click", () => void newTerminal());
   bar.append(tabs, add);
@@ -121,9 +126,10 @@ function select(s: Screen): void {
 
 function label(): void {
   screens.forEach((s, i) => {
-    s.tab.querySelector(".term-tab-name")!.textContent = `Terminal ${i + 1}${
-      s.exited ? " (exited)" : ""
-    }`;
+    const n = String(i + 1);
+    s.tab.querySelector(".term-tab-name")!.textContent = s.exited
+      ? t("workspace.terminalTabExited", { n })
+      : t("workspace.terminalTab", { n });
   });
 }
 
@@ -159,7 +165,7 @@ function connect(s: Screen): void {
       sendSize(s);
     } else if (msg.type === "exit") {
       s.exited = true;
-      s.term.write(`\r\n[the shell exited with code ${msg.code ?? "?"}]\r\n`);
+      s.term.write(`\r\n${t("workspace.shellExited", { code: String(msg.code ?? "?") })}\r\n`);
       label();
     }
   };
@@ -168,13 +174,13 @@ function connect(s: Screen): void {
     if (s.disposed || s.exited) return;
     if (e.code === 4004 || (!attached && s.retry >= 4)) {
       s.exited = true;
-      s.term.write("\r\n[this terminal is no longer running]\r\n");
+      s.term.write(`\r\n${t("workspace.terminalGone")}\r\n`);
       label();
       return;
     }
     // The server keeps the shell for a while: reattach (backing off) and replay its scrollback.
     const delay = Math.min(8000, 250 * 2 ** s.retry++);
-    if (s === active) status("Reconnecting to the terminal…");
+    if (s === active) status(t("workspace.reconnecting"));
     setTimeout(() => connect(s), delay);
   };
 }
@@ -215,8 +221,8 @@ async function open(info: TerminalInfo): Promise<Screen> {
   const close = el("span", {
     class: "term-tab-close",
     role: "button",
-    "aria-label": "Close terminal",
-    title: "Close terminal",
+    "aria-label": t("workspace.closeTerminal"),
+    title: t("workspace.closeTerminal"),
   }, "×");
   tab.append(name, close);
   const s: Screen = {
@@ -274,13 +280,13 @@ async function closeTerminal(s: Screen): Promise<void> {
   dispose(s);
   label();
   if (screens.length) select(screens[screens.length - 1]);
-  else status("No terminal open. Press + to start one.");
+  else status(t("workspace.noTerminal"));
 }
 
 async function newTerminal(): Promise<void> {
   if (!sessionId) return;
   const gen = generation;
-  status("Starting a terminal…");
+  status(t("workspace.startingTerminal"));
   try {
     const { terminal } = await api<{ terminal: TerminalInfo }>("POST", "/api/terminal/start", {
       session_id: sessionId,
@@ -291,7 +297,11 @@ async function newTerminal(): Promise<void> {
     status("");
     select(await open(terminal));
   } catch (err) {
-    status(err instanceof ApiError ? err.message : `The terminal could not start: ${err}`);
+    status(
+      err instanceof ApiError
+        ? err.message
+        : t("workspace.terminalStartFailed", { error: String(err) }),
+    );
   }
 }
 
@@ -300,7 +310,7 @@ async function load(ctx: { sessionId: string | null }): Promise<void> {
   for (const s of [...screens]) dispose(s);
   sessionId = ctx.sessionId;
   if (!sessionId) {
-    status("Open a session to use its terminal.");
+    status(t("workspace.terminalNoSession"));
     return;
   }
   await loadXterm();
@@ -311,10 +321,14 @@ async function load(ctx: { sessionId: string | null }): Promise<void> {
     );
     if (gen !== generation) return;
     if (terminals.length === 0) return await newTerminal();
-    for (const t of terminals) await open(t);
+    for (const info of terminals) await open(info);
     select(screens[screens.length - 1]);
   } catch (err) {
-    status(err instanceof ApiError ? err.message : `The terminal could not load: ${err}`);
+    status(
+      err instanceof ApiError
+        ? err.message
+        : t("workspace.terminalLoadFailed", { error: String(err) }),
+    );
   }
 }
 

@@ -11,6 +11,7 @@ import {
   pendingApprovals,
   resolveApproval,
 } from "../../../lib/approvals/approvals.ts";
+import { forwardApprovalAnswer } from "../../../lib/replicas/replica_commands.ts";
 import {
   answerInjected,
   MAX_APPROVAL_SESSION_ID,
@@ -44,7 +45,7 @@ export const handler: Handlers = {
     if (!body.approval_id && pendingApprovals(app.db, body.session_id).pending === null) {
       return json({ ok: true, choice: body.choice, resolved: false, pending_count: 0 });
     }
-    const result = await resolveApproval(app, {
+    const { delivered, ...result } = await resolveApproval(app, {
       sessionId: body.session_id,
       choice: body.choice,
       approvalId: body.approval_id,
@@ -52,6 +53,9 @@ export const handler: Handlers = {
       scope: body.scope,
       command: body.command,
     });
+    // The run that waits for this answer may be another replica's: the answer is stored, and
+    // that replica is told to read it.
+    if (!delivered) forwardApprovalAnswer(app, result.approval_id);
     return json({ ...result, resolved: true });
   },
 };

@@ -26,6 +26,12 @@ export const handler: Handlers = {
       return json({ accepted: false, fallback: "not_running" });
     }
     const run = app.runs.get(streamId);
+    // A run another replica owns gets the note through the database (lib/replicas/run_leases.ts).
+    if (
+      !run && app.runs.leases.forward({ kind: "steer", stream_id: streamId, payload: { text } })
+    ) {
+      return json({ accepted: true, stream_id: streamId });
+    }
     if (!run || !pushSteer(run, text)) return json({ accepted: false, fallback: "run_ending" });
     return json({ accepted: true, stream_id: streamId });
   },

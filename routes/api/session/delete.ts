@@ -2,6 +2,7 @@
 // Removes messages, journal, tool calls, approvals, usage (FK cascade) and attachments.
 // A session_id that is a path or carries traversal (`/`, backslash, `..`, NUL) is a 400: an id never
 // names a file, and refusing it keeps a hostile id away from the attachments directory.
+import { sharedFilesDir } from "../../../lib/settings/config.ts";
 import { z } from "zod";
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, readBody } from "../../../lib/server/http.ts";
@@ -20,7 +21,7 @@ export const handler: Handlers = {
     // A live run would otherwise keep writing to rows that are about to disappear.
     app.runs.cancelSession(session_id);
     await app.terminals.closeSession(session_id); // its shells go with it
-    await deleteSession(app.db, app.config.stateDir, session_id);
+    await deleteSession(app.db, sharedFilesDir(app.config), session_id);
     return json({ ok: true });
   },
 };

@@ -28,6 +28,8 @@ export const handler: Handlers = {
         db: app.db,
         run: app.runs.get(streamId),
         heartbeatMs: app.runs.options(app.config).heartbeatMs,
+        bus: app.runs.leases.bus,
+        followers: app.runs.leases,
       },
       streamId,
       after,

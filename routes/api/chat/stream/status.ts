@@ -11,7 +11,9 @@ export const handler: Handlers = {
     const row = getStream(app.db, streamId);
     const seq = row ? lastSeq(app.db, streamId) : 0;
     return json({
-      active: !!run && !run.finished,
+      // Running here, or on another replica sharing the database.
+      active: (!!run && !run.finished) ||
+        (app.runs.leases.bus.shared && row?.status === "running"),
       stream_id: streamId,
       replay_available: seq > 0,
       ...(row ? { status: row.status, session_id: row.session_id, last_seq: seq } : {}),

@@ -1,0 +1,199 @@
+// Runs across replicas: each running stream is owned by the process that started it, through a
+// lease (streams.owner_replica, streams.lease_until) it renews every few seconds; a process that
+// stops renewing (killed, cut off) has its runs recovered by another — marked interrupted, the
+// partial answer rebuilt from the journal, the session freed — within LEASE_SECONDS +
+// SWEEP_MS. Commands for a run owned elsewhere (cancel, steer, approval and clarify answers)
+// travel as rows in run_commands with a signal on the command channel; the owner drains its
+// rows on every signal and each time its listening (re)starts, so none is lost.
+// With one process on the database (SQLite) none of this runs: every run is local.
+import type { Db } from "../storage/db.ts";
+import type { Clock } from "../ids.ts";
+import type { Logger } from "../log.ts";
+import { type Bus, busOf, CHANNELS } from "./bus.ts";
+import { recoverInterruptedStreams } from "../engine/journal.ts";
+import { parseJsonColumn } from "../storage/db.ts";
+import { expireOrphanedApprovals } from "../approvals/approvals.ts";
+import { publishSessionsChanged } from "../sessions/session_events.ts";
+
+/** How long a lease holds without renewal, and how often it is renewed and swept. */
+export const LEASE_SECONDS = 10;
+export const RENEW_MS = 3_000;
+export const SWEEP_MS = 3_000;
+
+export type RunCommandKind = "cancel" | "steer" | "approval" | "clarify";
+
+export interface RunCommand {
+  kind: RunCommandKind;
+  stream_id: string | null;
+  payload: Record<string, unknown>;
+}
+
+/** What the owning process does with a command that reached it. */
+export type RunCommandHandler = (cmd: RunCommand) => void;
+
+export class RunLeases {
+  readonly bus: Bus;
+  #db: Db;
+  #clock: Clock;
+  #log: Logger;
+  #timers: Array<ReturnType<typeof setInterval>> = [];
+  #unsubscribe: (() => void) | null = null;
+  #handler: RunCommandHandler | null = null;
+  #followers = new Set<() => void>();
+  #live: () => string[] = () => [];
+
+  constructor(deps: { db: Db; clock: Clock; log: Logger }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#log = deps.log;
+    this.bus = busOf(deps.db);
+  }
+
+  get replicaId(): string {
+    return this.bus.replicaId;
+  }
+
+  /** The lease a run claimed now holds until (null on a database only this process uses). */
+  newLeaseUntil(): number | null {
+    return this.bus.shared ? this.#clock() + LEASE_SECONDS : null;
+  }
+
+  /**
+   * Start renewing this process's leases, sweeping expired ones and hearing commands
+   * (replicas only). `handle` runs each command addressed to this process.
+   */
+  start(handle: RunCommandHandler, live: () => string[]): void {
+    if (!this.bus.shared || this.#unsubscribe) return;
+    this.#handler = handle;
+    this.#live = live;
+    this.#unsubscribe = this.bus.subscribe(CHANNELS.command, {
+      signal: (payload) => payload === this.replicaId && this.#drain(),
+      resync: () => this.#drain(),
+    });
+    this.#timers.push(setInterval(() => this.#guard("renew", () => this.renew()), RENEW_MS));
+    this.#timers.push(setInterval(() => this.#guard("sweep", () => this.sweep()), SWEEP_MS));
+    // Timers that must not keep a stopping process (or a test) alive.
+    for (const t of this.#timers) Deno.unrefTimer(t as unknown as number);
+  }
+
+  /**
+   * Give up this process's leases at once (a clean shutdown: its runs were halted). The next
+   * start, or any replica's sweep, recovers them now instead of after LEASE_SECONDS — as a lone
+   * SQLite process's next start does.
+   */
+  releaseLeases(): void {
+    if (!this.bus.shared) return;
+    this.#db.prepare(
+      "UPDATE streams SET lease_until = 0 WHERE owner_replica = ? AND status = 'running'",
+    ).run(this.replicaId);
+  }
+
+  /**
+   * Register a stream following another replica's run here; `end` closes it. A follower never
+   * ends on its own while the run lives elsewhere, and a server shutting down waits for every
+   * open response: shutdown ends them first (endFollowers).
+   */
+  follow(end: () => void): () => void {
+    this.#followers.add(end);
+    return () => void this.#followers.delete(end);
+  }
+
+  endFollowers(): void {
+    for (const end of [...this.#followers]) end();
+    this.#followers.clear();
+  }
+
+  /**
+   * Push forward the leases of the runs alive in this process — only those: a run this process
+   * no longer runs (its end could not be recorded) lets its lease lapse, and a sweep closes it.
+   */
+  renew(): void {
+    const live = this.#live();
+    if (live.length === 0) return;
+    this.#db.prepare(
+      `UPDATE streams SET lease_until = ? WHERE owner_replica = ? AND status = 'running'
+       AND stream_id IN (${live.map(() => "?").join(", ")})`,
+    ).run(this.#clock() + LEASE_SECONDS, this.replicaId, ...live);
+  }
+
+  /** Recover the runs whose owner stopped renewing. Returns how many. */
+  sweep(): number {
+    const recovered = recoverInterruptedStreams(this.#db, this.#clock, {
+      expiredBefore: this.#clock(),
+    });
+    if (recovered.length) {
+      expireOrphanedApprovals(this.#db, this.#clock);
+      this.#log.warn(`recovered ${recovered.length} run(s) whose replica stopped`, {
+        streams: recovered.map((s) => s.stream_id),
+      });
+      for (const s of recovered) publishSessionsChanged(this.#db, "run_end", s.session_id);
+    }
+    return recovered.length;
+  }
+
+  /**
+   * The replica that owns `streamId` while it runs, when that is another process (null when it
+   * is this one, it is not running, or the database is not shared).
+   */
+  remoteOwner(streamId: string): string | null {
+    if (!this.bus.shared) return null;
+    const row = this.#db.prepare(
+      "SELECT owner_replica FROM streams WHERE stream_id = ? AND status = 'running'",
+    ).get(streamId) as { owner_replica: string | null } | undefined;
+    const owner = row?.owner_replica ?? null;
+    return owner && owner !== this.replicaId ? owner : null;
+  }
+
+  /** Queue a command for the replica that owns the run, and signal it. */
+  send(owner: string, cmd: RunCommand): void {
+    this.#db.prepare(
+      `INSERT INTO run_commands (replica_id, stream_id, kind, payload, created_at)
+       VALUES (?, ?, ?, ?, ?)`,
+    ).run(owner, cmd.stream_id, cmd.kind, JSON.stringify(cmd.payload), this.#clock());
+    this.bus.publish(CHANNELS.command, owner);
+  }
+
+  /**
+   * Send `cmd` to the owner of its run when another replica owns it. Returns whether it was
+   * sent (false: run it here, or nothing runs).
+   */
+  forward(cmd: RunCommand): boolean {
+    if (!cmd.stream_id) return false;
+    const owner = this.remoteOwner(cmd.stream_id);
+    if (!owner) return false;
+    this.send(owner, cmd);
+    return true;
+  }
+
+  close(): void {
+    for (const t of this.#timers) clearInterval(t);
+    this.#timers = [];
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+  }
+
+  #drain(): void {
+    const rows = this.#db.prepare(
+      "DELETE FROM run_commands WHERE replica_id = ? RETURNING id, stream_id, kind, payload",
+    ).all(this.replicaId) as Array<
+      { id: number; stream_id: string | null; kind: RunCommandKind; payload: string }
+    >;
+    rows.sort((a, b) => a.id - b.id);
+    for (const r of rows) {
+      this.#guard(`command ${r.kind}`, () =>
+        this.#handler?.({
+          kind: r.kind,
+          stream_id: r.stream_id,
+          payload: parseJsonColumn(r.payload, {}),
+        }));
+    }
+  }
+
+  #guard(what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.#log.warn(`replica ${what} failed`, { error: String(err) });
+    }
+  }
+}

@@ -1,0 +1,261 @@
+// The PostgreSQL implementation of the storage interface (Db in lib/storage/db.ts), used when
+// HERMES_DATABASE_URL is set. Invariants: statements are synchronous like node:sqlite's — the
+// main thread hands each one to the worker that owns the connection (pg_worker.ts) and waits on
+// a shared word (Atomics.wait), so the concept files' transactions and read-modify-writes keep
+// the meaning they have on SQLite; SQL arrives in SQLite's dialect and is translated once per
+// text (sql_dialect.ts); a transaction's outermost SAVEPOINT opens it with BEGIN and its release
+// commits, because PostgreSQL has no savepoint outside a transaction block.
+import { deserialize, serialize } from "node:v8";
+import { Worker } from "node:worker_threads";
+import { createHash } from "node:crypto";
+import type { Db, SqlRow, SqlRunResult, SqlStatement, SqlValue } from "../storage_interface.ts";
+import {
+  HEADER_BYTES,
+  LENGTH,
+  STATE,
+  type WorkerAnswer,
+  type WorkerRequest,
+} from "./pg_protocol.ts";
+import { translateSql } from "./sql_dialect.ts";
+import { appUrl } from "../../server/app_paths.ts";
+
+/** How long one statement may take before the caller gets an error instead of a hang. */
+const STATEMENT_WAIT_MS = 120_000;
+const INITIAL_BUFFER = 1 << 20;
+const MAX_BUFFER = 1 << 30;
+
+export interface PgOpenOptions {
+  /** Schema to keep the tables in (created if missing); null = the connection's default. */
+  schema: string | null;
+  /** Drop the schema on close (a throwaway database, as ":memory:" is on SQLite). */
+  dropOnClose?: boolean;
+}
+
+/**
+ * The schema a database at `path` lives in when `isolate` (HERMES_DATABASE_ISOLATE=1) (the test suite's
+ * run on PostgreSQL): one per state path, so a restarted server finds its data, and a fresh
+ * one for ":memory:". Otherwise the connection's own default schema.
+ */
+export function schemaForPath(
+  path: string,
+  isolate: boolean,
+): { schema: string | null; dropOnClose: boolean } {
+  if (!isolate) return { schema: null, dropOnClose: false };
+  if (path === ":memory:") {
+    return { schema: `m_${crypto.randomUUID().replaceAll("-", "")}`, dropOnClose: true };
+  }
+  return {
+    schema: `h_${createHash("sha256").update(path).digest("hex").slice(0, 24)}`,
+    dropOnClose: false,
+  };
+}
+
+export class PgDatabase implements Db {
+  readonly backend = "postgres" as const;
+  #worker: Worker;
+  #shared: SharedArrayBuffer;
+  #words: Int32Array;
+  #statements = new Map<string, PgStatement>();
+  /** Open savepoints, outermost first: the first one began the transaction. */
+  #savepoints: string[] = [];
+  #closed = false;
+  #opts: PgOpenOptions;
+
+  constructor(url: string, opts: PgOpenOptions) {
+    this.#opts = opts;
+    this.#shared = new SharedArrayBuffer(INITIAL_BUFFER, { maxByteLength: MAX_BUFFER });
+    this.#words = new Int32Array(this.#shared, 0, 4);
+    // Through appUrl: in a bundle or a compiled binary the worker sits at its source path.
+    this.#worker = new Worker(appUrl("lib/storage/postgres/pg_worker.ts"));
+    // An open database must not keep the process alive (a web Worker would: a test or a tool
+    // that forgets close() would never exit). Answers arrive through the shared buffer anyway.
+    this.#worker.unref();
+    this.#worker.on("message", this.#onWorkerMessage);
+    const ready = this.#await(() =>
+      this.#worker.postMessage({ init: { url, schema: opts.schema, buffer: this.#shared } })
+    );
+    if (!ready.ok) {
+      this.#worker.terminate();
+      throw new Error(ready.message);
+    }
+    if (opts.schema) {
+      this.#call({ kind: "exec", text: `CREATE SCHEMA IF NOT EXISTS ${opts.schema}` });
+    }
+  }
+
+  exec(sql: string): void {
+    const text = sql.trim();
+    const savepoint = /^SAVEPOINT\s+(\w+)$/i.exec(text);
+    const release = /^RELEASE\s+(?:SAVEPOINT\s+)?(\w+)$/i.exec(text);
+    if (savepoint) {
+      if (this.#savepoints.length === 0) this.#call({ kind: "exec", text: "BEGIN" });
+      this.#savepoints.push(savepoint[1]);
+      this.#call({ kind: "exec", text });
+      return;
+    }
+    if (release && this.#savepoints[0] === release[1]) {
+      this.#savepoints = [];
+      this.#call({ kind: "exec", text: "COMMIT" });
+      return;
+    }
+    if (release) {
+      this.#savepoints.splice(this.#savepoints.indexOf(release[1]));
+    }
+    if (/^PRAGMA\b/i.test(text)) return void this.prepare(text).all();
+    this.#call({ kind: "exec", text: translateSql(text).text });
+  }
+
+  /**
+   * Hear NOTIFY on `channel`. `onListening` runs each time the listening connection (re)starts:
+   * what was sent while it was away is lost, so the caller re-reads its tables then.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onListening: () => void = () => {},
+  ): () => void {
+    let entry = this.#listeners.get(channel);
+    if (!entry) {
+      entry = new Set();
+      this.#listeners.set(channel, entry);
+      this.#worker.postMessage({ listen: channel });
+    }
+    const pair = { onNotify, onListening };
+    entry.add(pair);
+    return () => void entry!.delete(pair);
+  }
+
+  #listeners = new Map<
+    string,
+    Set<{ onNotify: (payload: string) => void; onListening: () => void }>
+  >();
+
+  #onWorkerMessage = (message: unknown) => {
+    const data = message as {
+      notification?: { channel: string; payload: string };
+      listening?: { channel: string };
+      listenError?: { channel: string; message: string };
+    };
+    const channel = data.notification?.channel ?? data.listening?.channel ??
+      data.listenError?.channel;
+    for (const pair of this.#listeners.get(channel ?? "") ?? []) {
+      try {
+        if (data.notification) pair.onNotify(data.notification.payload);
+        else if (data.listening) pair.onListening();
+      } catch (err) {
+        console.error(`a NOTIFY listener on ${channel} failed: ${err}`);
+      }
+    }
+    if (data.listenError) {
+      console.error(`could not LISTEN on ${channel}: ${data.listenError.message}`);
+    }
+  };
+
+  prepare(sql: string): SqlStatement {
+    let stmt = this.#statements.get(sql);
+    if (!stmt) {
+      stmt = new PgStatement(this, sql);
+      if (this.#statements.size >= 512) {
+        this.#statements.delete(this.#statements.keys().next().value!);
+      }
+      this.#statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#opts.dropOnClose && this.#opts.schema) {
+      // A throwaway schema is dropped in the background: the worker drops it, ends its
+      // connections and exits on its own; nobody waits for the DROP (the test suite opens
+      // hundreds of these).
+      this.#worker.postMessage({
+        retire: `DROP SCHEMA IF EXISTS ${this.#opts.schema} CASCADE`,
+      });
+      return;
+    }
+    try {
+      this.#call({ kind: "close", text: "" });
+    } finally {
+      this.#worker.terminate();
+    }
+  }
+
+  /** Run one request on the worker and wait for its answer. */
+  query(text: string, params: SqlValue[]): { rows: SqlRow[]; count: number } {
+    return this.#call({ kind: "query", text, params });
+  }
+
+  #call(req: WorkerRequest): { rows: SqlRow[]; count: number } {
+    if (this.#closed && req.kind !== "close" && req.kind !== "exec") {
+      throw new Error("database connection is closed");
+    }
+    const answer = this.#await(() =>
+      this.#worker.postMessage({ request: serialize(req) as Uint8Array })
+    );
+    if (!answer.ok) {
+      const err = new Error(answer.message) as Error & { code?: string; sql?: string };
+      err.code = answer.code;
+      err.sql = req.text;
+      throw err;
+    }
+    return { rows: answer.rows as SqlRow[], count: answer.count };
+  }
+
+  #await(send: () => void): WorkerAnswer {
+    Atomics.store(this.#words, STATE, 0);
+    send();
+    const outcome = Atomics.wait(this.#words, STATE, 0, STATEMENT_WAIT_MS);
+    if (outcome === "timed-out") {
+      throw new Error(`the database did not answer within ${STATEMENT_WAIT_MS / 1000} s`);
+    }
+    const length = Atomics.load(this.#words, LENGTH);
+    const bytes = new Uint8Array(this.#shared, HEADER_BYTES, length).slice();
+    return deserialize(bytes) as WorkerAnswer;
+  }
+}
+
+class PgStatement implements SqlStatement {
+  #db: PgDatabase;
+  #text: string;
+  #hideRowid: boolean;
+  #pragma: ((db: PgDatabase) => SqlRow[]) | null;
+
+  constructor(db: PgDatabase, sql: string) {
+    this.#db = db;
+    const translated = translateSql(sql);
+    this.#text = translated.text;
+    this.#hideRowid = translated.hideRowid;
+    this.#pragma = translated.pragma;
+  }
+
+  all(...params: SqlValue[]): SqlRow[] {
+    if (this.#pragma) return this.#pragma(this.#db);
+    const { rows } = this.#db.query(this.#text, params.map(toParam));
+    if (this.#hideRowid) { for (const row of rows) delete row.rowid; }
+    return rows;
+  }
+
+  get(...params: SqlValue[]): SqlRow | undefined {
+    return this.all(...params)[0];
+  }
+
+  run(...params: SqlValue[]): SqlRunResult {
+    if (this.#pragma) return this.#pragma(this.#db), { changes: 0, lastInsertRowid: 0 };
+    const { count } = this.#db.query(this.#text, params.map(toParam));
+    return { changes: count, lastInsertRowid: 0 };
+  }
+}
+
+/**
+ * node:sqlite takes bigint and Uint8Array as they are; so does the wire, except undefined. A
+ * PostgreSQL text cannot hold U+0000 (SQLite's can): it becomes U+FFFD, so a hostile id still
+ * finds nothing and a tool output with a NUL byte is still stored, instead of a server error.
+ */
+function toParam(value: SqlValue): SqlValue {
+  if (value === undefined) return null;
+  return typeof value === "string" && value.includes("\u0000")
+    ? value.replaceAll("\u0000", "\uFFFD")
+    : value;
+}

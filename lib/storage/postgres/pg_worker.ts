@@ -1,0 +1,141 @@
+// The worker that owns the PostgreSQL connection for lib/storage/postgres/pg_database.ts.
+// Invariants: one connection, so the main thread's BEGIN/SAVEPOINT/COMMIT land on the session
+// that ran its statements; a request is answered by writing the structured-clone bytes of the
+// result into the shared buffer and flipping the state word the main thread waits on; the
+// buffer grows (it is a growable SharedArrayBuffer) when an answer does not fit.
+import type postgres from "postgres";
+import { deserialize, serialize } from "node:v8";
+import { parentPort } from "node:worker_threads";
+import {
+  HEADER_BYTES,
+  LENGTH,
+  STATE,
+  type WorkerAnswer,
+  type WorkerRequest,
+} from "./pg_protocol.ts";
+
+/**
+ * The npm client loads when the worker is told to connect, not as a static import: a module
+ * that fails to load would never answer, and the main thread, blocked on the shared word, could
+ * not hear the worker's error event. Loaded here, a failure is an answer like any other.
+ */
+let client: typeof postgres | null = null;
+/** node:worker_threads, not a web Worker: the main side can unref it (see pg_database.ts). */
+const port = parentPort!;
+let sql: postgres.Sql | null = null;
+let shared: SharedArrayBuffer | null = null;
+
+/** bigint and numeric results as JS numbers, as node:sqlite gives them. */
+const numberTypes = {
+  int8: {
+    to: 20,
+    from: [20],
+    serialize: (x: unknown) => String(x),
+    parse: (x: string) => Number(x),
+  },
+  numeric: {
+    to: 1700,
+    from: [1700],
+    serialize: (x: unknown) => String(x),
+    parse: (x: string) => Number(x),
+  },
+};
+
+function answer(result: WorkerAnswer): void {
+  const bytes = serialize(result);
+  const need = HEADER_BYTES + bytes.length;
+  if (shared!.byteLength < need) shared!.grow(Math.max(need, shared!.byteLength * 2));
+  new Uint8Array(shared!, HEADER_BYTES, bytes.length).set(bytes);
+  const words = new Int32Array(shared!, 0, 4);
+  Atomics.store(words, LENGTH, bytes.length);
+  Atomics.store(words, STATE, 1);
+  Atomics.notify(words, STATE);
+}
+
+async function run(req: WorkerRequest): Promise<WorkerAnswer> {
+  try {
+    if (req.kind === "close") {
+      await listener?.end({ timeout: 1 });
+      listener = null;
+      await sql?.end({ timeout: 2 });
+      sql = null;
+      return { ok: true, rows: [], count: 0 };
+    }
+    const result = req.kind === "exec"
+      ? await sql!.unsafe(req.text) // simple protocol: several statements in one text
+      : await sql!.unsafe(req.text, req.params as postgres.ParameterOrJSON<never>[], {
+        prepare: true,
+      });
+    const rows = Array.isArray(result) ? [...result] as Record<string, unknown>[] : [];
+    return { ok: true, rows, count: (result as { count?: number }).count ?? 0 };
+  } catch (err) {
+    const e = err as { message?: string; code?: string };
+    return { ok: false, message: e.message ?? String(err), code: e.code };
+  }
+}
+
+/**
+ * LISTEN runs on a second connection of its own (postgres.js re-listens after a reconnect).
+ * Each (re)start of listening is reported too: a notification sent while the listener was
+ * reconnecting is lost, so the main thread re-reads its tables then.
+ */
+let listener: postgres.Sql | null = null;
+let listenUrl = "";
+let listenSchema: string | null = null;
+
+async function listen(channel: string): Promise<void> {
+  listener ??= client!(listenUrl, {
+    max: 1,
+    onnotice: () => {},
+    connection: listenSchema ? { search_path: listenSchema } : {},
+  });
+  await listener.listen(
+    channel,
+    (payload) => port.postMessage({ notification: { channel, payload } }),
+    () => port.postMessage({ listening: { channel } }),
+  );
+}
+
+port.on("message", async (message: unknown) => {
+  const data = message as
+    | { init: { url: string; schema: string | null; buffer: SharedArrayBuffer } }
+    | { request: Uint8Array }
+    | { listen: string }
+    | { retire: string };
+  if ("retire" in data) {
+    await sql?.unsafe(data.retire).catch(() => {});
+    await listener?.end({ timeout: 1 }).catch(() => {});
+    await sql?.end({ timeout: 2 }).catch(() => {});
+    // Nothing is left pending: end the thread (Deno runs worker_threads on its web workers).
+    (globalThis as { close?: () => void }).close?.();
+    return;
+  }
+  if ("listen" in data) {
+    try {
+      await listen(data.listen);
+    } catch (err) {
+      port.postMessage({ listenError: { channel: data.listen, message: String(err) } });
+    }
+    return;
+  }
+  if ("init" in data) {
+    listenUrl = data.init.url;
+    listenSchema = data.init.schema;
+    shared = data.init.buffer;
+    try {
+      client = (await import("postgres")).default;
+    } catch (err) {
+      answer({ ok: false, message: `could not load the PostgreSQL client: ${err}` });
+      return;
+    }
+    sql = client(data.init.url, {
+      max: 1,
+      onnotice: () => {},
+      types: numberTypes,
+      connection: data.init.schema ? { search_path: data.init.schema } : {},
+    });
+    answer({ ok: true, rows: [], count: 0 });
+    return;
+  }
+  answer(await run(deserialize(data.request) as WorkerRequest));
+});

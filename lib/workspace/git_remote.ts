@@ -1,0 +1,212 @@
+// fetch, pull and push from the Git panel, through the user's own credentials (their ssh agent,
+// ~/.ssh, ~/.gitconfig and credential helper). The repository is data the agent may have written,
+// and these commands run on the host with the network, so before git touches the remote:
+// - the repo's own config must hold only keys on REPO_CONFIG_ALLOWED (no program, helper, proxy,
+//   include, hook path, URL rewrite or worktree redirect can come from the repo);
+// - the remote's URLs must use a plain transport (https, http, ssh, git, file, scp-like or a
+//   local path), never `ext::`/`fd::`/`<helper>::` or an option-like value;
+// - the git directory must be the workspace's own (a `.git` file pointing elsewhere is refused);
+// then git runs with REMOTE_HARDENED_CONFIG (no hooks, no fsmonitor, no signing, no submodule
+// recursion), no prompt, a timeout, and its failures become errors that say what to do.
+import { ConflictError, ValidationError } from "../errors.ts";
+import type { GitResult } from "./git_command.ts";
+import { git, gitMessage, type GitTarget, locked, requireRepo } from "./git_panel.ts";
+import { runGit } from "./git_command.ts";
+import { isAbsolute, relative, resolve } from "node:path";
+
+export type RemoteOp = "fetch" | "pull" | "push";
+
+const REMOTE_TIMEOUT_MS = 120_000;
+
+/**
+ * Repo-config keys a remote operation accepts: identity, layout and plain remote/branch
+ * bookkeeping. `<name>` parts are free; anything else in .git/config refuses the operation.
+ */
+const REPO_CONFIG_ALLOWED: readonly RegExp[] = [
+  /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|eol|safecrlf|quotepath|compression|loosecompression|checkstat|trustctime)$/,
+  /^extensions\.objectformat$/,
+  /^remote\.[^\n]+\.(url|pushurl|fetch|push|tagopt|prune|prunetags|mirror|skipdefaultupdate|skipfetchall)$/,
+  /^branch\.[^\n]+\.(remote|pushremote|merge|rebase|description)$/,
+  /^(user\.(name|email)|init\.defaultbranch|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.(prune|prunetags)|gc\.auto|index\.version|advice\.[a-z]+|color\.[a-z.]+)$/,
+];
+
+/** A URL a remote may name: a plain transport, never a helper (`x::`) or an option. */
+export function isPlainRemoteUrl(url: string): boolean {
+  const u = url.trim();
+  if (!u || u.startsWith("-") || /[\0\n\r]/.test(u)) return false;
+  if (u.includes("::")) return false; // ext::, fd::, and every transport-helper form
+  const scheme = u.match(/^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//);
+  if (scheme) return ["https", "http", "ssh", "git", "file"].includes(scheme[1].toLowerCase());
+  if (u.startsWith("/")) return true; // a local path
+  // scp-like: [user@]host:path (no scheme); the host part cannot start with "-".
+  return /^(?:[A-Za-z0-9._~-]+@)?[A-Za-z0-9.[\]:_-]+:[^\0]+$/.test(u) && !u.startsWith("-");
+}
+
+/** What in the repo's own config a remote operation refuses (the first offending key). */
+export function unsafeRepoConfigKey(keys: readonly string[]): string | null {
+  for (const key of keys) {
+    const k = key.toLowerCase();
+    if (!REPO_CONFIG_ALLOWED.some((re) => re.test(k))) return key;
+  }
+  return null;
+}
+
+/** The repo's local config as [key, value] pairs, read with git (which runs nothing to read). */
+async function localConfig(t: GitTarget): Promise<Array<[string, string]>> {
+  const r = await git(t, ["config", "--local", "--list", "-z"]);
+  if (!r.ok) return [];
+  return r.stdout.split("\0").filter(Boolean).map((entry) => {
+    const nl = entry.indexOf("\n");
+    return nl < 0 ? [entry, ""] : [entry.slice(0, nl), entry.slice(nl + 1)];
+  });
+}
+
+/** The git directory must be this workspace's (or, for a sub-folder workspace, its repo's). */
+async function checkGitDir(t: GitTarget): Promise<void> {
+  const r = await git(t, ["rev-parse", "--absolute-git-dir", "--show-toplevel"]);
+  const [gitDir, top] = r.stdout.trim().split("\n");
+  const inside = (p: string, root: string) => {
+    const rel = relative(root, p);
+    return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  };
+  const ok = r.ok && gitDir && top && (
+    inside(gitDir, t.workspace) ||
+    (inside(t.workspace, top) && resolve(gitDir) === resolve(top, ".git"))
+  );
+  if (!ok) {
+    throw new ConflictError(
+      "Cannot reach the remote: this workspace's .git points outside it, so the console will " +
+        "not run network git here. Run it in your own shell.",
+      { code: "unsafe_repository" },
+    );
+  }
+}
+
+/** Why a remote command failed, as a code the panel knows and a sentence that says what to do. */
+export function classifyRemoteFailure(op: RemoteOp, remote: string, r: GitResult): ConflictError {
+  const said = gitMessage(r);
+  const text = `${r.stderr}\n${r.stdout}`;
+  if (r.timedOut) {
+    return new ConflictError(`git ${op} "${remote}" took too long and was stopped`, {
+      code: "remote_timeout",
+    });
+  }
+  if (
+    /could not read (Username|Password)|terminal prompts disabled|Authentication failed|Permission denied \((publickey|password)|Host key verification failed|HTTP Basic: Access denied|returned error: 40[13]/i
+      .test(text)
+  ) {
+    return new ConflictError(
+      `git ${op} "${remote}" needs credentials it does not have: add your SSH key to ssh-agent ` +
+        `(or ~/.ssh) or set up a credential helper in ~/.gitconfig, then try again. git said: ${said}`,
+      { code: "credentials_missing" },
+    );
+  }
+  if (
+    /Could not resolve host|Connection refused|Connection timed out|No route to host|unable to access|does not appear to be a git repository|Could not read from remote repository|not found/i
+      .test(text)
+  ) {
+    return new ConflictError(`Cannot reach "${remote}": ${said}`, { code: "remote_unreachable" });
+  }
+  if (/\[rejected\]|non-fast-forward|fetch first|failed to push some refs/i.test(text)) {
+    return new ConflictError(
+      `The remote has commits you do not have: pull first, then push. git said: ${said}`,
+      { code: "push_rejected" },
+    );
+  }
+  if (/Not possible to fast-forward|diverg/i.test(text)) {
+    return new ConflictError(
+      `Your branch and "${remote}" have diverged: merge or rebase in your own shell. git said: ${said}`,
+      { code: "pull_diverged" },
+    );
+  }
+  return new ConflictError(`git ${op} failed: ${said}`, { code: "remote_failed" });
+}
+
+/**
+ * Run `op` against `remoteName` (default: origin, else the first remote). Answers git's summary.
+ */
+export async function remoteOp(
+  t: GitTarget,
+  op: RemoteOp,
+  remoteName?: string,
+): Promise<{ ok: true; remote: string; url: string; branch: string | null; output: string }> {
+  await requireRepo(t);
+  return await locked(t, async () => {
+    const listed = await git(t, ["remote"]);
+    const remotes = listed.ok ? listed.stdout.split("\n").filter(Boolean) : [];
+    if (!remotes.length) {
+      throw new ConflictError(`Cannot ${op}: this repository has no remote`, { code: "no_remote" });
+    }
+    if (remoteName !== undefined && !remotes.includes(remoteName)) {
+      throw new ValidationError(`Unknown remote "${remoteName.slice(0, 100)}"`, "remote");
+    }
+    const remote = remoteName ?? (remotes.includes("origin") ? "origin" : remotes[0]);
+    if (!t.credentials) {
+      throw new ConflictError(`Cannot ${op}: no credentials are configured for the console`, {
+        code: "credentials_missing",
+      });
+    }
+    await checkGitDir(t);
+    const config = await localConfig(t);
+    const bad = unsafeRepoConfigKey(config.map(([k]) => k));
+    if (bad) {
+      throw new ConflictError(
+        `Cannot ${op}: the repository's own config sets "${bad}", which could make git run a ` +
+          `program or send your credentials elsewhere. Remove it (git config --unset ${bad}) ` +
+          `or run git ${op} in your own shell.`,
+        { code: "unsafe_config", key: bad },
+      );
+    }
+    const urls = config.filter(([k]) =>
+      k.toLowerCase() === `remote.${remote.toLowerCase()}.url` ||
+      k.toLowerCase() === `remote.${remote.toLowerCase()}.pushurl`
+    ).map(([, v]) => v);
+    if (!urls.length || urls.some((u) => !isPlainRemoteUrl(u))) {
+      throw new ConflictError(
+        `Cannot ${op}: remote "${remote}" names a URL the console will not use ` +
+          `(a transport helper or a malformed address)`,
+        { code: "unsafe_remote" },
+      );
+    }
+    const head = await git(t, ["symbolic-ref", "--quiet", "--short", "HEAD"]);
+    const branch = head.ok ? head.stdout.trim() : null;
+    if (op !== "fetch" && !branch) {
+      throw new ConflictError(`Cannot ${op} with a detached HEAD: switch to a branch first`, {
+        code: "detached_head",
+      });
+    }
+    const args = op === "fetch"
+      ? ["fetch", "--prune", "--no-recurse-submodules", "--", remote]
+      : op === "pull"
+      ? [
+        "pull",
+        "--ff-only",
+        "--no-rebase",
+        "--no-edit",
+        "--no-recurse-submodules",
+        "--",
+        remote,
+        branch!,
+      ]
+      : [
+        "push",
+        "--porcelain",
+        "--set-upstream",
+        "--no-recurse-submodules",
+        "--",
+        remote,
+        `HEAD:refs/heads/${branch}`,
+      ];
+    const r = await runGit(args, {
+      ...t.run,
+      cwd: t.workspace,
+      workspace: t.workspace,
+      timeoutMs: REMOTE_TIMEOUT_MS,
+      credentials: t.credentials,
+    });
+    if (!r.ok) throw classifyRemoteFailure(op, remote, r);
+    const output = `${r.stdout}\n${r.stderr}`.trim().split("\n")
+      .filter((l) => l && !l.startsWith("hint:")).slice(-20).join("\n");
+    return { ok: true, remote, url: urls[0], branch, output };
+  });
+}
