@@ -42,7 +42,7 @@ async function withComposer(
     readDraft: () => "",
     writeDraft: () => {},
     platform: () => "Linux",
-    pollMs: 5,
+    pollMs: 3_600_000, // the run-status poll never ticks into `calls` mid-test
     flashMs: 60_000,
     draftSaveMs: 0,
   });

@@ -32,7 +32,9 @@ async function withComposer(
   init: Partial<ComposerInit>,
   routes: Record<string, Handler>,
   fn: (h: Harness) => Promise<void> | void,
-  opts: { failUpload?: string; savedDraft?: string } = {},
+  // pollMs: the run-status safety net's period. It is a real clock, so it stays far beyond any
+  // test unless a test is about the poll: a tick mid-test adds a GET to `calls` (the /model flake).
+  opts: { failUpload?: string; savedDraft?: string; pollMs?: number } = {},
 ) {
   const h: Harness = {
     calls: [],
@@ -71,7 +73,7 @@ async function withComposer(
       text.trim() ? h.drafts.set(String(id), text) : h.drafts.delete(String(id)),
     objectUrl: { create: () => "blob:thumb", revoke: () => {} },
     platform: () => "Linux x86_64",
-    pollMs: 5,
+    pollMs: opts.pollMs ?? 3_600_000,
     flashMs: 60_000,
     draftSaveMs: 0,
   });
@@ -219,7 +221,7 @@ Deno.test("run state follows run-state and chat-ended events, the status poll, a
     strictEqual(m.run.value, null);
     await m.stop();
     strictEqual(m.flash.value, "Nothing is running");
-  });
+  }, { pollMs: 5 });
 });
 
 Deno.test("attachments upload at once, ride on the message, and a failed one blocks the send", async (t) => {
@@ -344,7 +346,7 @@ Deno.test("slash commands: /help, /title, /model, a chat-only command, and unkno
       "the models loaded",
     );
     strictEqual(m.keyDown(key("Enter")), "prevent");
-    // On failure, say what the composer was left holding (a flake seen under load, not traced).
+    // On failure, say what the composer was left holding.
     await until(
       () => calls.length === 4,
       () =>
