@@ -38,8 +38,10 @@ browserTest("the sidebar scrolls through 5,000 sessions to the last one and open
     // Where each group header was seen (its position in the whole list): exactly one place each.
     const headers = new Map<string, Set<number>>();
     const noteHeaders = async () => {
+      // A locator's evaluate finds the element, then runs on it: a refresh in between (a
+      // sessions event) leaves it detached, where every rectangle reads 0. Not what is shown.
       const seen = await page.locator(".session-list").evaluate((list) =>
-        [...list.querySelectorAll(".session-group-label")].map((h) =>
+        !list.isConnected ? [] : [...list.querySelectorAll(".session-group-label")].map((h) =>
           [
             h.textContent ?? "",
             Math.round(
