@@ -15,6 +15,7 @@ import {
 import { seedApp, type SeededConsole } from "./seed.ts";
 import { appendMessages } from "../../lib/sessions/messages.ts";
 import { createSession } from "../../lib/sessions/sessions.ts";
+import { sessionEvents } from "../../lib/sessions/session_events.ts";
 
 interface Fixture {
   app: TestApp;
@@ -197,6 +198,64 @@ sidebarTest("row menu renames inline, pins up to the cap, duplicates and exports
   await page.keyboard.press("Escape");
   assertEquals(unexpected(browser.errors, 400), []);
 });
+
+sidebarTest(
+  "a change made elsewhere waits while a row's menu is open; archiving from it keeps focus in the list",
+  async (f) => {
+    const { app, page, browser, seeded } = f;
+    await page.goto(`${f.url}/`);
+    await waitForIslands(page);
+    const listeners = () => sessionEvents(app.ctx.db).subscriberCount();
+    for (let i = 0; i < 300 && listeners() === 0; i++) await page.waitForTimeout(100);
+    assert(listeners() > 0, "the sidebar listens to the change feed");
+
+    // The menu of a row, opened from the keyboard: focus goes back to its "…" when it closes.
+    const target = row(page, "Sketch MCP server settings");
+    await target.locator(".session-menu-btn").focus();
+    await page.keyboard.press("Enter");
+    await page.locator(".menu[data-level='0']").waitFor();
+    await target.evaluate((el) => (globalThis as { menuRow?: Element }).menuRow = el);
+
+    // Another chat is renamed elsewhere while the menu is open. A second listener in the page
+    // says when the feed has carried that change to the page.
+    const heard = page.evaluate(() =>
+      new Promise<void>((resolve) => {
+        const feed = new EventSource("/api/sessions/events");
+        feed.addEventListener("sessions_changed", () => (feed.close(), resolve()));
+      })
+    );
+    for (let i = 0; i < 300 && listeners() < 2; i++) await page.waitForTimeout(50);
+    await app.call("POST", "/api/session/rename", {
+      session_id: seeded.byTitle["Rename config keys"],
+      title: "Renamed elsewhere",
+    });
+    await heard;
+    // Far past the refresh's 120 ms debounce and a loopback fetch: it would have run by now.
+    await page.waitForTimeout(1_000);
+    assert(
+      await page.evaluate(() => (globalThis as { menuRow?: Element }).menuRow?.isConnected),
+      "the list was not swapped under the open menu",
+    );
+    strictEqual(await page.locator(".menu[data-level='0']").count(), 1, "the menu is still open");
+
+    // Archive from the menu: the row leaves, the waiting change shows, focus stays in the list.
+    for (let i = 0; i < 12; i++) {
+      if (
+        await page.evaluate(() => document.activeElement?.matches("[data-menu-action='archive']"))
+      ) {
+        break;
+      }
+      await page.keyboard.press("ArrowDown");
+    }
+    await page.keyboard.press("Enter");
+    await target.waitFor({ state: "detached" });
+    await row(page, "Renamed elsewhere").waitFor();
+    await page.waitForFunction(() =>
+      document.activeElement?.matches(".session-list .session-item, .session-list button") ?? false
+    );
+    assertEquals(browser.errors, []);
+  },
+);
 
 sidebarTest("archive hides a chat; the archive view lists it and unarchives it", async (f) => {
   const { app, page, browser, seeded } = f;

@@ -198,13 +198,16 @@ export async function refreshSidebar(): Promise<void> {
 
 /**
  * Refresh soon, once, however many events arrive together; never under an inline rename
- * (swapping the body would drop what the user is typing): that waits until it is done.
+ * (swapping the body would drop what the user is typing) or a row's open menu (its row and
+ * the "…" button focus returns to would be gone, and focus with them): that waits until it is
+ * done. An action picked from the menu refreshes by itself, after the menu has closed.
  */
 function scheduleRefresh(): void {
   clearTimeout(refreshTimer);
   refreshTimer = setTimeout(() => {
-    if (document.querySelector(".session-row[data-renaming]")) scheduleRefresh();
-    else void refreshSidebar();
+    if (document.querySelector(".session-row[data-renaming], .session-row[data-menu-open]")) {
+      scheduleRefresh();
+    } else void refreshSidebar();
   }, REFRESH_DEBOUNCE_MS);
 }
 
