@@ -6,7 +6,7 @@
 import type { PublicSettings } from "../../lib/settings/settings.ts";
 import { LOCALE_NAMES, LOCALES, matchLocale } from "../../lib/i18n/locales.ts";
 import { t } from "../../lib/i18n/t.ts";
-import { Field, Section, StatusLine } from "./parts.tsx";
+import { Field, Section, StatusLine, SwitchField } from "./parts.tsx";
 import { DisplayOptions, type DisplayOptionsData, NotifyOption } from "./DisplayOptions.tsx";
 
 export type AppearanceData = Pick<PublicSettings, "theme" | "show_thinking"> & {
@@ -64,19 +64,12 @@ export function AppearancePanel({ data }: { data: AppearanceData }) {
       <DisplayOptions data={data} />
       <LanguageSection language={data.language} />
       <Section hook="thinking" title={t("control.transcript")}>
-        <label class="cc-toggle">
-          <input
-            type="checkbox"
-            role="switch"
-            data-cc-setting="show_thinking"
-            checked={data.show_thinking}
-          />
-          <span class="cc-toggle-track" aria-hidden="true" />
-          <span class="cc-toggle-text">
-            {t("control.showThinking")}
-            <span class="cc-hint">{t("control.showThinkingHint")}</span>
-          </span>
-        </label>
+        <SwitchField
+          checked={data.show_thinking}
+          label={t("control.showThinking")}
+          hint={t("control.showThinkingHint")}
+          hooks={{ "data-cc-setting": "show_thinking" }}
+        />
         <StatusLine hook="appearance" />
       </Section>
       <NotifyOption data={data} />

@@ -5,7 +5,7 @@
 import { FONT_SIZES, fontSizeOf, skinOf, SKINS } from "../../lib/shared/appearance.ts";
 import type { FontSize, Skin } from "../../lib/shared/appearance.ts";
 import { t } from "../../lib/i18n/t.ts";
-import { Section, StatusLine } from "./parts.tsx";
+import { Section, StatusLine, SwitchField } from "./parts.tsx";
 
 export interface DisplayOptionsData {
   skin: Skin;
@@ -89,32 +89,18 @@ export function DisplayOptions({ data }: { data: DisplayOptionsData }) {
 export function NotifyOption({ data }: { data: DisplayOptionsData }) {
   return (
     <Section hook="notify" title={t("comfort.notifications")}>
-      <label class="cc-toggle">
-        <input
-          type="checkbox"
-          role="switch"
-          data-display-setting="notifications_enabled"
-          checked={data.notifications_enabled}
-        />
-        <span class="cc-toggle-track" aria-hidden="true" />
-        <span class="cc-toggle-text">
-          {t("comfort.notifyToggle")}
-          <span class="cc-hint">{t("comfort.notifyHint")}</span>
-        </span>
-      </label>
-      <label class="cc-toggle">
-        <input
-          type="checkbox"
-          role="switch"
-          data-display-setting="sound_enabled"
-          checked={data.sound_enabled}
-        />
-        <span class="cc-toggle-track" aria-hidden="true" />
-        <span class="cc-toggle-text">
-          {t("comfort.soundToggle")}
-          <span class="cc-hint">{t("comfort.soundHint")}</span>
-        </span>
-      </label>
+      <SwitchField
+        checked={data.notifications_enabled}
+        label={t("comfort.notifyToggle")}
+        hint={t("comfort.notifyHint")}
+        hooks={{ "data-display-setting": "notifications_enabled" }}
+      />
+      <SwitchField
+        checked={data.sound_enabled}
+        label={t("comfort.soundToggle")}
+        hint={t("comfort.soundHint")}
+        hooks={{ "data-display-setting": "sound_enabled" }}
+      />
       <StatusLine hook="notify" />
     </Section>
   );

@@ -1,12 +1,11 @@
 // Control Center › Preferences: the send key, the model and workspace new conversations get,
 // and how long a tool call waits for an approval. One form; only changed fields are sent
 // (POST /api/settings merges), so saving never pins a default that came from the config.
-import type { ComponentChildren } from "preact";
 import type { AppContext } from "../../lib/server/app_context.ts";
 import type { PublicSettings } from "../../lib/settings/settings.ts";
 import { listWorkspaces } from "../../lib/workspace/workspaces.ts";
 import { t } from "../../lib/i18n/t.ts";
-import { Field, Section, StatusLine } from "./parts.tsx";
+import { Field, MonoTextField, Section, StatusLine } from "./parts.tsx";
 
 export interface PreferencesData extends
   Pick<
@@ -38,39 +37,6 @@ const SEND_KEYS = [
   { value: "shift+enter", label: "Shift+Enter", hintKey: "control.sendKeyOtherHint" },
 ] as const;
 
-/**
- * A free-text monospace field with suggestions from its datalist (`children`); `models` marks
- * the one the page script fills with the provider's model ids.
- */
-function SuggestField(
-  { id, name, label, hint, value, list, models, children }: {
-    id: string;
-    name: string;
-    label: string;
-    hint: string;
-    value: string;
-    list: string;
-    models?: boolean;
-    children?: ComponentChildren;
-  },
-) {
-  return (
-    <Field id={id} label={label} hint={hint}>
-      <input
-        id={id}
-        name={name}
-        class="cc-input mono"
-        value={value}
-        list={list}
-        autocomplete="off"
-        spellcheck={false}
-        data-cc-models={models || undefined}
-      />
-      <datalist id={list}>{children}</datalist>
-    </Field>
-  );
-}
-
 export function PreferencesPanel({ data }: { data: PreferencesData }) {
   return (
     <form class="cc-form" data-cc-form="preferences" novalidate>
@@ -86,25 +52,27 @@ export function PreferencesPanel({ data }: { data: PreferencesData }) {
         </Field>
       </Section>
       <Section hook="defaults" title={t("control.newConversations")}>
-        <SuggestField
+        <MonoTextField
           id="cc-default-model"
           name="default_model"
           label={t("control.defaultModel")}
           hint={t("control.defaultModelHint")}
           value={data.default_model ?? ""}
           list="cc-model-options"
-          models
+          // The page script fills this list with the provider's model ids.
+          hooks={{ "data-cc-models": true }}
         />
-        <SuggestField
+        <MonoTextField
           id="cc-default-workspace"
           name="default_workspace"
           label={t("control.defaultWorkspace")}
           hint={t("control.defaultWorkspaceHint")}
           value={data.default_workspace}
           list="cc-workspace-options"
-        >
-          {data.workspaces.map((w) => <option key={w.path} value={w.path}>{w.name}</option>)}
-        </SuggestField>
+          suggestions={data.workspaces.map((w) => (
+            <option key={w.path} value={w.path}>{w.name}</option>
+          ))}
+        />
       </Section>
       <Section hook="approvals" title={t("control.approvals")}>
         <Field

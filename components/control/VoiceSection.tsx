@@ -3,12 +3,11 @@
 // themselves, whether dictation keeps listening, and what the server engines use (the voice
 // provider, its transcription and speech models, the server voice). Each field saves on its own
 // change (lib/browser/pages/voice.ts → lib/browser/voice/voice_settings.ts).
-import type { ComponentChildren } from "preact";
 import type { AppContext } from "../../lib/server/app_context.ts";
 import { resolveProviders } from "../../lib/providers/provider_config.ts";
 import { readPreferences } from "../../lib/settings/settings.ts";
 import { t } from "../../lib/i18n/t.ts";
-import { Field, Section, StatusLine } from "./parts.tsx";
+import { Field, MonoTextField, Section, StatusLine, SwitchField } from "./parts.tsx";
 
 export interface VoiceData {
   engine: "browser" | "agent";
@@ -48,55 +47,6 @@ export function loadVoice(app: Pick<AppContext, "db" | "config">): VoiceData {
 
 /** The voices OpenAI's speech models know (a suggestion list: other servers have their own). */
 const SERVER_VOICES = ["alloy", "ash", "coral", "echo", "fable", "nova", "onyx", "sage", "shimmer"];
-
-function Switch(
-  { setting, checked, label, hint }: {
-    setting: string;
-    checked: boolean;
-    label: string;
-    hint: string;
-  },
-) {
-  return (
-    <label class="cc-toggle">
-      <input type="checkbox" role="switch" data-voice-setting={setting} checked={checked} />
-      <span class="cc-toggle-track" aria-hidden="true" />
-      <span class="cc-toggle-text">
-        {label}
-        <span class="cc-hint">{hint}</span>
-      </span>
-    </label>
-  );
-}
-
-function TextField(
-  { id, setting, label, hint, value, list, children }: {
-    id: string;
-    setting: string;
-    label: string;
-    hint: string;
-    value: string;
-    list?: string;
-    children?: ComponentChildren;
-  },
-) {
-  return (
-    <Field id={id} label={label} hint={hint}>
-      <input
-        id={id}
-        name={setting}
-        class="cc-input mono"
-        value={value}
-        list={list}
-        autocomplete="off"
-        spellcheck={false}
-        maxLength={128}
-        data-voice-setting={setting}
-      />
-      {children}
-    </Field>
-  );
-}
 
 export function VoiceSection({ data }: { data: VoiceData }) {
   return (
@@ -143,17 +93,17 @@ export function VoiceSection({ data }: { data: VoiceData }) {
             <option value={data.voice} selected>{data.voice || t("voice.defaultVoice")}</option>
           </select>
         </Field>
-        <Switch
-          setting="tts_auto_read"
+        <SwitchField
           checked={data.autoRead}
           label={t("voice.autoRead")}
           hint={t("voice.autoReadHint")}
+          hooks={{ "data-voice-setting": "tts_auto_read" }}
         />
-        <Switch
-          setting="voice_continuous"
+        <SwitchField
           checked={data.continuous}
           label={t("voice.continuous")}
           hint={t("voice.continuousHint")}
+          hooks={{ "data-voice-setting": "voice_continuous" }}
         />
         <Field id="cc-voice-provider" label={t("voice.provider")} hint={t("voice.providerHint")}>
           <select
@@ -176,32 +126,35 @@ export function VoiceSection({ data }: { data: VoiceData }) {
           </select>
         </Field>
         <div class="cc-grid cc-grid-3">
-          <TextField
+          <MonoTextField
             id="cc-stt-model"
-            setting="stt_model"
+            name="stt_model"
             label={t("voice.sttModel")}
             hint={t("voice.sttModelHint")}
             value={data.sttModel}
+            maxLength={128}
+            hooks={{ "data-voice-setting": "stt_model" }}
           />
-          <TextField
+          <MonoTextField
             id="cc-tts-model"
-            setting="tts_model"
+            name="tts_model"
             label={t("voice.ttsModel")}
             hint={t("voice.ttsModelHint")}
             value={data.ttsModel}
+            maxLength={128}
+            hooks={{ "data-voice-setting": "tts_model" }}
           />
-          <TextField
+          <MonoTextField
             id="cc-tts-server-voice"
-            setting="tts_server_voice"
+            name="tts_server_voice"
             label={t("voice.serverVoice")}
             hint={t("voice.serverVoiceHint")}
             value={data.serverVoice}
             list="cc-server-voices"
-          >
-            <datalist id="cc-server-voices">
-              {SERVER_VOICES.map((v) => <option key={v} value={v} />)}
-            </datalist>
-          </TextField>
+            suggestions={SERVER_VOICES.map((v) => <option key={v} value={v} />)}
+            maxLength={128}
+            hooks={{ "data-voice-setting": "tts_server_voice" }}
+          />
         </div>
       </div>
       <StatusLine hook="voice" />

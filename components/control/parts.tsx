@@ -63,6 +63,63 @@ export function Field(
   );
 }
 
+/**
+ * A one-line monospace text field for names and ids (a model, a path, a voice): no autocomplete
+ * or spellcheck; with `list`, a datalist of that id holds `suggestions`. `hooks` are the
+ * data-* attributes the panel's script finds it by.
+ */
+export function MonoTextField(
+  { id, name, label, hint, value, list, suggestions, maxLength, hooks }: {
+    id: string;
+    name: string;
+    label: string;
+    hint: string;
+    value: string;
+    list?: string;
+    suggestions?: ComponentChildren;
+    maxLength?: number;
+    hooks?: Record<`data-${string}`, string | boolean>;
+  },
+) {
+  return (
+    <Field id={id} label={label} hint={hint}>
+      <input
+        id={id}
+        name={name}
+        class="cc-input mono"
+        value={value}
+        list={list}
+        autocomplete="off"
+        spellcheck={false}
+        maxLength={maxLength}
+        {...hooks}
+      />
+      {list ? <datalist id={list}>{suggestions}</datalist> : null}
+    </Field>
+  );
+}
+
+/** A labelled on/off switch with its hint; `hooks` are the data-* attributes its script reads. */
+export function SwitchField(
+  { checked, label, hint, hooks }: {
+    checked: boolean;
+    label: string;
+    hint: string;
+    hooks: Record<`data-${string}`, string>;
+  },
+) {
+  return (
+    <label class="cc-toggle">
+      <input type="checkbox" role="switch" {...hooks} checked={checked} />
+      <span class="cc-toggle-track" aria-hidden="true" />
+      <span class="cc-toggle-text">
+        {label}
+        <span class="cc-hint">{hint}</span>
+      </span>
+    </label>
+  );
+}
+
 /** Where a form reports "Saved" or the server's error sentence (announced politely). */
 export function StatusLine({ hook }: { hook?: string }) {
   return <p class="cc-status" role="status" aria-live="polite" data-cc-status={hook ?? ""} />;

@@ -22,7 +22,7 @@ import {
   withAppInBrowser,
 } from "./browser.ts";
 import { seedApp } from "./seed.ts";
-import { transcriptFixture } from "./transcript_harness.ts";
+import { openToolCard, transcriptFixture } from "./transcript_harness.ts";
 import { git } from "../git_fixture.ts";
 
 const browserTest = (name: string, fn: () => Promise<void>) =>
@@ -429,10 +429,7 @@ browserTest("axe: approval and clarify cards", async () => {
     const live = page.locator(".turns-live .turn").last();
     // Opened as a script would (as the diff view's own test does): the audit is about the open
     // row, and a click racing the settled turn's re-render can land on the closing one.
-    await live.locator("details.activity").evaluate((d) => (d as HTMLDetailsElement).open = true);
-    await live.locator(".tool-card[data-tool='patch'] .tool-head").evaluate((b) =>
-      (b as HTMLElement).click()
-    );
+    await openToolCard(live, "patch");
     await live.locator(".diff-view").waitFor();
     for (const theme of ["dark", "light"] as const) {
       await paint(page, theme, "default");

@@ -5,7 +5,7 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { hasChromium } from "./browser.ts";
-import { transcriptFixture } from "./transcript_harness.ts";
+import { openToolCard, transcriptFixture } from "./transcript_harness.ts";
 
 const browserTest = (name: string, fn: () => Promise<void>) =>
   Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
@@ -39,10 +39,7 @@ for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) 
       await f.settled();
       const live = page.locator(".turns-live .turn").last();
       // On a phone the composer dock covers the row's bottom edge: open it as a script would.
-      await live.locator("details.activity").evaluate((d) => (d as HTMLDetailsElement).open = true);
-      await live.locator(".tool-card[data-tool='patch'] .tool-head").evaluate((b) =>
-        (b as HTMLElement).click()
-      );
+      await openToolCard(live, "patch");
       const view = live.locator(".diff-view");
       await view.waitFor();
       ok(scripts.length > firstLoad, "the diff view loaded on demand");
@@ -71,10 +68,7 @@ for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) 
 
       await f.open();
       const hist = page.locator("#transcript-history .turn").last();
-      await hist.locator("details.activity").evaluate((d) => (d as HTMLDetailsElement).open = true);
-      await hist.locator(".tool-card[data-tool='patch'] .tool-head").evaluate((b) =>
-        (b as HTMLElement).click()
-      );
+      await openToolCard(hist, "patch");
       await hist.locator(".diff-view .diff-add").waitFor();
       f.browser.assertNoErrors();
     } finally {

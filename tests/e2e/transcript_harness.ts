@@ -1,6 +1,7 @@
 // Shared setup of the transcript's browser tests: the real app with a scripted fake provider
 // (tests/fixtures/engine_harness.ts), the islands built, Chromium launched, and helpers to
 // send a message through the composer and wait for the run to finish on the page.
+import type { Locator } from "playwright-core";
 import { type Harness, type HarnessOptions, startHarness } from "../fixtures/engine_harness.ts";
 import {
   type BrowserHarness,
@@ -59,6 +60,17 @@ export async function transcriptFixture(
       await h.close();
     },
   };
+}
+
+/**
+ * Open `turn`'s Activity row and the card of its `tool` call as a script would: a click can
+ * race the settled turn's re-render, and on a phone the composer dock covers the row's edge.
+ */
+export async function openToolCard(turn: Locator, tool: string): Promise<void> {
+  await turn.locator("details.activity").evaluate((d) => (d as HTMLDetailsElement).open = true);
+  await turn.locator(`.tool-card[data-tool='${tool}'] .tool-head`).evaluate((b) =>
+    (b as HTMLElement).click()
+  );
 }
 
 /** Count of elements in the document (the DOM budget). */
