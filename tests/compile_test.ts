@@ -22,6 +22,22 @@ async function startPermissionFlags(): Promise<string[]> {
   return flags;
 }
 
+/**
+ * Deno's own cache (npm packages included). The server runs with a throwaway HOME, which would
+ * otherwise send it to the registry for every package first: a download race, not this test.
+ */
+async function denoCacheDir(): Promise<string> {
+  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output();
+  return JSON.parse(new TextDecoder().decode(out.stdout)).denoDir;
+}
+
+/** The named variables of this process's environment that are set. */
+function passThrough(...names: string[]): Record<string, string> {
+  return Object.fromEntries(
+    names.flatMap((n) => Deno.env.get(n) !== undefined ? [[n, Deno.env.get(n)!]] : []),
+  );
+}
+
 function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const { port } = l.addr as Deno.NetAddr;
@@ -71,6 +87,9 @@ Deno.test("the bundled console runs from a foreign directory with start's permis
     cwd: foreign,
     env: {
       HOME: root,
+      DENO_DIR: await denoCacheDir(),
+      // The machine's TLS trust, for any package the cache lacks (an intercepting proxy's CA).
+      ...passThrough("NODE_EXTRA_CA_CERTS", "DENO_CERT", "DENO_TLS_CA_STORE"),
       HERMES_WEBUI_PORT: String(port),
       HERMES_WEBUI_STATE_DIR: join(root, "state"),
       HERMES_CONFIG_PATH: configPath,
