@@ -41,9 +41,13 @@ browserTest(
 
       await page.emulateMedia({ reducedMotion: "reduce" });
       ok(await page.evaluate(() => matchMedia("(prefers-reduced-motion: reduce)").matches));
+      // The second answer waits after 100 words until the test stops it: the run is still on
+      // when the transcript is scrolled up below, however slow the machine (the pill shows only
+      // while an answer runs).
       h.fake.enqueue({ text: "line of the answer\n\n".repeat(40) }, {
         text: "word ".repeat(400),
         delayMs: 40,
+        hang: 100,
       });
       await f.send("a long answer first");
       await f.settled();
@@ -86,6 +90,7 @@ browserTest(
         await page.locator(".transcript").evaluate((s) => getComputedStyle(s).scrollBehavior),
         "auto",
       );
+      await page.locator("button[data-action='stop']").click();
       await f.settled();
       const behaviors = await page.evaluate(() =>
         (window as unknown as { __scrollBehaviors: string[] }).__scrollBehaviors
