@@ -21,10 +21,12 @@ function fromEnd(s: HTMLElement): number {
 export function installJumpToLatest(): void {
   const s = scroller();
   if (!s) return;
-  let running = false;
+  // The run this page follows, by stream id: a late end of an earlier run (its events can
+  // trail the next run's start) must not hide the button while the new one streams.
+  let running: string | null = null;
   let button: HTMLButtonElement | null = null;
   const update = () => {
-    const show = running && fromEnd(s) > NEAR_END;
+    const show = running !== null && fromEnd(s) > NEAR_END;
     if (show && !button) {
       button = document.createElement("button");
       button.type = "button";
@@ -43,8 +45,8 @@ export function installJumpToLatest(): void {
     }
   };
   s.addEventListener("scroll", update, { passive: true });
-  onHermesEvent("hermes:run-state", ({ active }) => {
-    running = active;
+  onHermesEvent("hermes:run-state", ({ active, stream_id }) => {
+    running = active ? stream_id : running === stream_id ? null : running;
     update();
   });
 }

@@ -24,6 +24,14 @@ for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) 
       await page.locator("button[data-action='stop']").waitFor();
       const jump = page.locator("[data-jump-latest]");
       strictEqual(await jump.count(), 0, "at the end: no button");
+      // A late end of an earlier run (its events can trail the next run's start) hides nothing.
+      await page.evaluate(() =>
+        dispatchEvent(
+          new CustomEvent("hermes:run-state", {
+            detail: { session_id: "", stream_id: "an-earlier-run", active: false },
+          }),
+        )
+      );
       await page.locator(".transcript").evaluate((s) => {
         s.scrollTop = getComputedStyle(s).flexDirection === "column-reverse" ? -s.scrollHeight : 0;
         s.dispatchEvent(new Event("scroll"));
