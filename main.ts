@@ -61,7 +61,7 @@ export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
     reloadConfig: () =>
       import("./lib/settings/settings.ts").then(({ reloadAppConfig }) => reloadAppConfig(ctx)),
     onProviderConfigChange: [],
-    runs: new RunManager({ db, clock, log }),
+    runs: new RunManager({ db, clock, log, leases: config.leases }),
     models: createModelCatalog({ getConfig: () => ctx.config, stateDir: config.stateDir, log }),
     tasks: undefined as unknown as TaskScheduler, // wired just below: its runner needs ctx
     // The person's terminals share the agent's sandbox (its status and masked paths).

@@ -6,9 +6,11 @@ import { ok, strictEqual } from "node:assert/strict";
 import { createTestApp } from "./helpers.ts";
 import { manifestRoutes, type RouteProbe } from "./fixtures/manifest_routes.ts";
 import { createSession } from "../lib/sessions/sessions.ts";
+import { scaled } from "./fixtures/scale.ts";
 
 const SEED = Number(Deno.env.get("FUZZ_SEED") ?? 20240611);
-const PER_ROUTE = Number(Deno.env.get("FUZZ_PER_ROUTE") ?? 36);
+// 12 cases a route in the default run, 36 in the slow lane (tests/fixtures/scale.ts).
+const PER_ROUTE = Number(Deno.env.get("FUZZ_PER_ROUTE") ?? scaled(12, 36));
 
 /** mulberry32: small, fast, seeded. */
 function prng(seed: number) {

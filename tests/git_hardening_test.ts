@@ -9,6 +9,7 @@ import { createSession } from "../lib/sessions/sessions.ts";
 import { gitEnv, runGit } from "../lib/workspace/git_command.ts";
 import { sandboxStatus } from "../lib/sandbox/command_runner.ts";
 import { git } from "./git_fixture.ts";
+import { needs } from "./fixtures/skip.ts";
 
 const bwrap = await sandboxStatus();
 
@@ -71,11 +72,10 @@ async function marksLeft(dirs: string[]): Promise<string[]> {
 }
 
 for (const sandboxed of [true, false]) {
-  Deno.test({
+  Deno.test(needs(sandboxed && !bwrap.bubblewrap && `no bubblewrap sandbox: ${bwrap.message}`, {
     name: `GET /api/git-info runs nothing a hostile repo config names (${
       sandboxed ? "in the sandbox" : "on the host, no bubblewrap"
     })`,
-    ignore: sandboxed && !bwrap.bubblewrap,
     async fn() {
       const app = await createTestApp({ tools: sandboxed ? {} : { bwrapPath: null } });
       // Outside /tmp (private in the sandbox) and outside the workspace: what the host sees.
@@ -121,7 +121,7 @@ for (const sandboxed of [true, false]) {
         await Deno.remove(hostMarks, { recursive: true });
       }
     },
-  });
+  }));
 }
 
 Deno.test("runGit() gives git only its minimal environment, never the server's", async () => {

@@ -9,6 +9,7 @@ import {
 import type { ModelGroup, ModelsResponse } from "../lib/models/model_groups.ts";
 import { ManualTimers } from "../lib/timers.ts";
 import { createTestApp } from "./helpers.ts";
+import { scaled } from "./fixtures/scale.ts";
 
 /**
  * A fake OpenAI-compatible endpoint on a loopback port. `answer`: replies at once; `hang`:
@@ -550,7 +551,10 @@ function prng(seed: number) {
   };
 }
 
-Deno.test("refreshes racing cold loads never deadlock and leave a consistent catalog (200 runs)", async () => {
+// 60 interleavings in the default run, 200 in the slow lane (tests/fixtures/scale.ts).
+const RACE_RUNS = scaled(60, 200);
+
+Deno.test(`refreshes racing cold loads never deadlock and leave a consistent catalog (${RACE_RUNS} runs)`, async () => {
   const root = await Deno.makeTempDir({ prefix: "hermes-models-race-" });
   const configPath = join(root, "config.yaml");
   await Deno.writeTextFile(
@@ -590,7 +594,7 @@ Deno.test("refreshes racing cold loads never deadlock and leave a consistent cat
     },
   });
   try {
-    for (let run = 0; run < 200; run++) {
+    for (let run = 0; run < RACE_RUNS; run++) {
       budget = [0, 0.001, 0.004, 0.05][Math.floor(random() * 4)];
       const ops: Array<Promise<unknown>> = [];
       const n = 2 + Math.floor(random() * 4);

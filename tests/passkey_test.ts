@@ -141,7 +141,7 @@ Deno.test("a registered passkey signs in with the same session cookie a password
   }
 });
 
-Deno.test("passkey sign-in refuses a stale counter, a foreign origin, an expired or misdirected challenge", async () => {
+Deno.test("passkey sign-in refuses a stale counter, no user verification, a foreign origin, an expired or misdirected challenge", async () => {
   const t = testClock();
   const app = await createTestApp({
     env: { HERMES_WEBUI_PASSWORD: PASSWORD, HERMES_WEBUI_ALLOWED_HOSTS: "console.test" },
@@ -164,6 +164,16 @@ Deno.test("passkey sign-in refuses a stale counter, a foreign origin, an expired
       strictEqual(res.status, 401);
       match(((await res.json()) as Json).error as string, /counter/i);
     })();
+
+    // Present but not verified (a stolen, unlocked key used without its PIN or biometric).
+    const unverified = await passkeyLogin(
+      app,
+      await auth.get(await loginOptions(app), ORIGIN, { noUserVerification: true }),
+    );
+    strictEqual(unverified.status, 401);
+    match(((await unverified.json()) as Json).error as string, /user verification/i);
+    const asked = await loginOptions(app);
+    strictEqual((asked as unknown as { userVerification?: string }).userVerification, "required");
 
     // Signed for another origin (a phishing page relaying the challenge).
     const foreign = await passkeyLogin(

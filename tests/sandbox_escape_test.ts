@@ -10,8 +10,10 @@ import { type Harness, startHarness } from "./fixtures/engine_harness.ts";
 import { createTestApp } from "./helpers.ts";
 import { SANDBOX_UID, sandboxStatus } from "../lib/sandbox/command_runner.ts";
 import { logSandboxStatus } from "../main.ts";
+import { needs } from "./fixtures/skip.ts";
 
 const status = await sandboxStatus();
+const sandboxMissing = status.bubblewrap ? null : `no bubblewrap sandbox: ${status.message}`;
 
 /** One turn in which the model runs each command with `terminal`; returns what it saw. */
 async function shellTurn(h: Harness, commands: string[]): Promise<string[]> {
@@ -47,9 +49,8 @@ async function shellTurn(h: Harness, commands: string[]): Promise<string[]> {
   });
 }
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name: "a scripted model with every command approved cannot escape the sandbox as root",
-  ignore: !status.bubblewrap,
   async fn() {
     const h = await startHarness({ tools: {} });
     try {
@@ -86,11 +87,10 @@ Deno.test({
       await h.close();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name: "home as workspace: the shell can neither read nor patch config.yaml, keys or the database",
-  ignore: !status.bubblewrap,
   async fn() {
     const h = await startHarness({ tools: {} });
     try {
@@ -128,7 +128,7 @@ Deno.test({
       await h.close();
     }
   },
-});
+}));
 
 function hostAddress(): string | null {
   const a = Deno.networkInterfaces().find((i) =>
@@ -140,49 +140,51 @@ function hostAddress(): string | null {
 const connect = (host: string, port: number) =>
   `(exec 3<>/dev/tcp/${host}/${port}) 2>/dev/null && echo CONNECTED || echo REFUSED`;
 
-Deno.test({
-  name: "with the network switch on, the shell still cannot reach the console's own port",
-  ignore: !status.bubblewrap || !status.network_isolation,
-  async fn() {
-    const h = await startHarness({ tools: {} });
-    // A server of the test on every address: reachable through the host's external address
-    // (outbound traffic works), never through loopback.
-    const listener = Deno.listen({ hostname: "0.0.0.0", port: 0 });
-    const port = (listener.addr as Deno.NetAddr).port;
-    const accepting = (async () => {
-      for await (const conn of listener) conn.close();
-    })();
-    try {
-      const on = await h.call("POST", "/api/session/network", {
-        session_id: h.sessionId,
-        enabled: true,
-      });
-      deepStrictEqual(on.body, { ok: true, allow_network: true });
-      const consolePort = Number(new URL(h.url).port);
-      const ext = hostAddress();
-      const [loop, curl, gateway, testLoop, outbound] = await shellTurn(h, [
-        connect("127.0.0.1", consolePort),
-        `curl -s -m 5 http://127.0.0.1:${consolePort}/api/sessions; echo "curl=$?"`,
-        connect("10.0.2.2", consolePort),
-        connect("127.0.0.1", port),
-        ext ? connect(ext, port) : "echo CONNECTED",
-      ]);
-      match(loop, /^REFUSED/);
-      match(curl, /curl=7/);
-      match(gateway, /^REFUSED/, "slirp4netns runs with --disable-host-loopback");
-      match(testLoop, /^REFUSED/);
-      match(outbound, /^CONNECTED/, "the network itself works");
-    } finally {
-      listener.close();
-      await accepting.catch(() => {});
-      await h.close();
-    }
+Deno.test(needs(
+  sandboxMissing ??
+    (status.network_isolation ? null : "no private network (slirp4netns or unshare missing)"),
+  {
+    name: "with the network switch on, the shell still cannot reach the console's own port",
+    async fn() {
+      const h = await startHarness({ tools: {} });
+      // A server of the test on every address: reachable through the host's external address
+      // (outbound traffic works), never through loopback.
+      const listener = Deno.listen({ hostname: "0.0.0.0", port: 0 });
+      const port = (listener.addr as Deno.NetAddr).port;
+      const accepting = (async () => {
+        for await (const conn of listener) conn.close();
+      })();
+      try {
+        const on = await h.call("POST", "/api/session/network", {
+          session_id: h.sessionId,
+          enabled: true,
+        });
+        deepStrictEqual(on.body, { ok: true, allow_network: true });
+        const consolePort = Number(new URL(h.url).port);
+        const ext = hostAddress();
+        const [loop, curl, gateway, testLoop, outbound] = await shellTurn(h, [
+          connect("127.0.0.1", consolePort),
+          `curl -s -m 5 http://127.0.0.1:${consolePort}/api/sessions; echo "curl=$?"`,
+          connect("10.0.2.2", consolePort),
+          connect("127.0.0.1", port),
+          ext ? connect(ext, port) : "echo CONNECTED",
+        ]);
+        match(loop, /^REFUSED/);
+        match(curl, /curl=7/);
+        match(gateway, /^REFUSED/, "slirp4netns runs with --disable-host-loopback");
+        match(testLoop, /^REFUSED/);
+        match(outbound, /^CONNECTED/, "the network itself works");
+      } finally {
+        listener.close();
+        await accepting.catch(() => {});
+        await h.close();
+      }
+    },
   },
-});
+));
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name: "without slirp4netns the network switch keeps sandboxed commands offline and says so",
-  ignore: !status.bubblewrap,
   async fn() {
     const h = await startHarness({ tools: { slirpPath: null } });
     try {
@@ -196,11 +198,10 @@ Deno.test({
       await h.close();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needs(Deno.uid() === 0 ? null : "the console is not running as root", {
   name: "a console running as root without a sandbox says so in the log and the status",
-  ignore: Deno.uid() !== 0,
   async fn() {
     const app = await createTestApp({ tools: { bwrapPath: null } });
     try {
@@ -218,15 +219,14 @@ Deno.test({
       await app.close();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name: "sandboxStatus() reports the privilege drop, the filter and the network isolation",
-  ignore: !status.bubblewrap,
   fn() {
     strictEqual(status.unprivileged, true);
     strictEqual(status.seccomp, true);
     strictEqual(status.warning, null);
     match(status.message, /unprivileged user with no capabilities and a syscall filter/);
   },
-});
+}));

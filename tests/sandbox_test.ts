@@ -8,6 +8,7 @@ import { toolContext } from "./fixtures/tool_context.ts";
 import { buildToolset, runToolCall } from "../lib/tools/registry.ts";
 import { sandboxStatus } from "../lib/sandbox/command_runner.ts";
 import type { ToolContext } from "../lib/tools/types.ts";
+import { needs } from "./fixtures/skip.ts";
 
 async function setup(opts: Parameters<typeof createTestApp>[0] = {}) {
   const app = await createTestApp(opts);
@@ -132,10 +133,10 @@ Deno.test("a runaway file operation is stopped and its worker replaced", async (
 });
 
 const bwrap = await sandboxStatus();
+const sandboxMissing = bwrap.bubblewrap ? null : `no bubblewrap sandbox: ${bwrap.message}`;
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name: "terminal under bubblewrap cannot write outside the workspace",
-  ignore: !bwrap.bubblewrap,
   async fn() {
     const { app, call } = await setup();
     // Outside /tmp (which the sandbox replaces), so the host directory is visible read-only.
@@ -159,11 +160,10 @@ Deno.test({
       await Deno.remove(outside, { recursive: true });
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name: "terminal under bubblewrap has no network unless the session allows it",
-  ignore: !bwrap.bubblewrap,
   async fn() {
     const { app, ctx, call } = await setup();
     const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -192,11 +192,10 @@ Deno.test({
       await app.close();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name: "terminal under bubblewrap cannot read the console's config file or state directory",
-  ignore: !bwrap.bubblewrap,
   async fn() {
     const { app, call } = await setup({
       configYaml: "providers:\n  openai:\n    api_key: sk-very-secret\n",
@@ -212,7 +211,7 @@ Deno.test({
       await app.close();
     }
   },
-});
+}));
 
 Deno.test("sandboxStatus() reports an unsandboxed terminal when bubblewrap is missing", async () => {
   const status = await sandboxStatus("/nonexistent/bwrap");
@@ -250,9 +249,8 @@ const hasPython = await new Deno.Command("python3", { args: ["-c", "1"] }).outpu
   () => false,
 );
 
-Deno.test({
+Deno.test(needs(sandboxMissing ?? (hasPython ? null : "python3 is not installed"), {
   name: "terminal under bubblewrap cannot connect to masked host sockets",
-  ignore: !bwrap.bubblewrap || !hasPython,
   async fn() {
     const dir = await Deno.makeTempDir({ dir: "/var/tmp", prefix: "hermes-sock-" });
     const masked = join(dir, "control.sock");
@@ -286,4 +284,4 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
-});
+}));

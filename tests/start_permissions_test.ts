@@ -8,6 +8,7 @@ import { ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { startFakeProvider } from "./fixtures/fake_provider.ts";
 import { readSse } from "./fixtures/sse_client.ts";
+import { needs } from "./fixtures/skip.ts";
 
 const hasBwrap = (() => {
   try {
@@ -17,12 +18,10 @@ const hasBwrap = (() => {
   }
 })();
 
-Deno.test({
+Deno.test(needs(hasBwrap ? null : "bubblewrap (bwrap) is not installed", {
   name:
     "with start's permissions the terminal, file tools, rollback and the embedded terminal all work",
-  ignore: !hasBwrap,
   async fn() {
-    if (!hasBwrap) console.log("skipped: bubblewrap is not installed");
     // Answers by what is asked (a title request or another side call may come in between):
     // a user turn gets the terminal call, its tool result gets "done".
     const fake = startFakeProvider({
@@ -56,7 +55,8 @@ Deno.test({
       `model:\n  provider: custom\n  default: fake-model\n  base_url: ${fake.baseUrl}\n  api_key: k\n` +
         "approvals:\n  mode: off\n",
     );
-    const { base, child, token } = await startServer(root);
+    const server = await startServer(root);
+    const { base, token } = server;
     try {
       const call = async (path: string, body: unknown) => {
         const res = await fetch(`${base}${path}`, {
@@ -131,9 +131,8 @@ Deno.test({
       });
       ok(closed.ok, JSON.stringify(closed));
     } finally {
-      child.kill("SIGTERM");
-      await child.status;
+      await server.stop();
       await fake.close();
     }
   },
-});
+}));

@@ -6,9 +6,10 @@ import { join } from "node:path";
 import { createTestApp, serveTestApp, type TestApp } from "./helpers.ts";
 import { consoleToken } from "../lib/security/request_proof.ts";
 import { sandboxStatus } from "../lib/sandbox/bwrap_sandbox.ts";
+import { needs } from "./fixtures/skip.ts";
 
 const status = await sandboxStatus();
-const ignore = !status.bubblewrap;
+const sandboxMissing = status.bubblewrap ? null : `no bubblewrap sandbox: ${status.message}`;
 const dec = new TextDecoder();
 
 async function newSession(app: TestApp): Promise<string> {
@@ -100,9 +101,8 @@ const wsUrl = (base: string, sid: string, tid: string, token?: string) =>
   `${base.replace("http", "ws")}/api/terminal/ws?session_id=${sid}&terminal_id=${tid}` +
   (token === undefined ? "" : `&token=${token}`);
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name: "terminal: start, input, output, resize and close over the WebSocket, as uid 65534",
-  ignore,
   fn: () =>
     withServed(async (app, url, token) => {
       const sid = await newSession(app);
@@ -139,12 +139,11 @@ Deno.test({
       ok(v.events.some((e) => e.type === "exit"), JSON.stringify(v.events));
       strictEqual(app.ctx.terminals.list(sid).length, 0);
     }),
-});
+}));
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name:
     "terminal: reopening reattaches with the scrollback; nobody watching past the grace kills it",
-  ignore,
   fn: () =>
     withServed(async (app, url, token) => {
       app.ctx.terminals.configure({ graceMs: 1500 });
@@ -170,11 +169,10 @@ Deno.test({
       strictEqual(res.status, 404);
       await res.body?.cancel();
     }),
-});
+}));
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name: "terminal: the shell cannot read config.yaml or the state dir, nor reach the console",
-  ignore,
   fn: async () => {
     // Home as workspace, the hard case: config.yaml and the state dir INSIDE the workspace (and
     // outside /tmp, which the sandbox replaces anyway), so only the masks can hide them.
@@ -223,11 +221,10 @@ Deno.test({
       await Deno.remove(home, { recursive: true });
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name: "terminal: the WebSocket refuses another site, a missing or wrong token, and no login",
-  ignore,
   fn: async () => {
     await withServed(async (app, url, token) => {
       const sid = await newSession(app);
@@ -302,11 +299,10 @@ Deno.test({
       await v.closed;
     }, { env: { HERMES_WEBUI_PASSWORD: password } });
   },
-});
+}));
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name: "terminal: HTTP fallback — start, input, SSE output, resize, close",
-  ignore,
   fn: () =>
     withServed(async (app, url, token) => {
       const sid = await newSession(app);
@@ -344,11 +340,10 @@ Deno.test({
       // Bad input is a clear 400.
       strictEqual((await post("/api/terminal/resize", { rows: "big" })).status, 400);
     }),
-});
+}));
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name: "terminal: limits per session, and deleting the session kills its shells",
-  ignore,
   fn: () =>
     withServed(async (app) => {
       app.ctx.terminals.configure({ maxPerSession: 2 });
@@ -369,7 +364,7 @@ Deno.test({
       );
       strictEqual(app.ctx.terminals.list(sid).length, 0);
     }),
-});
+}));
 
 /** Processes (ours) whose working directory is `dir`: the sandboxed shells of a workspace. */
 async function processesIn(dir: string): Promise<number> {
@@ -392,9 +387,8 @@ async function settles(probe: () => Promise<number>, done: (n: number) => boolea
   return false;
 }
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name: "terminal: closing the app kills every shell, and no new one starts",
-  ignore,
   fn: async () => {
     const app = await createTestApp();
     let closed = false;
@@ -419,11 +413,10 @@ Deno.test({
       if (!closed) await app.close();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name: "terminal: hostile ids and sizes are refused or clamped, never a path",
-  ignore,
   fn: () =>
     withServed(async (app) => {
       const sid = await newSession(app);
@@ -447,11 +440,10 @@ Deno.test({
       strictEqual(list.status, 200);
       strictEqual((list.body.terminals as unknown[]).length, 0);
     }),
-});
+}));
 
-Deno.test({
+Deno.test(needs(sandboxMissing, {
   name: "terminal: a flood of output is read no faster than the rate limit",
-  ignore,
   fn: () =>
     withServed(async (app, url, token) => {
       const rate = 64 * 1024;
@@ -468,7 +460,7 @@ Deno.test({
       v.type("\x03"); // Ctrl-C reaches the program through the PTY
       await v.run("echo after-flood", "FLOODEND");
     }),
-});
+}));
 
 Deno.test("terminal: without bubblewrap it refuses to start rather than run on the host", async () => {
   const app = await createTestApp({ tools: { bwrapPath: null } });

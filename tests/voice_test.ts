@@ -308,7 +308,8 @@ Deno.test("under start's permissions both routes reach the provider and answer",
     join(root, "config.yaml"),
     `model:\n  provider: custom\n  default: fake-model\n  base_url: ${fake.baseUrl}\n  api_key: k\n`,
   );
-  const { base, child, token } = await startServer(root, { stderr: "piped" });
+  const server = await startServer(root);
+  const { base, token } = server;
   try {
     const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
       fetch(`${base}${path}`, {
@@ -334,9 +335,7 @@ Deno.test("under start's permissions both routes reach the provider and answer",
     strictEqual(spoken.headers.get("content-type"), "audio/wav");
     ok((await spoken.arrayBuffer()).byteLength > 44);
   } finally {
-    child.kill("SIGTERM");
-    const out = await child.output();
-    const err = new TextDecoder().decode(out.stderr);
+    const err = (await server.stop()).log;
     ok(!/Requires \w+ access|NotCapable/.test(err), err.slice(-2000));
     await fake.close();
     await Deno.remove(root, { recursive: true }).catch(() => {});

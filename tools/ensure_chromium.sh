@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Make sure the system packages the test suite drives are present: Debian's Chromium (browser
-# tests, via playwright-core), bubblewrap and slirp4netns (the terminal tool's OS sandbox and its
-# network). Installs them with apt when running as root on a machine that lacks them; never
+# Make sure the system packages the test suite drives are present: Debian's Chromium and its
+# headless shell (browser tests, via playwright-core: the shell runs them, the browser is the
+# fallback), bubblewrap and slirp4netns (the terminal tool's OS sandbox and its network). Installs them with apt when running as root on a machine that lacks them; never
 # downloads a browser build.
 set -u
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
+[ -x /usr/bin/chromium-headless-shell ] || need+=(chromium-headless-shell)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 # slirp4netns: the terminal's network switch (a private network without the host's loopback).
 [ -x /usr/bin/slirp4netns ] || need+=(slirp4netns)

@@ -58,6 +58,9 @@ function ToolDetails({ tool }: { tool: SharedTool }) {
         <>
           {tool.args ? <pre class="share-tool-args">{tool.args}</pre> : null}
           {tool.result ? <pre class="share-tool-result">{tool.result}</pre> : null}
+          {tool.outputWithheld
+            ? <p class="share-tool-withheld">{t("share.outputWithheld")}</p>
+            : null}
         </>
       )}
     </details>

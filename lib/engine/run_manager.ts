@@ -30,7 +30,7 @@ import { attachmentFields } from "./model_messages.ts";
 import { resolveAttachment } from "../workspace/uploads.ts";
 import { mimeForName, sniffImage } from "../workspace/mime.ts";
 import { expireOrphanedApprovals } from "../approvals/approvals.ts";
-import { type RunCommand, RunLeases } from "../replicas/run_leases.ts";
+import { type LeaseTimings, type RunCommand, RunLeases } from "../replicas/run_leases.ts";
 import { pushSteer } from "./steer.ts";
 
 async function readHead(path: string): Promise<Uint8Array> {
@@ -96,7 +96,7 @@ export class RunManager {
    * one on a database this process alone uses, only those with an expired lease on a shared one.
    */
   constructor(
-    private deps: { db: Db; clock: Clock; log: Logger },
+    private deps: { db: Db; clock: Clock; log: Logger; leases?: LeaseTimings },
     overrides: Partial<EngineOptions> = {},
   ) {
     this.overrides = overrides;

@@ -1,8 +1,8 @@
 // Runs across replicas: each running stream is owned by the process that started it, through a
 // lease (streams.owner_replica, streams.lease_until) it renews every few seconds; a process that
 // stops renewing (killed, cut off) has its runs recovered by another — marked interrupted, the
-// partial answer rebuilt from the journal, the session freed — within LEASE_SECONDS +
-// SWEEP_MS. Commands for a run owned elsewhere (cancel, steer, approval and clarify answers)
+// partial answer rebuilt from the journal, the session freed — within the lease plus one sweep
+// (LeaseTimings: 10 s and 3 s unless configured). Commands for a run owned elsewhere (cancel, steer, approval and clarify answers)
 // travel as rows in run_commands with a signal on the command channel; the owner drains its
 // rows on every signal and each time its listening (re)starts, so none is lost.
 // With one process on the database (SQLite) none of this runs: every run is local.
@@ -16,9 +16,17 @@ import { expireOrphanedApprovals } from "../approvals/approvals.ts";
 import { publishSessionsChanged } from "../sessions/session_events.ts";
 
 /** How long a lease holds without renewal, and how often it is renewed and swept. */
-export const LEASE_SECONDS = 10;
-export const RENEW_MS = 3_000;
-export const SWEEP_MS = 3_000;
+export interface LeaseTimings {
+  leaseSeconds: number;
+  renewMs: number;
+  sweepMs: number;
+}
+
+export const DEFAULT_LEASE_TIMINGS: LeaseTimings = {
+  leaseSeconds: 10,
+  renewMs: 3_000,
+  sweepMs: 3_000,
+};
 
 export type RunCommandKind = "cancel" | "steer" | "approval" | "clarify";
 
@@ -41,11 +49,13 @@ export class RunLeases {
   #handler: RunCommandHandler | null = null;
   #followers = new Set<() => void>();
   #live: () => string[] = () => [];
+  #timings: LeaseTimings;
 
-  constructor(deps: { db: Db; clock: Clock; log: Logger }) {
+  constructor(deps: { db: Db; clock: Clock; log: Logger; leases?: LeaseTimings }) {
     this.#db = deps.db;
     this.#clock = deps.clock;
     this.#log = deps.log;
+    this.#timings = deps.leases ?? DEFAULT_LEASE_TIMINGS;
     this.bus = busOf(deps.db);
   }
 
@@ -55,7 +65,7 @@ export class RunLeases {
 
   /** The lease a run claimed now holds until (null on a database only this process uses). */
   newLeaseUntil(): number | null {
-    return this.bus.shared ? this.#clock() + LEASE_SECONDS : null;
+    return this.bus.shared ? this.#clock() + this.#timings.leaseSeconds : null;
   }
 
   /**
@@ -70,15 +80,19 @@ export class RunLeases {
       signal: (payload) => payload === this.replicaId && this.#drain(),
       resync: () => this.#drain(),
     });
-    this.#timers.push(setInterval(() => this.#guard("renew", () => this.renew()), RENEW_MS));
-    this.#timers.push(setInterval(() => this.#guard("sweep", () => this.sweep()), SWEEP_MS));
+    this.#timers.push(
+      setInterval(() => this.#guard("renew", () => this.renew()), this.#timings.renewMs),
+    );
+    this.#timers.push(
+      setInterval(() => this.#guard("sweep", () => this.sweep()), this.#timings.sweepMs),
+    );
     // Timers that must not keep a stopping process (or a test) alive.
     for (const t of this.#timers) Deno.unrefTimer(t as unknown as number);
   }
 
   /**
    * Give up this process's leases at once (a clean shutdown: its runs were halted). The next
-   * start, or any replica's sweep, recovers them now instead of after LEASE_SECONDS — as a lone
+   * start, or any replica's sweep, recovers them now instead of after the lease — as a lone
    * SQLite process's next start does.
    */
   releaseLeases(): void {
@@ -113,7 +127,7 @@ export class RunLeases {
     this.#db.prepare(
       `UPDATE streams SET lease_until = ? WHERE owner_replica = ? AND status = 'running'
        AND stream_id IN (${live.map(() => "?").join(", ")})`,
-    ).run(this.#clock() + LEASE_SECONDS, this.replicaId, ...live);
+    ).run(this.#clock() + this.#timings.leaseSeconds, this.replicaId, ...live);
   }
 
   /** Recover the runs whose owner stopped renewing. Returns how many. */

@@ -146,7 +146,8 @@ export async function startRegistration(sec: Security, rp: RpContext, rpName: st
     userDisplayName: rpName.slice(0, 64) || "Hermes Console",
     attestationType: "none",
     excludeCredentials: existing.map((c) => ({ id: c.id, transports: parseTransports(c) })),
-    authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
+    // The key's PIN or biometric, not only its presence: a stolen unlocked key signs in nobody.
+    authenticatorSelection: { residentKey: "preferred", userVerification: "required" },
     supportedAlgorithmIDs: ALGORITHMS,
     timeout: 60_000,
   });
@@ -177,7 +178,7 @@ export async function finishRegistration(
       expectedChallenge: expected.challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.rpID,
-      requireUserVerification: false,
+      requireUserVerification: true,
       supportedAlgorithmIDs: ALGORITHMS,
     });
   } catch (err) {
@@ -215,7 +216,7 @@ export async function startLogin(sec: Security, rp: RpContext) {
   const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: rp.rpID,
     allowCredentials: creds.map((c) => ({ id: c.id, transports: parseTransports(c) })),
-    userVerification: "preferred",
+    userVerification: "required",
     timeout: 60_000,
   });
   putChallenge(
@@ -263,7 +264,7 @@ export async function finishLogin(
         counter: row.counter,
         transports: parseTransports(row),
       },
-      requireUserVerification: false,
+      requireUserVerification: true,
     });
   } catch (err) {
     throw new AuthError(`Passkey sign-in failed: ${(err as Error).message}`);

@@ -29,7 +29,13 @@ export async function systemHealth(app: AppContext) {
     const row = app.db.prepare("PRAGMA quick_check").get() as Record<string, string>;
     const verdict = Object.values(row)[0];
     const { n } = app.db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number };
-    return { ok: verdict === "ok", detail: `quick_check: ${verdict}`, sessions: n };
+    const checked = !verdict.startsWith("not_applicable");
+    return {
+      ok: verdict === "ok" || !checked,
+      detail: `quick_check: ${verdict}`,
+      integrity: checked ? (verdict === "ok" ? "ok" : "failed") : "not_applicable",
+      sessions: n,
+    };
   });
   const disk = await check(() => {
     const s = statfsSync(app.config.stateDir);

@@ -24,6 +24,12 @@ export interface AppConfig {
   password: string | undefined;
   maxUploadBytes: number;
   modelsRebuildBudgetSeconds: number;
+  /**
+   * Replicas only: how long a run's lease holds unrenewed, and how often leases are renewed and
+   * expired ones swept (HERMES_REPLICA_LEASE_SECONDS, _RENEW_MS, _SWEEP_MS). A dead replica's
+   * runs are recovered within lease + sweep.
+   */
+  leases: { leaseSeconds: number; renewMs: number; sweepMs: number };
   /** Extra Host header values accepted besides the bind address and localhost. */
   allowedHosts: string[];
   /** `HERMES_WEBUI_TEST_HOOKS=1` enables test-only routes such as approval/inject_test. */
@@ -70,6 +76,20 @@ function numberVar(env: Record<string, string>, name: string, fallback: number):
   return n;
 }
 
+/** The replica lease timings; a renewal or sweep period must be shorter than the lease. */
+function leaseTimings(env: Record<string, string>): AppConfig["leases"] {
+  const leaseSeconds = numberVar(env, "HERMES_REPLICA_LEASE_SECONDS", 10);
+  const renewMs = numberVar(env, "HERMES_REPLICA_RENEW_MS", 3_000);
+  const sweepMs = numberVar(env, "HERMES_REPLICA_SWEEP_MS", 3_000);
+  if (renewMs < 50 || sweepMs < 50 || renewMs >= leaseSeconds * 1000) {
+    throw new ConfigError(
+      "HERMES_REPLICA_RENEW_MS and HERMES_REPLICA_SWEEP_MS must be at least 50, and the renewal " +
+        "period shorter than HERMES_REPLICA_LEASE_SECONDS",
+    );
+  }
+  return { leaseSeconds, renewMs, sweepMs };
+}
+
 /** Read and parse the YAML config; a malformed file names the file and the line. */
 export function readConfigFile(path: string): Record<string, unknown> {
   let text: string;
@@ -107,14 +127,19 @@ export function expandEnvRefs(value: string, env: Readonly<Record<string, string
 /**
  * Where the database lives (read here, the one reader of Deno.env): HERMES_DATABASE_URL names a
  * PostgreSQL server (else the SQLite file in the state dir); HERMES_DATABASE_ISOLATE=1 gives each
- * opened database a schema of its own (the test suite's PostgreSQL pass).
+ * opened database one of its own (the test suite's PostgreSQL lane): a clone of the migrated
+ * database HERMES_DATABASE_TEMPLATE names, else a schema (see lib/storage/postgres/).
  */
-export function databaseEnv(): { url: string | null; isolate: boolean } {
+export function databaseEnv(): { url: string | null; isolate: boolean; template: string | null } {
   const url = Deno.env.get("HERMES_DATABASE_URL")?.trim() || null;
   if (url && !/^postgres(ql)?:\/\//.test(url)) {
     throw new ConfigError("HERMES_DATABASE_URL must be a postgres:// or postgresql:// URL");
   }
-  return { url, isolate: Deno.env.get("HERMES_DATABASE_ISOLATE") === "1" };
+  const template = Deno.env.get("HERMES_DATABASE_TEMPLATE")?.trim() || null;
+  if (template && !/^[a-z_][a-z0-9_]{0,30}$/.test(template)) {
+    throw new ConfigError("HERMES_DATABASE_TEMPLATE must be a plain database name (a-z, 0-9, _)");
+  }
+  return { url, isolate: Deno.env.get("HERMES_DATABASE_ISOLATE") === "1", template };
 }
 
 /** The folder for files every replica must see (uploads, attachments): see `sharedDir`. */
@@ -149,6 +174,7 @@ export function loadConfig(env: Record<string, string> = Deno.env.toObject()): A
     password: env.HERMES_WEBUI_PASSWORD || undefined,
     maxUploadBytes: numberVar(env, "HERMES_WEBUI_MAX_UPLOAD_MB", 20) * 1024 * 1024,
     modelsRebuildBudgetSeconds: numberVar(env, "HERMES_WEBUI_MODELS_REBUILD_BUDGET", 4),
+    leases: leaseTimings(env),
     allowedHosts: (env.HERMES_WEBUI_ALLOWED_HOSTS ?? "").split(",").map((s) => s.trim()).filter(
       Boolean,
     ),

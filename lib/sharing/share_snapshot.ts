@@ -1,6 +1,7 @@
 // What a share link shows: a frozen, reduced copy of a conversation taken at share time.
 // Invariants: the agent's reasoning is never in it; tool arguments and outputs are in it only
-// when the user asked (`includeTools`), and what file tools read or wrote only with
+// when the user asked (`includeTools`); what file tools read or wrote, and the output of every
+// other tool (a shell's `cat notes.txt`, an MCP tool's answer can print any file), only with
 // `includeFiles` too; prose is kept as markdown and rendered (inert) when the page is served.
 import type { Db } from "../storage/db.ts";
 import { listMessages } from "../sessions/messages.ts";
@@ -25,6 +26,8 @@ export interface SharedTool {
   result?: string | null;
   /** True when the details exist but were left out (a file tool without `includeFiles`). */
   withheld?: boolean;
+  /** True when the output was left out (any other tool without `includeFiles`). */
+  outputWithheld?: boolean;
 }
 
 export interface SharedTurn {
@@ -65,8 +68,9 @@ export function takeSnapshot(
     tools: opts.includeTools
       ? t.tools.map((tool) => {
         const base = { name: tool.name, target: tool.target, status: tool.status };
-        if (FILE_TOOLS.has(tool.name) && !opts.includeFiles) return { ...base, withheld: true };
-        return { ...base, args: tool.args, result: tool.result };
+        if (opts.includeFiles) return { ...base, args: tool.args, result: tool.result };
+        if (FILE_TOOLS.has(tool.name)) return { ...base, withheld: true };
+        return { ...base, args: tool.args, outputWithheld: tool.result !== null };
       })
       : [],
     segments: t.segments.map((s) => s.text),

@@ -4,7 +4,7 @@
 // together with its user_version bump, so a crash mid-migration leaves the old version.
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { join } from "node:path";
-import { PgDatabase, schemaForPath } from "./postgres/pg_database.ts";
+import { isolationFor, PgDatabase } from "./postgres/pg_database.ts";
 import { migratePostgres } from "./postgres/pg_migrations.ts";
 import { databaseEnv } from "../settings/config.ts";
 
@@ -461,11 +461,12 @@ export function openDatabase(stateDir: string): Db {
  * picks a schema when HERMES_DATABASE_ISOLATE=1, see lib/storage/postgres/pg_database.ts).
  */
 export function openDatabaseAt(path: string): Db {
-  const { url, isolate } = databaseEnv();
+  const { url, isolate, template } = databaseEnv();
   if (url) {
     let db: PgDatabase;
     try {
-      db = new PgDatabase(url, schemaForPath(path, isolate));
+      const where = isolationFor(url, path, isolate, template);
+      db = new PgDatabase(where.url, where.opts);
     } catch (err) {
       throw new Error(
         `Could not open the PostgreSQL database at ${redactUrl(url)}: ${(err as Error).message}`,

@@ -5,11 +5,8 @@
 // choice button. Fails on any console error (except the one 409 a stale card provokes).
 import { ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { hasChromium } from "./browser.ts";
+import { browserTest } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 const terminal = (command: string) => ({ name: "terminal", args: { command } });
 

@@ -3,12 +3,9 @@
 // an edited command runs once (the agent is told), `d` denies the other. Desktop and phone.
 import { ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { hasChromium } from "./browser.ts";
+import { browserTest } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
 import { waitFor } from "../fixtures/engine_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 const terminal = (command: string) => ({ name: "terminal", args: { command } });
 

@@ -13,8 +13,8 @@ import { createTestApp, serveTestApp, type TestApp } from "../helpers.ts";
 import { startFakeProvider } from "../fixtures/fake_provider.ts";
 import {
   type BrowserHarness,
+  browserTest,
   ensureIslandsBuilt,
-  hasChromium,
   launchBrowser,
   type Page,
   screenshotsDir,
@@ -24,9 +24,6 @@ import {
 import { seedApp } from "./seed.ts";
 import { openToolCard, transcriptFixture } from "./transcript_harness.ts";
 import { git } from "../git_fixture.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 const AXE_SOURCE = await Deno.readTextFile(
   new URL("../../node_modules/axe-core/axe.min.js", import.meta.url),

@@ -1,15 +1,34 @@
 // Browser tests' shared harness: Debian's Chromium driven by playwright-core with the flags
-// of CONVENTIONS.md, a fresh temp profile per launch, every console error and uncaught page
-// error collected (a test fails on any), and screenshots saved under one temp dir per run.
+// of CONVENTIONS.md, one browser process per test file (launched on first use, closed after the
+// file's last test) and a fresh context per test — its own storage, cookies and service
+// workers, so tests stay independent without paying a Chromium start each — every console error
+// and uncaught page error collected (a test fails on any), and screenshots saved under one temp
+// dir per run.
 import { chromium } from "playwright-core";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { skipWhen } from "../fixtures/skip.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestApp, serveTestApp, type TestApp, type TestAppOptions } from "../helpers.ts";
 
 export type { BrowserContext, Page };
 
-export const CHROMIUM_PATH = "/usr/bin/chromium";
+/**
+ * Debian's Chromium: its headless shell (package chromium-headless-shell: the same engine
+ * without the browser's own UI, which costs the suite about 40% less CPU), else the full
+ * browser. CHROMIUM_PATH names another (`/nonexistent` shows how skips are reported).
+ */
+export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") ||
+  ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find(isFile) ||
+  "/usr/bin/chromium-headless-shell";
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
 export const CHROMIUM_FLAGS = [
   "--headless",
   "--no-sandbox",
@@ -20,14 +39,21 @@ export const CHROMIUM_FLAGS = [
   "--no-first-run",
 ];
 
-/** True when Chromium is installed (browser tests are skipped, loudly, when it is not). */
-export const hasChromium = (() => {
-  try {
-    return Deno.statSync(CHROMIUM_PATH).isFile;
-  } catch {
-    return false;
-  }
-})();
+/** True when Chromium is installed. */
+export const hasChromium = isFile(CHROMIUM_PATH);
+
+/** Why browser tests cannot run here, or null when they can. */
+export const chromiumMissing = hasChromium
+  ? null
+  : `Chromium is not installed at ${CHROMIUM_PATH} (apt-get install chromium-headless-shell)`;
+
+/**
+ * Whether the browser test `name` is ignored here (Chromium missing); prints the reason when it
+ * is (tests/fixtures/skip.ts). For `Deno.test({ ignore: … })` written out in full.
+ */
+export function skipWithoutChromium(name: string): boolean {
+  return skipWhen(chromiumMissing, name);
+}
 
 export interface BrowserHarness {
   context: BrowserContext;
@@ -53,21 +79,50 @@ export async function screenshotsDir(): Promise<string> {
   return screenshotDir;
 }
 
+/** The file's browser processes, one per set of extra launch flags (most files use one). */
+const browsers = new Map<string, Promise<Browser>>();
+
+function sharedBrowser(args: string[]): Promise<Browser> {
+  const key = args.join(" ");
+  let browser = browsers.get(key);
+  if (!browser) {
+    browser = chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: [...CHROMIUM_FLAGS, ...args],
+    });
+    browsers.set(key, browser);
+    // A browser that crashed or was closed is launched again by the next test.
+    browser.then((b) => b.on("disconnected", () => browsers.delete(key))).catch(() =>
+      browsers.delete(key)
+    );
+  }
+  return browser;
+}
+
+// After the file's last test (Deno.test.afterAll is only there when this runs under `deno test`;
+// the sessions bench imports this file under `deno run`).
+if (typeof Deno.test?.afterAll === "function") {
+  Deno.test.afterAll(async () => {
+    const open = [...browsers.values()];
+    browsers.clear();
+    for (const browser of open) await (await browser.catch(() => null))?.close();
+  });
+}
+
 /**
- * Launch Chromium with a fresh temporary profile. Always `close()` it (sanitizers). The
- * console's service worker (/sw.js) is blocked unless `serviceWorkers: "allow"`: a worker that
- * serves cached bundles would hide requests from `page.route()`/`page.on("request")`, so only
- * the install test (tests/e2e/share_e2e_test.ts) runs with it. `args` adds Chromium flags (the
- * voice test's fake microphone).
+ * A fresh browser context (its own storage, cookies and service workers) on the file's shared
+ * Chromium. Always `close()` it. The console's service worker (/sw.js) is blocked unless
+ * `serviceWorkers: "allow"`: a worker that serves cached bundles would hide requests from
+ * `page.route()`/`page.on("request")`, so only the install test (tests/e2e/share_e2e_test.ts)
+ * runs with it. `args` adds Chromium flags (the voice test's fake microphone): those tests get
+ * a browser process of their own.
  */
 export async function launchBrowser(
   opts: { serviceWorkers?: "allow" | "block"; args?: string[]; deviceScaleFactor?: number } = {},
 ): Promise<BrowserHarness> {
-  const profile = await Deno.makeTempDir({ prefix: "hermes-chromium-" });
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [...CHROMIUM_FLAGS, ...(opts.args ?? [])],
+  const browser = await sharedBrowser(opts.args ?? []);
+  const context = await browser.newContext({
     viewport: { width: 1280, height: 800 },
     serviceWorkers: opts.serviceWorkers ?? "block",
     deviceScaleFactor: opts.deviceScaleFactor, // 2: the zoom test's high-DPI screenshots
@@ -79,8 +134,6 @@ export async function launchBrowser(
     });
     page.on("pageerror", (err) => errors.push(`pageerror: ${err.stack ?? err.message}`));
   };
-  // The persistent context opens one blank page; it is watched like every later one.
-  for (const page of context.pages()) watch(page);
   context.on("page", watch);
   return {
     context,
@@ -101,8 +154,7 @@ export async function launchBrowser(
       return path;
     },
     async close() {
-      await context.close();
-      await Deno.remove(profile, { recursive: true }).catch(() => {});
+      await context.close().catch(() => {}); // a crashed browser took its contexts with it
     },
   };
 }
@@ -123,7 +175,18 @@ const mtimeOf = (path: string): number => {
  * may not have). Rebuilding is safe while other tests read the bundle: unchanged chunks keep
  * their names and bytes, and the manifest is replaced atomically.
  */
-export async function ensureIslandsBuilt(): Promise<void> {
+export function ensureIslandsBuilt(): Promise<void> {
+  // Once per test file: the build does not go stale between two tests of one run.
+  islandsChecked ??= checkIslandsBuilt().catch((err) => {
+    islandsChecked = null;
+    throw err;
+  });
+  return islandsChecked;
+}
+
+let islandsChecked: Promise<void> | null = null;
+
+async function checkIslandsBuilt(): Promise<void> {
   const manifestPath = join(ROOT, "static/_islands/manifest.json");
   let stale = true;
   try {
@@ -161,9 +224,49 @@ export async function waitForIslands(page: Page): Promise<void> {
   );
 }
 
-/** A `Deno.test` that is skipped (reported as ignored) when Chromium is not installed. */
-export function browserTest(name: string, fn: () => Promise<void>, ignore = false): void {
-  Deno.test({ name, ignore: ignore || !hasChromium, fn });
+/**
+ * A browser test: ignored, with its reason printed, when Chromium is not installed or when
+ * `missing` names something else it needs. The resource and op sanitizers are off: the file's
+ * Chromium outlives each test by design.
+ */
+export function browserTest(
+  name: string,
+  fn: () => Promise<void>,
+  missing: string | null = null,
+): void {
+  Deno.test({
+    name,
+    ignore: skipWhen(chromiumMissing ?? missing, name),
+    sanitizeResources: false,
+    sanitizeOps: false,
+    fn: () => withinBrowserBudget(name, fn),
+  });
+}
+
+/** Far above any browser test's run on a loaded 2-core machine (the longest take about 1 min). */
+const BROWSER_TEST_BUDGET_MS = 5 * 60_000;
+
+/**
+ * Run a browser test, failing it when it runs past the budget: some Playwright calls wait with no
+ * timeout of their own (a new context or page, a download), and a browser that stops answering
+ * would otherwise hold the whole run until CI's limit. The file's browser is closed then, so the
+ * stuck calls end and the next test starts on a fresh one.
+ */
+async function withinBrowserBudget(name: string, fn: () => Promise<void>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const overrun = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const open = [...browsers.values()];
+      browsers.clear();
+      for (const b of open) b.then((x) => x.close()).catch(() => {});
+      reject(new Error(`"${name}" did not finish within ${BROWSER_TEST_BUDGET_MS / 1000} s`));
+    }, BROWSER_TEST_BUDGET_MS);
+  });
+  try {
+    await Promise.race([fn(), overrun]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** What `withAppInBrowser` hands its body: the app, its loopback URL and the browser. */

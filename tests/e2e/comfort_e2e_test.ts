@@ -7,11 +7,8 @@
 // title only, prefixes the tab title and swaps the favicon; answering restores both; a run in
 // another chat that finishes notifies, and a click on it opens that chat.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { hasChromium, type Page, waitForIslands } from "./browser.ts";
+import { browserTest, type Page, waitForIslands } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 const active = (page: Page) =>
   page.evaluate(() => {

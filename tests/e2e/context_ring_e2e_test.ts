@@ -2,12 +2,9 @@
 // bar's ring shows it in amber; a click offers compression (`/compress ` in the composer) and
 // `/compress <focus>` runs a summary that carries the focus. Desktop and phone.
 import { ok, strictEqual } from "node:assert/strict";
-import { hasChromium } from "./browser.ts";
+import { browserTest } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
 import { waitFor } from "../fixtures/engine_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
   browserTest(`the context ring fills and offers /compress <focus> (${size.width}px)`, async () => {

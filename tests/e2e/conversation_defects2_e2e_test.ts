@@ -7,11 +7,8 @@
 // setup. Screenshots are named after the point they show (p4-…, p5-…).
 import { ok, strictEqual } from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { hasChromium, type Page } from "./browser.ts";
+import { browserTest, type Page } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 const PNG = Uint8Array.from(
   atob(

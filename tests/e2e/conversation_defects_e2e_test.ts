@@ -8,11 +8,8 @@
 // grows while it streams. Screenshots: see the names passed to screenshot().
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { hasChromium, type Page } from "./browser.ts";
+import { browserTest, type Page } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 const terminal = (command: string) => ({ name: "terminal", args: { command } });
 

@@ -4,11 +4,8 @@
 // the same diff. Desktop and phone.
 import { ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { hasChromium } from "./browser.ts";
+import { browserTest } from "./browser.ts";
 import { openToolCard, transcriptFixture } from "./transcript_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
   browserTest(`a patch card shows its diff with line numbers (${size.width}px)`, async () => {

@@ -4,12 +4,11 @@
 import { deepStrictEqual as assertEquals, ok as assert, strictEqual } from "node:assert/strict";
 import { createTestApp, serveTestApp } from "../helpers.ts";
 import { startFakeProvider } from "../fixtures/fake_provider.ts";
-import { ensureIslandsBuilt, hasChromium, launchBrowser, waitForIslands } from "./browser.ts";
+import { browserTest, ensureIslandsBuilt, launchBrowser, waitForIslands } from "./browser.ts";
 
-Deno.test({
-  name: "the first chat from the empty state streams its answer into the new session",
-  ignore: !hasChromium,
-  async fn() {
+browserTest(
+  "the first chat from the empty state streams its answer into the new session",
+  async () => {
     await ensureIslandsBuilt();
     const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
     const answer = `Streaming answer: ${words} END-OF-ANSWER`;
@@ -93,4 +92,4 @@ Deno.test({
       await fake.close();
     }
   },
-});
+);

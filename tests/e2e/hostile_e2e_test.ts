@@ -4,11 +4,8 @@
 // (a CSP violation would log one), no element carries an on* attribute, no link a script URL.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { hasChromium, type Page } from "./browser.ts";
+import { browserTest, type Page } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 const HOSTILE = [
   "Here you go <img src=x onerror=alert(1)> and <script>alert(2)</script>.",

@@ -6,7 +6,7 @@ import { deepStrictEqual, ok as assert, strictEqual } from "node:assert/strict";
 import { startHarness } from "../fixtures/engine_harness.ts";
 import type { InsightsReport } from "../../lib/insights/insights.ts";
 import { niceCeiling } from "../../components/InsightsChart.tsx";
-import { ensureIslandsBuilt, hasChromium, launchBrowser } from "./browser.ts";
+import { browserTest, ensureIslandsBuilt, launchBrowser } from "./browser.ts";
 
 const ANSWERS = [
   { text: "First answer.", usage: { input_tokens: 1200, output_tokens: 150 } },
@@ -14,10 +14,9 @@ const ANSWERS = [
   { text: "Third.", usage: { input_tokens: 3100, output_tokens: 95 } },
 ];
 
-Deno.test({
-  name: "insights: after a few turns the view shows the fake model's usage and a daily chart",
-  ignore: !hasChromium,
-  async fn() {
+browserTest(
+  "insights: after a few turns the view shows the fake model's usage and a daily chart",
+  async () => {
     await ensureIslandsBuilt();
     const h = await startHarness();
     const browser = await launchBrowser();
@@ -134,4 +133,4 @@ Deno.test({
       await h.close();
     }
   },
-});
+);

@@ -2,11 +2,8 @@
 // over the composer; a click brings the transcript back to its end and the button goes.
 // Desktop and phone.
 import { ok, strictEqual } from "node:assert/strict";
-import { hasChromium } from "./browser.ts";
+import { browserTest } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
   browserTest(`jump to latest while an answer streams (${size.width}px)`, async () => {
@@ -14,9 +11,13 @@ for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) 
     const { page, h } = f;
     try {
       await f.open();
+      // The second answer waits after 100 words until the test stops it: the run is still on
+      // when the transcript is scrolled up, however slow the machine, and the test does not
+      // sit through 400 words.
       h.fake.enqueue({ text: "line of the answer\n\n".repeat(40) }, {
         text: "word ".repeat(400),
         delayMs: 40,
+        hang: 100,
       });
       await f.send("a long answer first");
       await f.settled();
@@ -46,6 +47,7 @@ for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) 
           : s.scrollHeight - s.clientHeight - s.scrollTop
       );
       ok(gap < 120, `back at the end (${gap}px away)`);
+      await page.locator("button[data-action='stop']").click();
       await f.settled();
       f.browser.assertNoErrors();
     } finally {

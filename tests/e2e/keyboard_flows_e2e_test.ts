@@ -4,11 +4,8 @@
 // must land back where it was when a menu, dialog, popover or card closes.
 import { ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { hasChromium, type Page } from "./browser.ts";
+import { browserTest, type Page } from "./browser.ts";
 import { type TranscriptFixture, transcriptFixture } from "./transcript_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 const terminal = (command: string) => ({ name: "terminal", args: { command } });
 

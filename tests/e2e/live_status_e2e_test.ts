@@ -2,11 +2,8 @@
 // happening now ("Running `sleep 1.5; echo done`") and the line goes when the
 // turn ends. Desktop and phone.
 import { strictEqual } from "node:assert/strict";
-import { hasChromium } from "./browser.ts";
+import { browserTest } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
   browserTest(`the Activity row says what runs now (${size.width}px)`, async () => {

@@ -3,14 +3,13 @@
 // CSRF token lets its writes through while a write without it is refused.
 import { ok, strictEqual } from "node:assert/strict";
 import { createTestApp, serveTestApp } from "../helpers.ts";
-import { hasChromium, launchBrowser } from "./browser.ts";
+import { browserTest, launchBrowser } from "./browser.ts";
 
 const PASSWORD = "correct horse battery staple";
 
-Deno.test({
-  name: "login page: redirect, wrong password in place, then the page asked for with a CSRF token",
-  ignore: !hasChromium,
-  async fn() {
+browserTest(
+  "login page: redirect, wrong password in place, then the page asked for with a CSRF token",
+  async () => {
     const app = await createTestApp({ env: { HERMES_WEBUI_PASSWORD: PASSWORD } });
     const server = serveTestApp(app);
     const browser = await launchBrowser();
@@ -55,4 +54,4 @@ Deno.test({
       await app.close();
     }
   },
-});
+);

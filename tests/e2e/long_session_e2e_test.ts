@@ -4,7 +4,7 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { createSession } from "../../lib/sessions/sessions.ts";
 import { appendMessages, type NewMessage } from "../../lib/sessions/messages.ts";
-import { hasChromium, waitForIslands, withAppInBrowser } from "./browser.ts";
+import { browserTest, waitForIslands, withAppInBrowser } from "./browser.ts";
 import { domSize } from "./transcript_harness.ts";
 
 const TURNS = 1000;
@@ -44,12 +44,9 @@ function seedMessages(): NewMessage[] {
   return msgs;
 }
 
-Deno.test({
-  name: "a 1,000-turn session opens under the DOM budget and loads older turns on scroll",
-  ignore: !hasChromium,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
+browserTest(
+  "a 1,000-turn session opens under the DOM budget and loads older turns on scroll",
+  async () => {
     await withAppInBrowser({}, async ({ app, url, browser }) => {
       const s = createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace });
       appendMessages(app.ctx.db, app.ctx.clock, s.session_id, seedMessages());
@@ -134,4 +131,4 @@ Deno.test({
       browser.assertNoErrors();
     });
   },
-});
+);

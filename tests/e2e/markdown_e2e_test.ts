@@ -7,7 +7,7 @@ import * as esbuild from "esbuild";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { copyKatexAssets, KATEX_OUT } from "../../tools/copy_vendor_assets.ts";
-import { hasChromium, launchBrowser } from "./browser.ts";
+import { browserTest, launchBrowser } from "./browser.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -48,10 +48,9 @@ const TYPES: Record<string, string> = {
   ".html": "text/html",
 };
 
-Deno.test({
-  name: "markdown streams in Chromium: final DOM equals a full render; KaTeX loads on demand",
-  ignore: !hasChromium,
-  async fn() {
+browserTest(
+  "markdown streams in Chromium: final DOM equals a full render; KaTeX loads on demand",
+  async () => {
     await copyKatexAssets();
     let files: Map<string, Uint8Array>;
     try {
@@ -132,4 +131,4 @@ Deno.test({
       await server.shutdown();
     }
   },
-});
+);

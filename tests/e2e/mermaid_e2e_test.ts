@@ -3,11 +3,8 @@
 // links, a script tag) is drawn inert — no dialog, no CSP error, nothing executable in the SVG.
 // The mermaid library is not part of the page's first load. Desktop and phone.
 import { ok, strictEqual } from "node:assert/strict";
-import { hasChromium } from "./browser.ts";
+import { browserTest } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 const HOSTILE = [
   "```mermaid",

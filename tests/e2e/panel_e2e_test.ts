@@ -252,5 +252,5 @@ browserTest(
       assertEquals(browser.errors, []);
     });
   },
-  !hasGit,
+  hasGit ? null : "git is not installed",
 );

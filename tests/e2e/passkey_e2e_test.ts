@@ -3,14 +3,13 @@
 // the passkey from /login, which offers the button only once a passkey exists; then remove it.
 import { ok, strictEqual } from "node:assert/strict";
 import { createTestApp, serveTestApp } from "../helpers.ts";
-import { hasChromium, launchBrowser } from "./browser.ts";
+import { browserTest, launchBrowser } from "./browser.ts";
 
 const PASSWORD = "correct horse battery staple";
 
-Deno.test({
-  name: "passkey: register from the Control Center, log out, sign in with it, remove it",
-  ignore: !hasChromium,
-  async fn() {
+browserTest(
+  "passkey: register from the Control Center, log out, sign in with it, remove it",
+  async () => {
     const app = await createTestApp({ env: { HERMES_WEBUI_PASSWORD: PASSWORD } });
     const server = serveTestApp(app);
     // WebAuthn needs a host name as RP ID (an IP address cannot be one): localhost.
@@ -86,4 +85,4 @@ Deno.test({
       await app.close();
     }
   },
-});
+);

@@ -3,11 +3,8 @@
 // scripted scroll anywhere asks for a smooth glide). Without the preference the spinner turns,
 // so the check is not vacuous.
 import { ok, strictEqual } from "node:assert/strict";
-import { hasChromium } from "./browser.ts";
+import { browserTest } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 /** Record the `behavior` of every scripted scroll (scrollTo/scrollBy/scrollIntoView). */
 const RECORD_SCROLLS = `(() => {

@@ -4,11 +4,8 @@
 // polite live region, an approval through the assertive one; the accessibility tree (ARIA
 // snapshot) of a finished turn and of an approval card, tool status in words.
 import { ok, strictEqual } from "node:assert/strict";
-import { hasChromium, type Page } from "./browser.ts";
+import { browserTest, type Page } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 /** Start recording every text the live region `kind` is given (one entry per mutation batch). */
 function recordRegion(page: Page, kind: "polite" | "assertive"): Promise<void> {

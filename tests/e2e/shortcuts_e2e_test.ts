@@ -1,11 +1,8 @@
 // Page-wide keys in Chromium: Ctrl+K opens the quick switcher (chats by title, fuzzy; loaded on
 // demand) and Enter jumps to the match; Esc stops a running answer. Desktop and phone.
 import { ok, strictEqual } from "node:assert/strict";
-import { hasChromium } from "./browser.ts";
+import { browserTest } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
   browserTest(

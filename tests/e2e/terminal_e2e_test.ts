@@ -8,7 +8,10 @@ import { browserTest, type Page, waitForIslands, withAppInBrowser } from "./brow
 import { seedApp } from "./seed.ts";
 import { sandboxStatus } from "../../lib/sandbox/bwrap_sandbox.ts";
 
-const noSandbox = !(await sandboxStatus()).bubblewrap;
+const sandboxStatusNow = await sandboxStatus();
+const sandboxMissing = sandboxStatusNow.bubblewrap
+  ? null
+  : `no bubblewrap sandbox: ${sandboxStatusNow.message}`;
 
 interface XBuffer {
   length: number;
@@ -160,4 +163,4 @@ browserTest("terminal tab: ls --color, vim, resize and reattach in a real PTY", 
     await browser.screenshot(phone, "terminal-phone");
     browser.assertNoErrors();
   });
-}, noSandbox);
+}, sandboxMissing);

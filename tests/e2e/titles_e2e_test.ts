@@ -2,11 +2,8 @@
 // row takes the model's title (no reload); `/title` alone asks for a new one; with "Show
 // thinking" off the Activity's thinking blocks are hidden. Desktop and phone.
 import { strictEqual } from "node:assert/strict";
-import { hasChromium } from "./browser.ts";
+import { browserTest } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
   browserTest(`model titles, /title and the thinking toggle (${size.width}px)`, async () => {

@@ -4,11 +4,8 @@
 // expanded after a reload; a reload in the middle of an answer resumes it without doubling a
 // word. Every test fails on any console error and saves screenshots.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { hasChromium } from "./browser.ts";
+import { browserTest } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 const ANSWER = [
   "Here is the **comparison** you asked for.",

@@ -17,9 +17,13 @@ export interface TranscriptFixture {
   page: Page;
   /** Open the harness session (or `sid`) and wait for hydration. */
   open(sid?: string): Promise<void>;
-  /** Type `text` in the composer and send it. */
+  /** Type `text` in the composer and send it (each send becomes a turn: see `settled`). */
   send(text: string): Promise<void>;
-  /** Resolve once no run is active on the page (the live turn ended). */
+  /**
+   * Resolve once every message sent so far has its turn on the page and no run is active
+   * (the live turn ended). Counting the sends matters: right after a send the page can still
+   * show only earlier, finished turns, which would look settled.
+   */
   settled(): Promise<void>;
   close(): Promise<void>;
 }
@@ -31,6 +35,14 @@ export async function transcriptFixture(
   const h = await startHarness(opts);
   const browser = await launchBrowser();
   const page = await browser.newPage({ width: opts.width ?? 1280, height: opts.height ?? 860 });
+  /** Live turns the page must show once every send so far has started its run. */
+  let expectedTurns = 0;
+  // A load (open(), a reload, a link) starts the live section afresh: earlier turns are history.
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) expectedTurns = 0;
+  });
+  const liveTurns = () =>
+    page.evaluate(() => document.querySelectorAll(".turns-live .turn").length);
   return {
     h,
     browser,
@@ -40,13 +52,16 @@ export async function transcriptFixture(
       await waitForIslands(page);
     },
     async send(text) {
+      expectedTurns = Math.max(expectedTurns, await liveTurns()) + 1;
       await page.locator("#composer-input").fill(text);
       await page.keyboard.press("Enter");
     },
     async settled() {
-      await page.waitForFunction(() =>
-        document.querySelectorAll(".turns-live .turn").length > 0 &&
-        document.querySelectorAll(".turns-live .turn[data-live]").length === 0
+      await page.waitForFunction(
+        (expected) =>
+          document.querySelectorAll(".turns-live .turn").length >= Math.max(expected, 1) &&
+          document.querySelectorAll(".turns-live .turn[data-live]").length === 0,
+        expectedTurns,
       );
       // The last segment settles asynchronously (final markdown render).
       await page.waitForFunction(() =>

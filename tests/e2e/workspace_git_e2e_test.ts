@@ -4,12 +4,9 @@
 // footer, each through the diff preview dialog. Desktop and phone screenshots.
 import { ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { hasChromium, waitForIslands } from "./browser.ts";
+import { browserTest, waitForIslands } from "./browser.ts";
 import { transcriptFixture } from "./transcript_harness.ts";
 import { git } from "../git_fixture.ts";
-
-const browserTest = (name: string, fn: () => Promise<void>) =>
-  Deno.test({ name, ignore: !hasChromium, sanitizeResources: false, sanitizeOps: false, fn });
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`);
 

@@ -9,8 +9,8 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import {
+  browserTest,
   ensureIslandsBuilt,
-  hasChromium,
   launchBrowser,
   type Page,
   waitForIslands,
@@ -119,12 +119,9 @@ function overlaps(seen: Seen[]): string[] {
 
 const terminal = (command: string) => ({ name: "terminal", args: { command } });
 
-Deno.test({
-  name: "zoom 200% and large text: composer, top bar, sidebar, Control Center, approval card fit",
-  ignore: !hasChromium,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
+browserTest(
+  "zoom 200% and large text: composer, top bar, sidebar, Control Center, approval card fit",
+  async () => {
     await ensureIslandsBuilt();
     await Deno.mkdir(SHOTS, { recursive: true });
     const h = await startHarness();
@@ -321,4 +318,4 @@ Deno.test({
       await h.close();
     }
   },
-});
+);

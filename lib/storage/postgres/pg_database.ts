@@ -27,15 +27,47 @@ const MAX_BUFFER = 1 << 30;
 export interface PgOpenOptions {
   /** Schema to keep the tables in (created if missing); null = the connection's default. */
   schema: string | null;
-  /** Drop the schema on close (a throwaway database, as ":memory:" is on SQLite). */
+  /** Drop the schema (or the cloned database) on close, as ":memory:" is gone on SQLite. */
   dropOnClose?: boolean;
+  /**
+   * Connect to a database of its own, first created as a copy of `template` (already migrated)
+   * through `adminUrl`'s database, unless it exists. Dropped on close with `dropOnClose`.
+   */
+  clone?: { adminUrl: string; database: string; template: string };
 }
 
 /**
- * The schema a database at `path` lives in when `isolate` (HERMES_DATABASE_ISOLATE=1) (the test suite's
- * run on PostgreSQL): one per state path, so a restarted server finds its data, and a fresh
- * one for ":memory:". Otherwise the connection's own default schema.
+ * Where a database at `path` lives on the server at `url` when `isolate`
+ * (HERMES_DATABASE_ISOLATE=1, the test suite's PostgreSQL lane): one per state path, so a
+ * restarted server (or a second replica) finds its data, and a fresh one for ":memory:". With a
+ * migrated `template` database (HERMES_DATABASE_TEMPLATE) each is a database cloned from it —
+ * the migrations ran once for the whole run; without one, a schema of the URL's database,
+ * migrated when opened. Not isolated: the URL's database and the connection's default schema.
  */
+export function isolationFor(
+  url: string,
+  path: string,
+  isolate: boolean,
+  template: string | null,
+): { url: string; opts: PgOpenOptions } {
+  if (!isolate || !template) return { url, opts: schemaForPath(path, isolate) };
+  const key = path === ":memory:"
+    ? `m${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`
+    : `h${createHash("sha256").update(path).digest("hex").slice(0, 24)}`;
+  const database = `${template}_${key}`;
+  const target = new URL(url);
+  target.pathname = `/${database}`;
+  return {
+    url: target.toString(),
+    opts: {
+      schema: null,
+      dropOnClose: path === ":memory:",
+      clone: { adminUrl: url, database, template },
+    },
+  };
+}
+
+/** The schema a database at `path` lives in when isolated without a template database. */
 export function schemaForPath(
   path: string,
   isolate: boolean,
@@ -72,7 +104,9 @@ export class PgDatabase implements Db {
     this.#worker.unref();
     this.#worker.on("message", this.#onWorkerMessage);
     const ready = this.#await(() =>
-      this.#worker.postMessage({ init: { url, schema: opts.schema, buffer: this.#shared } })
+      this.#worker.postMessage({
+        init: { url, schema: opts.schema, clone: opts.clone ?? null, buffer: this.#shared },
+      })
     );
     if (!ready.ok) {
       this.#worker.terminate();
@@ -166,13 +200,11 @@ export class PgDatabase implements Db {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#opts.dropOnClose && this.#opts.schema) {
-      // A throwaway schema is dropped in the background: the worker drops it, ends its
-      // connections and exits on its own; nobody waits for the DROP (the test suite opens
+    if (this.#opts.dropOnClose && (this.#opts.schema || this.#opts.clone)) {
+      // A throwaway schema or database is dropped in the background: the worker drops it, ends
+      // its connections and exits on its own; nobody waits for the DROP (the test suite opens
       // hundreds of these).
-      this.#worker.postMessage({
-        retire: `DROP SCHEMA IF EXISTS ${this.#opts.schema} CASCADE`,
-      });
+      this.#worker.postMessage({ retire: true });
       return;
     }
     try {

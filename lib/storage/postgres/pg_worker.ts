@@ -24,6 +24,38 @@ let client: typeof postgres | null = null;
 const port = parentPort!;
 let sql: postgres.Sql | null = null;
 let shared: SharedArrayBuffer | null = null;
+/** What this connection was opened on: a schema or a cloned database to drop when retired. */
+let schema: string | null = null;
+let clone: Clone | null = null;
+
+interface Clone {
+  adminUrl: string;
+  database: string;
+  template: string;
+}
+
+const quoteName = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** Run `text` on a short connection to the clone's admin database (the URL's own). */
+async function onAdmin(c: Clone, text: string): Promise<void> {
+  const admin = client!(c.adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(text);
+  } finally {
+    await admin.end({ timeout: 2 });
+  }
+}
+
+/** Create the clone from its template unless it exists (a restart, a second replica). */
+async function createClone(c: Clone): Promise<void> {
+  try {
+    await onAdmin(c, `CREATE DATABASE ${quoteName(c.database)} TEMPLATE ${quoteName(c.template)}`);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    // duplicate_database, or the same name created by a concurrent CREATE DATABASE.
+    if (code !== "42P04" && code !== "23505") throw err;
+  }
+}
 
 /** bigint and numeric results as JS numbers, as node:sqlite gives them. */
 const numberTypes = {
@@ -98,14 +130,25 @@ async function listen(channel: string): Promise<void> {
 
 port.on("message", async (message: unknown) => {
   const data = message as
-    | { init: { url: string; schema: string | null; buffer: SharedArrayBuffer } }
+    | {
+      init: {
+        url: string;
+        schema: string | null;
+        clone: Clone | null;
+        buffer: SharedArrayBuffer;
+      };
+    }
     | { request: Uint8Array }
     | { listen: string }
-    | { retire: string };
+    | { retire: true };
   if ("retire" in data) {
-    await sql?.unsafe(data.retire).catch(() => {});
+    if (schema) await sql?.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
     await listener?.end({ timeout: 1 }).catch(() => {});
     await sql?.end({ timeout: 2 }).catch(() => {});
+    if (clone) {
+      await onAdmin(clone, `DROP DATABASE IF EXISTS ${quoteName(clone.database)} WITH (FORCE)`)
+        .catch(() => {});
+    }
     // Nothing is left pending: end the thread (Deno runs worker_threads on its web workers).
     (globalThis as { close?: () => void }).close?.();
     return;
@@ -121,12 +164,23 @@ port.on("message", async (message: unknown) => {
   if ("init" in data) {
     listenUrl = data.init.url;
     listenSchema = data.init.schema;
+    schema = data.init.schema;
+    clone = data.init.clone;
     shared = data.init.buffer;
     try {
       client = (await import("postgres")).default;
     } catch (err) {
       answer({ ok: false, message: `could not load the PostgreSQL client: ${err}` });
       return;
+    }
+    if (clone) {
+      try {
+        await createClone(clone);
+      } catch (err) {
+        const message = (err as Error).message ?? String(err);
+        answer({ ok: false, message: `could not clone ${clone.template}: ${message}` });
+        return;
+      }
     }
     sql = client(data.init.url, {
       max: 1,

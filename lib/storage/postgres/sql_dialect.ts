@@ -109,10 +109,7 @@ function translatePragma(sql: string): ((db: PragmaTarget) => SqlRow[]) | null {
   if (!m) return null;
   const name = m[1].toLowerCase();
   if (name === "quick_check" || name === "integrity_check") {
-    return (db) => {
-      db.query("SELECT 1", []);
-      return [{ [name]: "ok" }];
-    };
+    return (db) => [{ [name]: checkIndexes(db) }];
   }
   if (name === "table_info" && m[2]) {
     const table = m[2];
@@ -133,4 +130,48 @@ function translatePragma(sql: string): ((db: PragmaTarget) => SqlRow[]) | null {
   }
   // journal_mode, synchronous, foreign_keys, busy_timeout…: SQLite's own knobs, nothing to do.
   return () => [];
+}
+
+/** amcheck's schema in this database, installing the extension when the role may. */
+function amcheckSchema(db: PragmaTarget): string | null {
+  const find = () =>
+    db.query(
+      `SELECT n.nspname AS schema FROM pg_extension e
+       JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'amcheck'`,
+      [],
+    ).rows[0]?.schema as string | undefined;
+  const found = find();
+  if (found) return found;
+  try {
+    db.query("CREATE EXTENSION IF NOT EXISTS amcheck SCHEMA public", []);
+  } catch {
+    // Not installed on the server, or this role may not create it; another connection
+    // creating it at the same moment (a unique violation) is found just below.
+  }
+  return find() ?? null;
+}
+
+/**
+ * PostgreSQL's counterpart of SQLite's quick_check/integrity_check: every B-tree index of the
+ * console's tables checked with amcheck's bt_index_check, heapallindexed — each index's order
+ * and that every row is in it, one scan per table (as SQLite's checks scan the whole file).
+ * "ok", the first corruption found, or `not_applicable: …` when amcheck cannot be had here.
+ */
+function checkIndexes(db: PragmaTarget): string {
+  const schema = amcheckSchema(db);
+  if (!schema) return "not_applicable: the amcheck extension is not installed in this database";
+  const quoted = `"${schema.replaceAll('"', '""')}"`;
+  try {
+    db.query(
+      `SELECT ${quoted}.bt_index_check(c.oid, true) FROM pg_index i
+       JOIN pg_class c ON c.oid = i.indexrelid
+       JOIN pg_am a ON a.oid = c.relam
+       WHERE a.amname = 'btree' AND c.relnamespace = current_schema()::regnamespace
+         AND c.relpersistence = 'p' AND i.indisvalid AND i.indisready`,
+      [],
+    );
+    return "ok";
+  } catch (err) {
+    return (err as Error).message;
+  }
 }

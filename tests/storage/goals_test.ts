@@ -1,0 +1,169 @@
+// Standing goals through the real engine and the fake provider: /goal sets one, each finished
+// turn is judged by the model with structured output, "continue" starts the next turn by itself
+// (goal_continue), three turns reach "met"; a "blocked" verdict stops and waits for the user;
+// budgets and stalls pause; a pending approval is never continued past.
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { startHarness } from "../fixtures/engine_harness.ts";
+import { readEvents } from "../../lib/engine/journal.ts";
+
+const verdict = (v: string, reason: string, progress = true, subgoals: unknown[] = []) => ({
+  text: JSON.stringify({ verdict: v, reason, progress, subgoals }),
+});
+
+// deno-lint-ignore no-explicit-any
+type GoalJson = Record<string, any>;
+
+async function waitGoal(
+  h: Awaited<ReturnType<typeof startHarness>>,
+  until: (g: GoalJson | null) => boolean,
+): Promise<GoalJson | null> {
+  let g: GoalJson | null = null;
+  for (let i = 0; i < 300; i++) {
+    g = (await h.call("GET", `/api/goal?session_id=${h.sessionId}`)).body.goal;
+    const s = (await h.call("GET", `/api/session?session_id=${h.sessionId}`)).body.session;
+    if (until(g) && !s.active_stream_id) return g;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`goal never settled: ${JSON.stringify(g)}`);
+}
+
+Deno.test("a goal runs three turns to met, continuing by itself; then a blocked goal stops", async () => {
+  const h = await startHarness();
+  try {
+    const set = await h.call("POST", "/api/goal", {
+      session_id: h.sessionId,
+      args: "Write hello.txt and test it",
+    });
+    strictEqual(set.body.ok, true);
+    strictEqual(set.body.action, "set");
+    strictEqual(set.body.kickoff_prompt, "Write hello.txt and test it");
+    strictEqual(set.body.goal.status, "active");
+
+    h.fake.enqueue(
+      { text: "Turn 1: wrote hello.txt." },
+      verdict("continue", "the file is not tested yet", true, [
+        { title: "write hello.txt", done: true },
+        { title: "test it", done: false },
+      ]),
+      { text: "Turn 2: started the test." },
+      verdict("continue", "the test has not passed yet"),
+      { text: "Turn 3: the test passes." },
+      verdict("met", "hello.txt exists and its test passes", true, [
+        { title: "write hello.txt", done: true },
+        { title: "test it", done: true },
+      ]),
+    );
+    const first = await h.start(set.body.kickoff_prompt);
+    await h.stream(first.stream_id);
+    const g = await waitGoal(h, (g) => g?.status === "done");
+    strictEqual(g!.turns_used, 3);
+    strictEqual(g!.last_verdict, "met");
+    strictEqual(g!.last_reason, "hello.txt exists and its test passes");
+    deepStrictEqual(g!.subgoals.map((s: { done: boolean }) => s.done), [true, true]);
+    strictEqual(h.fake.pending, 0, "every scripted response was used");
+
+    const msgs = (await h.call("GET", `/api/session?session_id=${h.sessionId}`)).body.session
+      .messages as Array<{ role: string; content: string }>;
+    const users = msgs.filter((m) => m.role === "user").map((m) => m.content);
+    strictEqual(users.length, 3);
+    ok(users[1].startsWith("Continue working toward the goal: Write hello.txt and test it"));
+    ok(users[1].includes("the file is not tested yet"));
+    // Each continued turn's stream says why it started.
+    const streams = h.app.ctx.db.prepare(
+      "SELECT stream_id FROM streams WHERE session_id = ? ORDER BY started_at",
+    ).all(h.sessionId) as Array<{ stream_id: string }>;
+    strictEqual(streams.length, 3);
+    const continues = streams.map((s) =>
+      readEvents(h.app.ctx.db, s.stream_id).filter((e) => e.event === "goal_continue").length
+    );
+    deepStrictEqual(continues, [0, 1, 1]);
+    // The evaluator asked for the verdict, with the goal in its prompt and no tools.
+    const evalReq = h.fake.chatRequests[1].body;
+    ok(JSON.stringify(evalReq.messages).includes("Goal: Write hello.txt and test it"));
+    ok(!evalReq.tools, "the evaluator has no tools");
+
+    // A second goal: blocked after one turn, no further turn starts.
+    await h.call("POST", "/api/goal", { session_id: h.sessionId, args: "Deploy to production" });
+    h.fake.enqueue(
+      { text: "I need the deploy credentials." },
+      verdict("blocked", "the deploy credentials are missing", false),
+    );
+    const run = await h.start("Deploy to production");
+    await h.stream(run.stream_id);
+    const b = await waitGoal(h, (g) => g?.status === "blocked");
+    strictEqual(b!.paused_reason, "the deploy credentials are missing");
+    strictEqual(b!.turns_used, 1);
+    await new Promise((r) => setTimeout(r, 100));
+    strictEqual(
+      (h.app.ctx.db.prepare("SELECT count(*) AS n FROM streams WHERE session_id = ?").get(
+        h.sessionId,
+      ) as { n: number }).n,
+      4,
+      "no turn started after blocked",
+    );
+    const status = await h.call("POST", "/api/goal", { session_id: h.sessionId, args: "status" });
+    ok(status.body.message.startsWith("⚠ Goal blocked"), status.body.message);
+    const cleared = await h.call("POST", "/api/goal", { session_id: h.sessionId, args: "clear" });
+    strictEqual(cleared.body.message, "Goal cleared.");
+    strictEqual(cleared.body.goal, null);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("goal budgets: stalls pause the goal; pause/resume; a pending approval is never continued past", async () => {
+  const h = await startHarness({ yaml: "goals:\n  max_no_progress: 2\n" });
+  try {
+    await h.call("POST", "/api/goal", { session_id: h.sessionId, args: "Make it faster" });
+    h.fake.enqueue(
+      { text: "Tried A." },
+      verdict("continue", "no faster yet", false),
+      { text: "Tried B." },
+      verdict("continue", "still not faster", false),
+    );
+    const run = await h.start("Make it faster");
+    await h.stream(run.stream_id);
+    const g = await waitGoal(h, (g) => g?.status === "paused");
+    strictEqual(g!.paused_reason, "no progress in 2 evaluations");
+    strictEqual(g!.turns_used, 2);
+
+    const resumed = await h.call("POST", "/api/goal", { session_id: h.sessionId, args: "resume" });
+    strictEqual(resumed.body.goal.status, "active");
+    strictEqual(resumed.body.goal.turns_used, 0);
+    const paused = await h.call("POST", "/api/goal", { session_id: h.sessionId, args: "pause" });
+    strictEqual(paused.body.goal.status, "paused");
+    // Paused: a turn ends without evaluation or continuation.
+    h.fake.enqueue({ text: "ok" });
+    const r2 = await h.start("just a question");
+    await h.stream(r2.stream_id);
+    await new Promise((r) => setTimeout(r, 100));
+    strictEqual(h.fake.pending, 0);
+    strictEqual(
+      (await h.call("GET", `/api/goal?session_id=${h.sessionId}`)).body.goal.status,
+      "paused",
+    );
+
+    // Active again, with an approval left pending: evaluated, but not continued.
+    await h.call("POST", "/api/goal", { session_id: h.sessionId, args: "resume" });
+    h.app.ctx.db.prepare(
+      `INSERT INTO approvals (approval_id, session_id, seq, command, description, pattern_key,
+         pattern_keys, status, created_at) VALUES ('a1', ?, 1, 'rm -rf x', 'd', 'k', '[]', 'pending', 0)`,
+    ).run(h.sessionId);
+    h.fake.enqueue({ text: "working" }, verdict("continue", "keep going"));
+    const r3 = await h.start("go on");
+    await h.stream(r3.stream_id);
+    await waitGoal(h, (g) => g?.turns_used === 1);
+    await new Promise((r) => setTimeout(r, 100));
+    strictEqual(
+      (h.app.ctx.db.prepare("SELECT count(*) AS n FROM streams WHERE session_id = ?").get(
+        h.sessionId,
+      ) as { n: number }).n,
+      4,
+      "no turn started while an approval is pending",
+    );
+    strictEqual((await h.call("POST", "/api/goal", { session_id: "nope", args: "x" })).status, 404);
+    strictEqual((await h.call("POST", "/api/goal", { args: "x" })).status, 400);
+  } finally {
+    await h.close();
+  }
+});
