@@ -108,7 +108,10 @@ function startRename(ctx: SidebarContext, row: HTMLElement): void {
     input.remove();
     delete row.dataset.renaming;
     await ctx.refresh();
-    if (!row.isConnected) {
+    // Back to the renamed row if the refresh replaced it and focus went with it — not when the
+    // person has moved on meanwhile (a slow refresh could land while another row's menu is open).
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (!row.isConnected && lost) {
       document.querySelector<HTMLElement>(
         `.session-row[data-session-id="${CSS.escape(info.id)}"] .session-item`,
       )?.focus({ preventScroll: true });
@@ -262,6 +265,12 @@ export function sessionMenu(ctx: SidebarContext, row: HTMLElement, at: MenuAt): 
     label: t("sidebar.optionsFor", { title: info.title }),
     ...at,
     onClose: () => delete row.dataset.menuOpen,
+    // A refresh that landed while the menu was open (an earlier rename's) replaced the row:
+    // focus goes back to the same chat's "…" in the new list, never to <body>.
+    returnFocus: () =>
+      document.querySelector<HTMLElement>(
+        `.session-row[data-session-id="${CSS.escape(info.id)}"] [data-action='session-menu']`,
+      ),
   });
 }
 

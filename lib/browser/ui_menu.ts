@@ -38,6 +38,11 @@ export interface MenuOptions {
   point?: { x: number; y: number };
   /** Called once when the menu tree closes, however it closes. */
   onClose?: () => void;
+  /**
+   * Where focus goes back when the element that opened the menu is gone by then (a list
+   * refreshed under the open menu replaced it): looked up at close time.
+   */
+  returnFocus?: () => HTMLElement | null | undefined;
 }
 
 type Attrs = Record<string, string | boolean | undefined | null>;
@@ -295,7 +300,10 @@ export function openMenu(opts: MenuOptions): { close(): void } {
     globalThis.removeEventListener("resize", onViewport);
     document.removeEventListener("scroll", onViewport, true);
     if (open === tree) open = null;
-    if (restoreFocus && returnTo?.isConnected) returnTo.focus({ preventScroll: true });
+    if (restoreFocus) {
+      const back = returnTo?.isConnected ? returnTo : opts.returnFocus?.();
+      back?.focus({ preventScroll: true });
+    }
     opts.onClose?.();
   }
 

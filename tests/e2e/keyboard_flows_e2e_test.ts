@@ -626,3 +626,64 @@ async function waitForInbox(f: TranscriptFixture, n: number) {
   }
   throw new Error(`the inbox never held ${n}`);
 }
+
+browserTest(
+  "keyboard only: a sidebar refresh landing under an open row menu keeps focus with the chats",
+  async () => {
+    const f = await transcriptFixture();
+    const { page } = f;
+    try {
+      const ids = await chats(f, ["Grocery list", "Deploy fix for staging", "Tax return"]);
+      await f.open(ids["Grocery list"]);
+      // The refresh a rename ends with is held until another row's menu is open: the order a slow
+      // server (a loaded CI) can produce by itself.
+      let release!: () => void;
+      const held = new Promise<void>((r) => release = r);
+      await page.route("**/partials/sidebar?**", async (route) => {
+        await held;
+        await route.continue();
+      }, { times: 1 });
+      const menuButton = (id: string) =>
+        `.session-row[data-session-id="${id}"] [data-action='session-menu']`;
+      const pick = async (action: string) => {
+        await page.locator("[role='menu']").waitFor();
+        for (let i = 0; i < 12; i++) {
+          if (await activeMatches(page, `[data-menu-action='${action}']`)) break;
+          await page.keyboard.press("ArrowDown");
+        }
+        await page.keyboard.press("Enter");
+      };
+      await page.locator(menuButton(ids["Grocery list"])).focus();
+      await page.keyboard.press("Enter");
+      await pick("rename");
+      await page.locator("input[data-rename]").waitFor();
+      await page.keyboard.press("Control+a");
+      await page.keyboard.type("Weekly groceries");
+      await page.keyboard.press("Enter");
+      await page.locator("input[data-rename]").waitFor({ state: "detached" });
+
+      const other = ids["Deploy fix for staging"];
+      const before = await page.locator(menuButton(other)).elementHandle();
+      await page.locator(menuButton(other)).focus();
+      await page.keyboard.press("Enter");
+      await page.locator("[role='menu']").waitFor();
+      release();
+      // The held refresh swaps the list under the open menu.
+      await page.waitForFunction((el) => !el!.isConnected, before);
+      ok(
+        await activeMatches(page, "[role='menu'] [role='menuitem']"),
+        "the menu keeps focus while the list is refreshed under it",
+      );
+      await pick("archive");
+      await page.locator(`.session-row[data-session-id="${other}"]`).waitFor({ state: "detached" });
+      ok(
+        await focusReaches(page, ".session-list .session-item, .session-list button"),
+        "focus moves to a neighbouring row, not lost",
+      );
+      await assertFocusVisible(page, "after archiving under a refreshed list");
+      f.browser.assertNoErrors();
+    } finally {
+      await f.close();
+    }
+  },
+);
