@@ -47,14 +47,6 @@ export const chromiumMissing = hasChromium
   ? null
   : `Chromium is not installed at ${CHROMIUM_PATH} (apt-get install chromium-headless-shell)`;
 
-/**
- * Whether the browser test `name` is ignored here (Chromium missing); prints the reason when it
- * is (tests/fixtures/skip.ts). For `Deno.test({ ignore: … })` written out in full.
- */
-export function skipWithoutChromium(name: string): boolean {
-  return skipWhen(chromiumMissing, name);
-}
-
 export interface BrowserHarness {
   context: BrowserContext;
   /** A new page whose console errors and page errors are recorded in `errors`. */
@@ -100,15 +92,16 @@ function sharedBrowser(args: string[]): Promise<Browser> {
   return browser;
 }
 
+/** Close the file's browsers; the next test that needs one launches it afresh. */
+async function closeBrowsers(): Promise<void> {
+  const open = [...browsers.values()];
+  browsers.clear();
+  for (const browser of open) await (await browser.catch(() => null))?.close().catch(() => {});
+}
+
 // After the file's last test (Deno.test.afterAll is only there when this runs under `deno test`;
 // the sessions bench imports this file under `deno run`).
-if (typeof Deno.test?.afterAll === "function") {
-  Deno.test.afterAll(async () => {
-    const open = [...browsers.values()];
-    browsers.clear();
-    for (const browser of open) await (await browser.catch(() => null))?.close();
-  });
-}
+if (typeof Deno.test?.afterAll === "function") Deno.test.afterAll(closeBrowsers);
 
 /**
  * A fresh browser context (its own storage, cookies and service workers) on the file's shared
@@ -256,9 +249,7 @@ async function withinBrowserBudget(name: string, fn: () => Promise<void>): Promi
   let timer: ReturnType<typeof setTimeout> | undefined;
   const overrun = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const open = [...browsers.values()];
-      browsers.clear();
-      for (const b of open) b.then((x) => x.close()).catch(() => {});
+      void closeBrowsers();
       reject(new Error(`"${name}" did not finish within ${BROWSER_TEST_BUDGET_MS / 1000} s`));
     }, BROWSER_TEST_BUDGET_MS);
   });

@@ -6,7 +6,13 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { startFakeProvider } from "../fixtures/fake_provider.ts";
 import type { RecordedRequest, ScriptedResponse } from "../fixtures/fake_provider.ts";
-import { type StartedServer, startFlags, startServer } from "../fixtures/start_server.ts";
+import {
+  leaseEnv,
+  type StartedServer,
+  startFlags,
+  startServer,
+  TEST_LEASES,
+} from "../fixtures/start_server.ts";
 import { readSse, type SseEvent, tokenText } from "../fixtures/sse_client.ts";
 import { within } from "../fixtures/within.ts";
 
@@ -77,9 +83,6 @@ async function approvalAsked(server: StartedServer, stream: string): Promise<Sse
   return asked;
 }
 
-/** The replicas' lease timings in this test (see HERMES_REPLICA_* in the README). */
-const LEASE = { leaseSeconds: 2, renewMs: 400, sweepMs: 400 };
-
 const words = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i} `);
 
 /** What the fake model answers, keyed by a word in the last user message. */
@@ -129,9 +132,7 @@ Deno.test({
       HERMES_DATABASE_ISOLATE: "1",
       // Short leases: a killed replica's run is recovered, and a long wait outlives a lease,
       // in a few seconds instead of the production 10 s + 3 s.
-      HERMES_REPLICA_LEASE_SECONDS: String(LEASE.leaseSeconds),
-      HERMES_REPLICA_RENEW_MS: String(LEASE.renewMs),
-      HERMES_REPLICA_SWEEP_MS: String(LEASE.sweepMs),
+      ...leaseEnv(),
     };
     const replicas: StartedServer[] = [];
     const startReplica = async () => {
@@ -298,7 +299,7 @@ Deno.test({
           const asked = await approvalAsked(b, stream);
           // The person takes longer than a lease to answer: B sweeps several times meanwhile.
           await new Promise((r) =>
-            setTimeout(r, (LEASE.leaseSeconds * 1000 + LEASE.sweepMs) * 1.4)
+            setTimeout(r, (TEST_LEASES.leaseSeconds * 1000 + TEST_LEASES.sweepMs) * 1.4)
           );
           const answer = await ok200<{ resolved: boolean }>(b, "POST", "/api/approval/respond", {
             session_id: sid,

@@ -5,7 +5,7 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { startFakeProvider } from "../fixtures/fake_provider.ts";
-import { type StartedServer, startFlags, startServer } from "../fixtures/start_server.ts";
+import { leaseEnv, type StartedServer, startFlags, startServer } from "../fixtures/start_server.ts";
 import { readSse, type SseEvent } from "../fixtures/sse_client.ts";
 import { messagesFromJournal } from "../../lib/engine/journal_recovery.ts";
 import type { SequencedEvent } from "../../lib/shared/chat_events.ts";
@@ -47,11 +47,7 @@ Deno.test("a server killed with SIGKILL keeps every streamed character after res
   const flags = await startFlags();
   // On PostgreSQL a restarted server takes over the killed one's run only once its lease
   // expires (lib/replicas/run_leases.ts): short leases, not the production 10 s + 3 s sweep.
-  const env = {
-    HERMES_REPLICA_LEASE_SECONDS: "1",
-    HERMES_REPLICA_RENEW_MS: "300",
-    HERMES_REPLICA_SWEEP_MS: "300",
-  };
+  const env = leaseEnv();
   const fake = startFakeProvider();
   const root = await Deno.makeTempDir({ prefix: "hermes-kill-" });
   await Deno.mkdir(join(root, "workspace"), { recursive: true });
