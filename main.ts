@@ -24,6 +24,7 @@ import { RunManager } from "./lib/engine/run_manager.ts";
 import { createModelCatalog } from "./lib/models/model_catalog.ts";
 import { sessionEvents } from "./lib/sessions/session_events.ts";
 import { createTerminalManager } from "./lib/terminal/terminal_manager.ts";
+import { sandboxReadPaths } from "./lib/sandbox/mount_plan.ts";
 
 export interface BuildOptions {
   clock?: Clock;
@@ -70,6 +71,9 @@ export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
         status: () => ctx.tools.commands.status(),
         get hiddenPaths() {
           return ctx.tools.commands.hiddenPaths;
+        },
+        get readPaths() {
+          return ctx.tools.commands.readPaths;
         },
       },
       env: () => ({ PATH: ctx.config.env.PATH, LANG: ctx.config.env.LANG }),
@@ -136,6 +140,10 @@ export function checkStartupSafety(config: AppConfig, db?: Db): void {
 export async function logSandboxStatus(ctx: AppContext): Promise<void> {
   const status = await ctx.tools.commands.status();
   if (status.warning) ctx.log.warn(status.warning);
+  // A refused sandbox.read_paths entry is named at start rather than silently not mounted.
+  for (const why of sandboxReadPaths(ctx.config.file).refused) {
+    ctx.log.warn(`config.yaml sandbox.read_paths: refused ${why}`);
+  }
 }
 
 function main(): void {

@@ -8,6 +8,7 @@ import {
   PATTERNS,
   type Tier,
 } from "../lib/approvals/command_policy.ts";
+import type { WorkspaceView } from "../lib/approvals/workspace_view.ts";
 
 const OPTS = {
   configPath: "/home/alice/.hermes/config.yaml",
@@ -404,6 +405,25 @@ const TABLE: Row[] = [
   ["echo 'rm -rf ~' > .git/hooks/pre-commit", "dangerous", "write_git_hooks"],
   ["cp evil .git/config", "dangerous", "write_git_hooks"],
   ["git stash drop", "dangerous", "git_discard"],
+  ["git stash -u", "dangerous", "git_stash_untracked"],
+  ["git stash push --all", "dangerous", "git_stash_untracked"],
+  ["git rm -r src", "dangerous", "rm_recursive"],
+  // --- what points programs at other code, runs start-up files, or runs what the line wrote
+  ["BASH_ENV=./e.sh bash -c true", "dangerous", "code_env_var"],
+  ["env 'BASH_FUNC_ls%%=() { rm -rf src; }' bash -c ls", "dangerous", "code_env_var"],
+  ["export LD_PRELOAD=./e.so", "dangerous", "code_env_var"],
+  ["PATH=.:$PATH ls", "dangerous", "code_env_var"],
+  ["bash -ic true", "dangerous", "interactive_shell"],
+  ["bash /tmp/x.sh", "dangerous", "run_changed_script"],
+  ["echo 'rm -rf src' > y.sh; bash y.sh", "dangerous", "run_changed_script"],
+  ["printf 'all:\\n\\trm -rf src\\n' > Makefile; make", "dangerous", "run_changed_build_file"],
+  ["echo 'import shutil' > json.py; python3 app.py", "dangerous", "python_shadowed_module"],
+  // --- deletes and moves out of the workspace
+  ["tar --remove-files -cf /tmp/src.tar src", "dangerous", "archive_remove_files"],
+  ["zip -rm a.zip src", "dangerous", "archive_remove_files"],
+  ["shred -u notes.txt", "dangerous", "shred_file"],
+  ["mv src /tmp/gone", "dangerous", "move_out_of_workspace"],
+  ["mv src ../gone", "dangerous", "move_out_of_workspace"],
   // --- variants: namespaces, mounts, archives
   ["unshare -r sh -c 'id'", "dangerous", "namespace_tool"],
   ["chroot /srv/jail /bin/sh", "dangerous", "namespace_tool"],
@@ -478,13 +498,92 @@ const TABLE: Row[] = [
   ['while read line; do echo "$line"; done < list.txt', "safe"],
   ['for f in *.md; do wc -l "$f"; done', "safe"],
   ["find . -name '*.log' | xargs wc -l", "safe"],
+  ["mv a.txt b.txt", "safe"],
+  ["GIT_PAGER=cat git log", "safe"],
+  ["export PATH=/usr/local/go/bin:$PATH", "safe"],
+  ["PYTHONUNBUFFERED=1 python3 script.py", "safe"],
+  ["EDITOR=vim GIT_PAGER='less -R' git commit", "safe"],
+];
+
+/**
+ * The workspace's files as the rows below see them: `old` ones predate the baseline (the
+ * person's), `new` ones changed after it (the agent's). A synchronous in-memory WorkspaceView.
+ */
+function memoryView(files: Record<string, "old" | "new">): WorkspaceView {
+  const BASE = 1_000_000;
+  const dirs = new Set<string>(["."]);
+  for (const path of Object.keys(files)) {
+    for (let d = path; d.includes("/");) dirs.add(d = d.slice(0, d.lastIndexOf("/")));
+  }
+  const norm = (p: string) => p.split("/").filter((s) => s && s !== ".").join("/") || ".";
+  return {
+    stat(path) {
+      const p = norm(path);
+      if (dirs.has(p)) return { changedAt: BASE - 1, isDirectory: true };
+      const age = files[p];
+      return age ? { changedAt: age === "new" ? BASE + 1 : BASE - 1, isDirectory: false } : null;
+    },
+    list(dir) {
+      const d = norm(dir);
+      if (!dirs.has(d)) return null;
+      const prefix = d === "." ? "" : d + "/";
+      const names = [...Object.keys(files), ...dirs].filter((p) =>
+        p.startsWith(prefix) && p !== d && !p.slice(prefix.length).includes("/")
+      ).map((p) => p.slice(prefix.length));
+      return [...new Set(names)].sort();
+    },
+    read(path) {
+      return norm(path).endsWith(".git/config") && files[norm(path)]
+        ? "[core]\n\tbare = false\n"
+        : null;
+    },
+  };
+}
+
+const VIEW = memoryView({
+  "src/app.ts": "old",
+  "notes.txt": "old",
+  "script.py": "old",
+  "Makefile": "old",
+  "package.json": "old",
+  ".git/config": "old",
+  ".git/HEAD": "old",
+  ".git/hooks/pre-commit.sample": "old",
+  "x.sh": "new",
+  "tool/os.py": "new",
+  "tool/run.py": "old",
+  "sub/.git/config": "old",
+  "sub/.git/hooks/pre-push": "old",
+  "sub/.git/hooks/post-index-change": "new",
+});
+const VIEW_OPTS = { ...OPTS, cwd: ".", changedSince: 1_000_000, files: VIEW };
+
+/** Rows judged against VIEW: what changed since the baseline, and what exists. */
+const VIEW_TABLE: Row[] = [
+  ["bash x.sh", "dangerous", "run_changed_script"],
+  ["./x.sh", "dangerous", "run_changed_script"],
+  ["python3 tool/run.py", "dangerous", "python_shadowed_module"],
+  ["sed -i d src/app.ts", "dangerous", "overwrite_in_place"],
+  ["truncate -s 0 notes.txt", "dangerous", "overwrite_in_place"],
+  ["git -C sub push", "dangerous", "git_hooks"],
+  ["git -C sub status", "dangerous", "git_hooks_changed"],
+  ["python3 script.py", "safe"],
+  ["make", "safe"],
+  ["npm test", "safe"],
+  ["git commit -m x", "safe"],
+  ["truncate -s 0 new.log", "safe"],
+  ["sed -n 1p src/app.ts", "safe"],
 ];
 
 Deno.test("classifyCommand() matches the policy table", () => {
   ok(TABLE.length >= 80, `the table has ${TABLE.length} rows`);
   const failures: string[] = [];
-  for (const [command, tier, key] of TABLE) {
-    const got = classifyCommand(command, OPTS);
+  const rows = [
+    ...TABLE.map((r) => [r, OPTS] as const),
+    ...VIEW_TABLE.map((r) => [r, VIEW_OPTS] as const),
+  ];
+  for (const [[command, tier, key], opts] of rows) {
+    const got = classifyCommand(command, opts);
     const keys = got.matches.map((m) => m.pattern_key);
     if (got.tier !== tier || (key && !keys.includes(key))) {
       failures.push(
@@ -497,7 +596,7 @@ Deno.test("classifyCommand() matches the policy table", () => {
 });
 
 Deno.test("classifyCommand() table exercises every pattern key", () => {
-  const used = new Set(TABLE.map((r) => r[2]).filter(Boolean));
+  const used = new Set([...TABLE, ...VIEW_TABLE].map((r) => r[2]).filter(Boolean));
   const missing = Object.keys(PATTERNS).filter((k) => !used.has(k as PatternKey));
   deepStrictEqual(missing, []);
 });

@@ -6,7 +6,10 @@ import { deriveTitle } from "../lib/engine/run_manager.ts";
 import { planCut } from "../lib/engine/compression.ts";
 import type { StoredMessage } from "../lib/sessions/messages.ts";
 
-const tick = () => new Promise((r) => setTimeout(r, 0));
+// The coalescer flushes on setImmediate. Immediates run in the order they were queued, so one
+// queued after its flush runs after it; a setTimeout(0) does not: on a loaded machine the timer
+// is already due when the loop starts its turn, and the timers phase runs before the immediates.
+const tick = () => new Promise((r) => setImmediate(r));
 
 Deno.test("createCoalescer() merges deltas of one tick and keeps order across kinds", async () => {
   const out: Array<[string, string]> = [];

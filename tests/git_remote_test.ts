@@ -1,6 +1,7 @@
 // fetch, pull and push from the Git panel through the user's own credentials
-// (lib/workspace/git_remote.ts), against real repositories in temp dirs: a local bare remote
-// round trip, a rejected push, an https remote that asks for a password nobody has, an
+// (lib/workspace/git_remote.ts), against real repositories in temp dirs: a round trip through a
+// bare repository served by `git daemon` on a loopback port (local-path remotes are refused:
+// tests/git_remote_transport_test.ts), a rejected push, an https remote that asks for a password nobody has, an
 // unreachable host; and a hostile repo — config keys that name programs, transport-helper URLs,
 // a pre-push hook, a .git file pointing outside the workspace — refused before anything runs.
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
@@ -8,7 +9,12 @@ import { join } from "node:path";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { createSession } from "../lib/sessions/sessions.ts";
 import { git } from "./git_fixture.ts";
-import { isPlainRemoteUrl, unsafeRepoConfigKey } from "../lib/workspace/git_remote.ts";
+import { serveGitDaemon } from "./git_daemon_fixture.ts";
+import {
+  isNetworkRemoteUrl,
+  remoteUrlProblem,
+  unsafeRepoConfigKey,
+} from "../lib/workspace/git_remote.ts";
 
 type Answer = { status: number; body: Record<string, unknown> };
 
@@ -25,16 +31,18 @@ async function withRemoteRepo(
   opts: { sandboxed?: boolean } = {},
 ): Promise<void> {
   const app = await createTestApp({ tools: opts.sandboxed === false ? { bwrapPath: null } : {} });
-  const bare = await Deno.makeTempDir({ prefix: "hermes-remote-" });
+  const served = await Deno.makeTempDir({ prefix: "hermes-remote-" });
+  const bare = join(served, "origin.git");
   const marks = await Deno.makeTempDir({ dir: "/var/tmp", prefix: "hermes-remote-marks-" });
+  const daemon = await serveGitDaemon(served);
   try {
     const ws = await Deno.realPath(app.workspace);
-    await git(bare, "init", "-q", "--bare");
+    await git(served, "init", "-q", "--bare", bare);
     await git(ws, "init", "-q");
     await Deno.writeTextFile(join(ws, "a.txt"), "one\n");
     await git(ws, "add", ".");
     await git(ws, "commit", "-q", "-m", "first");
-    await git(ws, "remote", "add", "origin", bare);
+    await git(ws, "remote", "add", "origin", daemon.url("origin.git"));
     const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: ws }).session_id;
     await fn({
       app,
@@ -45,7 +53,8 @@ async function withRemoteRepo(
     });
   } finally {
     await app.close();
-    await Deno.remove(bare, { recursive: true });
+    await daemon.close();
+    await Deno.remove(served, { recursive: true });
     await Deno.remove(marks, { recursive: true });
   }
 }
@@ -233,12 +242,28 @@ Deno.test("git remote: the URL and config rules", () => {
       "https://github.com/a/b.git",
       "ssh://git@host/x",
       "git@github.com:a/b.git",
-      "/srv/git/x.git",
-      "file:///srv/x",
+      "github.com:a/b.git",
       "git://h/x",
+      "HTTPS://h/x",
+      "http://[::1]:8080/x.git",
     ]
   ) {
-    ok(isPlainRemoteUrl(good), good);
+    ok(isNetworkRemoteUrl(good), good);
+  }
+  // Local repositories: their receive-pack/upload-pack would run on the host, with their hooks.
+  for (
+    const local of [
+      "/srv/git/x.git",
+      "file:///srv/x",
+      "File://localhost/srv/x",
+      "../evil.git",
+      "evil.git",
+      "~/evil.git",
+      "./odd:name",
+      "a/b:c",
+    ]
+  ) {
+    strictEqual(remoteUrlProblem(local), "local", local);
   }
   for (
     const bad of [
@@ -249,9 +274,12 @@ Deno.test("git remote: the URL and config rules", () => {
       "transport::x",
       "ftp://h/x",
       "a\nb",
+      "ssh://-oProxyCommand=x/y",
+      "ssh://u@-oProxyCommand=x/y",
+      "-oProxyCommand=x:y",
     ]
   ) {
-    ok(!isPlainRemoteUrl(bad), JSON.stringify(bad));
+    strictEqual(remoteUrlProblem(bad), "unsafe", JSON.stringify(bad));
   }
   strictEqual(
     unsafeRepoConfigKey(["core.bare", "remote.origin.url", "branch.main.merge", "user.email"]),

@@ -4,6 +4,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { startHarness } from "./fixtures/engine_harness.ts";
+import { answerApprovals } from "./fixtures/answer_approvals.ts";
 
 const exists = (p: string) => Deno.lstat(p).then(() => true, () => false);
 
@@ -22,22 +23,7 @@ Deno.test("terminal asks before running computed or inline code; deny keeps src,
       { text: "done" },
     );
     const { stream_id } = await h.start("tidy the workspace");
-    const asked: Array<{ command: string; keys: string[]; srcThere: boolean }> = [];
-    const res = await h.stream(stream_id, {
-      onEvent: (e) => {
-        if (e.event !== "approval") return;
-        asked.push({
-          command: e.data.command as string,
-          keys: e.data.pattern_keys as string[],
-          srcThere: Deno.statSync(src).isDirectory,
-        });
-        void h.call("POST", "/api/approval/respond", {
-          session_id: h.sessionId,
-          approval_id: e.data.approval_id,
-          choice: asked.length < 3 ? "deny" : "once",
-        });
-      },
-    });
+    const { asked, res } = await answerApprovals(h, stream_id, src, (n) => n < 2 ? "deny" : "once");
     deepStrictEqual(asked, [
       { command: decoded, keys: ["computed_code"], srcThere: true },
       { command: inline, keys: ["inline_code"], srcThere: true },

@@ -6,7 +6,8 @@
 // patch them.
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { type Harness, startHarness } from "./fixtures/engine_harness.ts";
+import { startHarness } from "./fixtures/engine_harness.ts";
+import { shellTurn } from "./fixtures/shell_turn.ts";
 import { createTestApp } from "./helpers.ts";
 import { SANDBOX_UID, sandboxStatus } from "../lib/sandbox/command_runner.ts";
 import { logSandboxStatus } from "../main.ts";
@@ -14,40 +15,6 @@ import { needs } from "./fixtures/skip.ts";
 
 const status = await sandboxStatus();
 const sandboxMissing = status.bubblewrap ? null : `no bubblewrap sandbox: ${status.message}`;
-
-/** One turn in which the model runs each command with `terminal`; returns what it saw. */
-async function shellTurn(h: Harness, commands: string[]): Promise<string[]> {
-  h.fake.enqueue(
-    {
-      toolCalls: commands.map((command, i) => ({
-        id: `call_${i}`,
-        name: "terminal",
-        args: { command, timeout: 20 },
-      })),
-    },
-    { text: "done" },
-  );
-  const { stream_id } = await h.start("get out of the sandbox");
-  await h.stream(stream_id, {
-    onEvent: (e) => {
-      if (e.event !== "approval") return;
-      void h.call("POST", "/api/approval/respond", {
-        session_id: h.sessionId,
-        approval_id: e.data.approval_id,
-        choice: "once",
-      });
-    },
-  });
-  const body = h.fake.chatRequests.at(-1)!.body as {
-    messages: Array<{ role: string; tool_call_id?: string; content: unknown }>;
-  };
-  return commands.map((_, i) => {
-    const m = body.messages.find((m) => m.role === "tool" && m.tool_call_id === `call_${i}`);
-    const text = typeof m?.content === "string" ? m.content : JSON.stringify(m?.content);
-    ok(!text.startsWith("BLOCKED"), `the command ran (approved): ${text}`);
-    return text;
-  });
-}
 
 Deno.test(needs(sandboxMissing, {
   name: "a scripted model with every command approved cannot escape the sandbox as root",

@@ -102,6 +102,33 @@ const wsUrl = (base: string, sid: string, tid: string, token?: string) =>
   (token === undefined ? "" : `&token=${token}`);
 
 Deno.test(needs(sandboxMissing, {
+  name:
+    "terminal: git, node, python3, deno, npx and pip run in the workspace; /run and HOME are its own",
+  fn: () =>
+    withServed(async (app, url, token) => {
+      const sid = await newSession(app);
+      const tid = await startTerminal(app, sid, { rows: 24, cols: 200 });
+      const v = await Viewer.open(wsUrl(url, sid, tid, token));
+      const out = await v.run(
+        "git init -q . && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m x " +
+          "&& echo GIT-$(git log --oneline | wc -l); " +
+          "node -e 'console.log(\"NODE-\" + 6*7)'; python3 -c 'print(\"PY-\" + str(6*7))'; " +
+          "deno eval 'console.log(\"DENO-\" + 6*7)'; echo NPX-$(npx --version); " +
+          "pip --version | cut -c1-4; echo RUN-$(ls -A /run | wc -l)-HOME-$HOME; " +
+          `ls ${Deno.env.get("HOME")} 2>&1 | head -1`,
+        "TOOLSDONE",
+      );
+      for (const want of ["GIT-1", "NODE-42", "PY-42", "DENO-42", "pip ", "RUN-0-HOME-/tmp/home"]) {
+        ok(out.includes(want), `${want}: ${out}`);
+      }
+      ok(/NPX-\d+\.\d+/.test(out), out);
+      ok(out.includes("No such file or directory"), `the owner's home is not there: ${out}`);
+      await app.call("POST", "/api/terminal/close", { session_id: sid, terminal_id: tid });
+      await v.closed;
+    }),
+}));
+
+Deno.test(needs(sandboxMissing, {
   name: "terminal: start, input, output, resize and close over the WebSocket, as uid 65534",
   fn: () =>
     withServed(async (app, url, token) => {

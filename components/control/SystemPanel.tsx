@@ -20,6 +20,8 @@ export interface SystemData {
   sessions: number;
   activeStreams: number;
   sandbox: SandboxStatus;
+  /** The owner's extra read-only paths inside the sandbox (config.yaml `sandbox.read_paths`). */
+  sandboxReadPaths: readonly string[];
   configPath: string;
   stateDir: string;
   password: Pick<PublicSettings, "password_set" | "password_from_env" | "auth_enabled">;
@@ -44,6 +46,7 @@ export async function loadSystem(
     sessions: n,
     activeStreams: active,
     sandbox: await app.tools.commands.status(),
+    sandboxReadPaths: app.tools.commands.readPaths ?? [],
     configPath: app.config.configPath,
     stateDir: app.config.stateDir,
     password: {
@@ -185,6 +188,28 @@ export function SystemPanel({ data }: { data: SystemData }) {
               <Badge tone="warning">{t("extensions.systemRoot")}</Badge>
               <span class="cc-block-desc">{data.sandbox.warning}</span>
             </p>
+          )
+          : null}
+        {data.sandbox.bubblewrap
+          ? (
+            <dl class="cc-facts cc-sandbox-plan" data-sandbox-plan>
+              <div>
+                <dt>{t("extensions.systemSandboxUser")}</dt>
+                <dd>{data.sandbox.uid_model}</dd>
+              </div>
+              <div>
+                <dt>{t("extensions.systemSandboxSees")}</dt>
+                <dd>{data.sandbox.sees}</dd>
+              </div>
+              <div>
+                <dt>{t("extensions.systemSandboxReadPaths")}</dt>
+                <dd class={data.sandboxReadPaths.length ? "mono cc-break" : ""}>
+                  {data.sandboxReadPaths.length
+                    ? data.sandboxReadPaths.join(", ")
+                    : t("extensions.systemSandboxReadPathsNone")}
+                </dd>
+              </div>
+            </dl>
           )
           : null}
       </Section>

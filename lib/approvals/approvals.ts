@@ -21,6 +21,7 @@ import {
   exactAllowlistFromConfig,
 } from "./approval_scope.ts";
 import { checkEditedCommand } from "./approval_edit.ts";
+import { CHANGED_CODE_KEYS } from "./command_patterns.ts";
 
 export type ApprovalChoice = "once" | "session" | "always" | "deny";
 export const APPROVAL_CHOICES: readonly ApprovalChoice[] = ["once", "session", "always", "deny"];
@@ -235,6 +236,30 @@ export function sessionApprovedKeys(db: Db, sessionId: string): Set<string> {
     sessionId,
   ) as Array<{ pattern_key: string }>;
   return new Set(rows.map((r) => r.pattern_key));
+}
+
+/**
+ * When the person last let changed workspace code run in this session (clock seconds): the
+ * latest approved request that named one of CHANGED_CODE_KEYS, or else the session's start.
+ * Files whose status changed after it count as the agent's: running them asks
+ * (lib/approvals/changed_files.ts). Grants that answer without asking (session, allowlist,
+ * skip) leave it where it is; they approve those runs anyway.
+ */
+export function changedCodeBaseline(db: Db, sessionId: string): number {
+  const session = db.prepare("SELECT created_at FROM sessions WHERE session_id = ?").get(
+    sessionId,
+  ) as { created_at: number } | undefined;
+  if (!session) throw new NotFoundError(`Session "${sessionId}" not found`);
+  const rows = db.prepare(
+    `SELECT pattern_keys, resolved_at FROM approvals
+     WHERE session_id = ? AND status = 'approved' AND resolved_at IS NOT NULL
+     ORDER BY resolved_at DESC`,
+  ).all(sessionId) as Array<{ pattern_keys: string; resolved_at: number }>;
+  const codeKeys = new Set<string>(CHANGED_CODE_KEYS);
+  const last = rows.find((r) =>
+    parseJsonColumn<string[]>(r.pattern_keys, []).some((k) => codeKeys.has(k))
+  );
+  return Math.max(session.created_at, last?.resolved_at ?? 0);
 }
 
 /** Turn the per-session "skip approvals" switch on or off (never lifts the hardline tier). */

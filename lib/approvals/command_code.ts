@@ -257,23 +257,51 @@ export function interpreterArgs(name: string, args: string[]): InterpreterArgs {
 const AWKS = new Set(["awk", "gawk", "mawk", "nawk", "busybox-awk"]);
 export const isAwk = (name: string) => AWKS.has(basename(name));
 
-/** awk: a program that runs commands (system(), pipes), writes files or loads code asks. */
-export function judgeAwk(args: string[], scope: Scope): void {
+/** What awk's arguments name besides its program: files of code, files edited in place. */
+export interface AwkFiles {
+  /** A program file (-f, -E) or an included source (-i FILE): code to run. */
+  runFile(path: string): void;
+  /** An operand gawk's `inplace` extension rewrites. */
+  inPlace(path: string): void;
+}
+
+/**
+ * awk: a program that runs commands (system(), pipes), writes files or loads code asks; its
+ * program files and includes are judged as files it runs, and with `gawk -i inplace` every
+ * operand is edited in place.
+ */
+export function judgeAwk(args: string[], scope: Scope, files?: AwkFiles): void {
   let program: string | undefined;
   let fromFile = false;
-  for (let i = 0; i < args.length; i++) {
+  let inPlace = false;
+  let i = 0;
+  for (; i < args.length; i++) {
     const a = args[i];
-    if (a === "-f" || a === "--file" || a.startsWith("-f") && a.length > 2) {
+    if (["-f", "--file", "-E", "--exec"].includes(a) || /^-[fE]./.test(a)) {
       fromFile = true;
-      const file = a === "-f" || a === "--file" ? args[++i] ?? "" : a.slice(2);
+      const file = a.length > 2 && !a.startsWith("--") ? a.slice(2) : args[++i] ?? "";
       if (isComputed(file)) add(scope, "computed_code");
+      files?.runFile(file);
+    } else if (a === "-i" || a === "--include" || /^(-i.|--include=)/.test(a)) {
+      const lib = a === "-i" || a === "--include"
+        ? args[++i] ?? ""
+        : a.replace(/^-i|^--include=/, "");
+      if (lib === "inplace" || lib === "inplace.awk") inPlace = true;
+      else if (lib.includes("/") || lib.endsWith(".awk")) files?.runFile(lib);
+      else add(scope, "inline_code");
     } else if (["-F", "-v", "--assign", "--field-separator"].includes(a)) i++;
     else if (a === "-e" || a === "--source") program = (program ?? "") + (args[++i] ?? "");
     else if (a === "--") continue;
     else if (!a.startsWith("-") || a === "-") {
-      if (!fromFile && program === undefined) program = a;
+      if (!fromFile && program === undefined) {
+        program = a;
+        i++;
+      }
       break;
     }
+  }
+  if (inPlace) {
+    for (const f of args.slice(i)) if (!/^[A-Za-z_]\w*=/.test(f) && f !== "-") files?.inPlace(f);
   }
   if (program === undefined) return;
   if (isComputed(program)) return add(scope, "computed_code");

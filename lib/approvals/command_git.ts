@@ -58,6 +58,13 @@ export function judgeGit(args: string[], scope: Scope): void {
     if (!staged || worktree) add(scope, "git_discard");
   }
   if (sub === "stash" && ["drop", "clear"].includes(rest[0])) add(scope, "git_discard");
+  // stash -u / -a takes untracked (and ignored) files out of the work tree into the stash.
+  if (
+    sub === "stash" &&
+    !["list", "show", "drop", "clear", "pop", "apply", "branch"].includes(rest[0]) &&
+    (/[ua]/.test(flags) || rest.some((a) => /^--(include-untracked|all)$/.test(a)))
+  ) add(scope, "git_stash_untracked");
+  if (sub === "rm" && (/r/.test(flags) || rest.includes("--recursive"))) add(scope, "rm_recursive");
   if (sub === "config") {
     const ops = rest.filter((a) => !a.startsWith("-"));
     const key = ops[0] === "set" ? ops[1] : ops[0];

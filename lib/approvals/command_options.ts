@@ -33,7 +33,7 @@ export function judgeCommandOptions(
   scope: Scope,
   nested: (s: string) => void,
 ): void {
-  const names = COMMAND_OPTIONS[name] ?? [];
+  const names = Object.hasOwn(COMMAND_OPTIONS, name) ? COMMAND_OPTIONS[name] : [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (names.includes(a) && args[i + 1] !== undefined) nested(args[i + 1]);

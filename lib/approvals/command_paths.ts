@@ -3,6 +3,7 @@
 // (/etc, ~/.ssh, shell start-up files, .env, credentials, the console's own config, devices).
 import { add, basename, HOME, type PatternKey, type Scope, words } from "./command_patterns.ts";
 import { SUBST_MARK } from "./shell_syntax.ts";
+import { noteWrite } from "./changed_files.ts";
 
 const SYSTEM_ROOTS = words(
   "/bin /boot /dev /etc /home /lib /lib32 /lib64 /libx32 /media /mnt /opt /proc /root /run " +
@@ -110,6 +111,7 @@ export function wasWritten(word: string, scope: Scope): boolean {
 
 /** Judge one path the command writes to. */
 export function checkWriteTarget(word: string, scope: Scope): void {
+  noteWrite(word, scope);
   const p = normPath(word, scope);
   if (!p) return;
   scope.written.add(writtenKey(p));
@@ -139,5 +141,6 @@ export function checkWriteTarget(word: string, scope: Scope): void {
   if (CREDENTIAL_NAMES.has(name) || CREDENTIAL_PATHS.some((re) => re.test(p))) {
     add(scope, "write_credentials");
   }
-  if (/(^|\/)\.git\/(hooks\/|config$)/.test(p)) add(scope, "write_git_hooks");
+  // Case-insensitive: on such file systems `.GIT/hooks` is git's own directory.
+  if (/(^|\/)\.git\/(hooks(\/|$)|config$)/i.test(p)) add(scope, "write_git_hooks");
 }

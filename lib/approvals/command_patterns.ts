@@ -3,6 +3,7 @@
 // meaning), plus the shared command-name sets and the scope a judgement accumulates into.
 
 import { SUBST_MARK } from "./shell_syntax.ts";
+import type { WorkspaceView } from "./workspace_view.ts";
 
 export type Tier = "hardline" | "dangerous" | "safe";
 
@@ -18,6 +19,18 @@ export interface PolicyOptions {
   home?: string;
   /** The session workspace: paths inside it are never "system paths". */
   workspace?: string;
+  /** Where the command starts, relative to the workspace (the terminal's `workdir`, or "."). */
+  cwd?: string;
+  /**
+   * Files whose status changed at or after this time (ms) count as written by the agent: the
+   * person's last approval of running changed code, or the session's start.
+   */
+  changedSince?: number;
+  /**
+   * A view of the workspace's files (lib/approvals/workspace_view.ts). Without one the policy
+   * cannot tell changed files from the person's, and judges what the line itself shows.
+   */
+  files?: WorkspaceView;
 }
 
 export type P = { tier: "hardline" | "dangerous"; description: string };
@@ -164,9 +177,75 @@ export const PATTERNS = {
     tier: "dangerous",
     description: "rsync --delete / --remove-source-files (deletes files)",
   },
+  // Dangerous because the command runs code the agent could have written: a changed file, a
+  // file the line itself creates, or code an environment variable or start-up file points at.
+  run_changed_script: {
+    tier: "dangerous",
+    description: "Runs a script or program the agent wrote or changed since your last approval " +
+      "(or one that cannot be checked)",
+  },
+  run_changed_build_file: {
+    tier: "dangerous",
+    description: "Runs a build or package tool whose recipe (Makefile, package.json scripts, " +
+      "deno.json tasks, …) changed since your last approval",
+  },
+  python_shadowed_module: {
+    tier: "dangerous",
+    description: "Runs Python next to a changed file named like a standard module (json.py, " +
+      "os.py, …), which Python would load instead",
+  },
+  git_hooks: {
+    tier: "dangerous",
+    description: "Runs a git command that starts this repository's hooks (.git/hooks or " +
+      "core.hooksPath), which can do anything",
+  },
+  git_hooks_changed: {
+    tier: "dangerous",
+    description: "Runs git after its hooks or repository settings changed since your last approval",
+  },
+  interactive_shell: {
+    tier: "dangerous",
+    description: "Starts an interactive shell, which runs start-up files such as .bashrc",
+  },
+  code_env_var: {
+    tier: "dangerous",
+    description: "Sets an environment variable that makes programs load or run other code " +
+      "(a shell's start-up file, Python's or Node's module path, preloaded libraries, git's " +
+      "settings, HOME, PATH, …)",
+  },
+  archive_remove_files: {
+    tier: "dangerous",
+    description: "Archiving or extracting in a way that deletes files (tar --remove-files, zip -m)",
+  },
+  shred_file: { tier: "dangerous", description: "Shredding files (destroys their contents)" },
+  move_out_of_workspace: {
+    tier: "dangerous",
+    description: "Moving files out of the workspace (they disappear from it)",
+  },
+  overwrite_in_place: {
+    tier: "dangerous",
+    description:
+      "Editing or emptying an existing file in place (sed -i, perl -i, truncate, dd of=)",
+  },
+  git_stash_untracked: {
+    tier: "dangerous",
+    description: "git stash -u / --all (takes untracked files out of the workspace)",
+  },
 } as const satisfies Record<string, P>;
 
 export type PatternKey = keyof typeof PATTERNS;
+
+/**
+ * Approvals of these keys mean the person let changed workspace code run: the time of the last
+ * one is the baseline after which a file counts as changed (lib/approvals/approvals.ts).
+ */
+export const CHANGED_CODE_KEYS: readonly PatternKey[] = [
+  "run_changed_script",
+  "run_changed_build_file",
+  "python_shadowed_module",
+  "git_hooks",
+  "git_hooks_changed",
+];
 
 /** The marker `$HOME`, `${HOME}` and the literal home path are folded into. */
 export const HOME = "~";
@@ -211,6 +290,13 @@ export interface Scope {
   commandNames: Set<string>;
   /** Files this line writes (workspace-relative keys): running one later in it asks. */
   written: Set<string>;
+  /**
+   * Directories the line may be in (absolute, lexically folded; shared with nested scopes): a
+   * relative path is looked up in each, since subshells and loops hide which one applies.
+   */
+  dirs: Set<string>;
+  /** Absolute paths this line writes, for the file rules (lib/approvals/changed_files.ts). */
+  writes: Set<string>;
 }
 
 /** Record a pattern match once. */

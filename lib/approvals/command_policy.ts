@@ -31,6 +31,9 @@ import { checkWriteTarget, wasWritten } from "./command_paths.ts";
 import { judgeArgv, STDIN_CODE, unwrap } from "./command_rules.ts";
 import { judgeInlineCode } from "./command_code.ts";
 import { resolveWord, resolveWords, setVar, trackAssignments } from "./command_words.ts";
+import { judgeAssignment, PATH_MARK, splitAssignment } from "./code_env.ts";
+import { checkRunFile, startDirs } from "./changed_files.ts";
+import { diskReader, prefetchedView } from "./workspace_view.ts";
 
 export { PATTERNS };
 export type { PatternKey, PatternMatch, PolicyOptions, Tier };
@@ -119,17 +122,18 @@ function judgeLine(text: string, scope: Scope): void {
  */
 function judgeCommand(cmd: SimpleCommand, scope: Scope, nested: (s: string) => void): string {
   let argv = cmd.argv.flatMap((w) => resolveWords(w, scope));
-  // Leading assignments: alone they define variables for later commands.
+  // Leading assignments: alone they define variables for later commands; either way one that
+  // points programs at other code (BASH_ENV, PATH, LD_PRELOAD, …) asks.
   let k = 0;
-  while (k < argv.length && /^[A-Za-z_]\w*=/.test(argv[k])) k++;
-  if (k === argv.length) {
-    for (const a of argv) {
-      const eq = a.indexOf("=");
-      const value = a.slice(eq + 1);
-      setVar(scope, a.slice(0, eq), value);
-      // Arithmetic evaluates a variable's text, running $(…) in it: x='a[$(cmd)]'; $((x)).
-      if (/\$\(|`/.test(value)) parseShell(value).substitutions.forEach(nested);
-    }
+  while (k < argv.length && splitAssignment(argv[k])) k++;
+  for (const a of argv.slice(0, k)) {
+    const [name, value] = splitAssignment(a)!;
+    judgeAssignment(name, value, scope);
+    if (k < argv.length) continue;
+    const appended = /^\w+\+=/.test(a) ? (scope.vars.get(name) ?? "") + value : value;
+    setVar(scope, name, appended);
+    // Arithmetic evaluates a variable's text, running $(…) in it: x='a[$(cmd)]'; $((x)).
+    if (/\$\(|`/.test(value)) parseShell(value).substitutions.forEach(nested);
   }
   argv = argv.slice(k);
   for (const r of cmd.redirects) {
@@ -145,14 +149,17 @@ function judgeCommand(cmd: SimpleCommand, scope: Scope, nested: (s: string) => v
   }
   argv = unwrap(argv, scope, nested);
   if (argv.length === 0) return "";
-  // A program this same line wrote (echo … > run; ./run) is code the policy never saw.
-  if (argv[0].includes("/") && wasWritten(argv[0], scope)) add(scope, "computed_command");
+  if (argv[0].includes("/")) {
+    // A program this same line wrote (echo … > run; ./run) is code the policy never saw.
+    if (wasWritten(argv[0], scope)) add(scope, "computed_command");
+    checkRunFile(argv[0], scope);
+  }
   // A glob in command position (/bin/r?, /???/rm) picks its program at run time.
   if (/[*?]/.test(argv[0]) || /\[.*\]/.test(argv[0])) {
     add(scope, "computed_command");
     return "@computed";
   }
-  const name = basename(argv[0]);
+  const name = canonicalName(basename(argv[0]));
   scope.commandNames.add(name);
   const args = argv.slice(1);
   trackAssignments(name, args, scope);
@@ -168,6 +175,13 @@ function judgeCommand(cmd: SimpleCommand, scope: Scope, nested: (s: string) => v
     runsCode && cmd.redirects.some((r) => r.op === "<" && isComputed(resolveWord(r.target, scope)))
   ) {
     add(scope, "computed_code");
+  }
+  if (label.endsWith(STDIN_CODE)) {
+    // bash < x.sh, python3 < p.py: the redirected file is the code that runs.
+    for (const r of cmd.redirects) {
+      const target = r.op === "<" ? resolveWord(r.target, scope) : "";
+      if (target && !isComputed(target) && target !== "/dev/null") checkRunFile(target, scope);
+    }
   }
   if (label.endsWith(STDIN_CODE) && (cmd.heredocs.length || hereStrings.length)) return name;
   return label;
@@ -212,8 +226,16 @@ export function classifyCommand(command: string, opts: PolicyOptions = {}): Clas
     depth: 0,
     commandNames: new Set(),
     written: new Set(),
+    dirs: startDirs(opts),
+    writes: new Set(),
   };
-  judgeLine(normalized, scope);
+  // Twice: loops, functions and traps run parts of a line after what follows them, so the
+  // second reading knows every directory the line enters and every file it writes.
+  for (let pass = 0; pass < 2; pass++) {
+    scope.vars = new Map([["PATH", PATH_MARK]]);
+    scope.cwd = null;
+    judgeLine(normalized, scope);
+  }
   judgeText(normalized, scope);
   const matches = [...scope.found.values()].sort((a, b) =>
     rank(a.pattern_key) - rank(b.pattern_key)
@@ -224,6 +246,46 @@ export function classifyCommand(command: string, opts: PolicyOptions = {}): Clas
     ? "hardline"
     : "dangerous";
   return { tier, matches, normalized };
+}
+
+/** Rounds of fetching a workspace view; what is still missing after them stays unknown (asks). */
+const VIEW_ROUNDS = 10;
+
+/**
+ * Classify a command the way the terminal tool runs it: in `opts.workspace`, from `opts.cwd`,
+ * judging the files it would run against the disk (files changed at or after
+ * `opts.changedSince` count as the agent's). The policy itself is synchronous, so what it needs
+ * of the disk is fetched asynchronously in rounds (lib/approvals/workspace_view.ts) and the
+ * command judged again until nothing is missing. Without a workspace it is classifyCommand().
+ */
+export async function classifyCommandInWorkspace(
+  command: string,
+  opts: PolicyOptions,
+): Promise<Classification> {
+  if (!opts.workspace || opts.files) return classifyCommand(command, opts);
+  const root = await Deno.realPath(opts.workspace).catch(() => null);
+  if (!root) return classifyCommand(command, opts);
+  const files = prefetchedView(diskReader(root));
+  const judged = { ...opts, workspace: root, files };
+  let verdict = classifyCommand(command, judged);
+  for (let round = 0; round < VIEW_ROUNDS && files.missed(); round++) {
+    await files.fetchMissed();
+    verdict = classifyCommand(command, judged);
+  }
+  return verdict;
+}
+
+/** Versioned interpreter names (python3.12, perl5.36, php8.2) judged as the interpreter. */
+function canonicalName(name: string): string {
+  const m = name.match(/^(python|pypy|perl|ruby|php|lua|node)(\d[\d.]*)$/);
+  if (!m) return name;
+  return m[1] === "pypy"
+    ? "python3"
+    : m[1] === "python" && m[2].startsWith("2")
+    ? "python2"
+    : m[1] === "python"
+    ? "python3"
+    : m[1];
 }
 
 /** Not shells, but they run the shell commands given on stdin (or sourced from it). */

@@ -26,6 +26,16 @@ import {
 } from "./command_paths.ts";
 import { SUBST_MARK } from "./shell_syntax.ts";
 import { judgeGit } from "./command_git.ts";
+import { judgeGitHooks } from "./git_hooks.ts";
+import { judgeAssignment } from "./code_env.ts";
+import {
+  checkInPlace,
+  checkRunFile,
+  enterDir,
+  leavesWorkspace,
+  noteUnseenWrites,
+} from "./changed_files.ts";
+import { judgeIncludePath, judgePython, judgeRecipeRuns } from "./run_rules.ts";
 import { judgeCommandOptions } from "./command_options.ts";
 import { isPackageRemoval } from "./command_packages.ts";
 import {
@@ -85,9 +95,17 @@ export function unwrap(argv: string[], scope: Scope, nested: (s: string) => void
           if (argv[i + 1]) nested(argv.slice(i + 1).join(" "));
           return [];
         }
-        if (a === "-u" || a === "-C" || a === "--unset" || a === "--chdir") i += 2;
-        else if (a.startsWith("-") || /^[A-Za-z_]\w*=/.test(a)) i++;
-        else break;
+        if (a === "-u" || a === "--unset") i += 2;
+        else if (a === "-C" || a === "--chdir") {
+          enterDir([argv[i + 1] ?? ""], scope);
+          i += 2;
+        } else if (a.startsWith("-")) i++;
+        else if (a.includes("=")) {
+          // env takes any NAME=VALUE, even names a shell could not assign (BASH_FUNC_ls%%).
+          const eq = a.indexOf("=");
+          judgeAssignment(a.slice(0, eq), a.slice(eq + 1), scope);
+          i++;
+        } else break;
       }
     } else if (name === "nice" || name === "ionice" || name === "chrt" || name === "taskset") {
       skipOpts(new Set(["-n", "-c", "-t", "-p"]));
@@ -155,7 +173,11 @@ export function judgeArgv(
   }
   if (DESTRUCTIVE.has(name) && args.some(isComputed)) add(scope, "computed_argument");
   judgeCommandOptions(name, args, scope, nested);
-  if (name === "cd") {
+  noteUnseenWrites(name, args, scope);
+  if (judgeRecipeRuns(name, args, scope)) return name;
+  if (name === "cd" || name === "pushd") {
+    enterDir(args, scope);
+    if (name === "pushd") return name;
     scope.cwd = args[0] === undefined ? HOME : args[0] === "-" ? null : normPath(args[0], scope);
     return name;
   }
@@ -167,6 +189,7 @@ export function judgeArgv(
       while (i < args.length && args[i].startsWith("-")) i += withValue.has(args[i]) ? 2 : 1;
       if (args.length > i + 1) nested(args.slice(i + 1).join(" "));
     } else {
+      judgeShellOptions(args, scope);
       const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a));
       if (c !== -1 && args[c + 1] !== undefined) nested(args[c + 1]);
       else {
@@ -181,12 +204,15 @@ export function judgeArgv(
         if (script === undefined || script === "-s" || codeSource(script, scope) === "stdin") {
           return name + STDIN_CODE;
         }
+        // bash -n only reads the script for syntax.
+        if (!/n/.test(shortFlags(args.slice(0, i)))) checkRunFile(script, scope);
       }
     }
     return name;
   }
   if (name === "source" || name === ".") {
     if (args[0] !== undefined && codeSource(args[0], scope) === "stdin") return name + STDIN_CODE;
+    if (args[0] !== undefined) checkRunFile(args[0], scope);
     return name;
   }
   if (name === "at" || name === "batch") {
@@ -208,13 +234,17 @@ export function judgeArgv(
     return name;
   }
   if (isAwk(name)) {
-    judgeAwk(args, scope);
+    judgeAwk(args, scope, {
+      runFile: (f) => checkRunFile(f, scope),
+      inPlace: (f) => checkInPlace(f, scope),
+    });
     return name;
   }
   if (INTERPRETERS.has(name)) {
     const { code, script, readsStdin } = interpreterArgs(name, args);
     for (const c of code) judgeInlineCode(name, c, scope, nested);
     if (script !== undefined) codeSource(script, scope);
+    judgeInterpreterFiles(name, args, script, scope);
     // deno run https://…, python3 <(…) aside: a script fetched from a URL is downloaded code.
     if (script !== undefined && /^(https?|data|blob|jsr|npm):/i.test(script)) {
       add(scope, "pipe_download_to_shell");
@@ -222,7 +252,10 @@ export function judgeArgv(
     if (name === "perl" && args.some((a) => /^-[a-zA-Z]*i/.test(a))) {
       // perl -pi -e 's/…/' FILE…: every operand after the script is edited in place.
       const files = args.filter((a) => !a.startsWith("-") && !code.includes(a));
-      for (const f of files) checkWriteTarget(f, scope);
+      for (const f of files) {
+        checkWriteTarget(f, scope);
+        checkInPlace(f, scope);
+      }
     }
     const m = args.indexOf("-m");
     if (m !== -1 && args[m + 1] === "pip") {
@@ -275,6 +308,7 @@ export function judgeArgv(
           if (sub.length) {
             const subName = basename(sub[0]);
             if (["rm", "shred", "unlink"].includes(subName)) deletes = true;
+            if (sub[0].includes("/")) checkRunFile(sub[0], scope);
             judgeArgv(subName, sub.slice(1), scope, nested);
           }
         }
@@ -321,6 +355,7 @@ export function judgeArgv(
       if (sub.length > 1) {
         const subName = basename(sub[0]);
         if (["rm", "shred", "unlink"].includes(subName)) add(scope, "xargs_rm");
+        if (sub[0].includes("/")) checkRunFile(sub[0], scope);
         judgeArgv(subName, sub.slice(1), scope, nested);
       }
       return name;
@@ -338,11 +373,14 @@ export function judgeArgv(
       ) {
         add(scope, "format_device");
       } else if (name !== "shred") add(scope, "format_filesystem");
+      else add(scope, "shred_file");
       return name;
     }
     case "dd": {
       for (const a of args) {
-        if (a.startsWith("of=")) checkWriteTarget(a.slice(3), scope);
+        if (!a.startsWith("of=")) continue;
+        checkWriteTarget(a.slice(3), scope);
+        checkInPlace(a.slice(3), scope);
       }
       return name;
     }
@@ -459,6 +497,8 @@ export function judgeArgv(
           const kind = deleteRootKind(normPath(src, scope));
           if (kind) add(scope, "rm_system_path");
         }
+        // What is moved out of the workspace is gone from it (and /tmp is gone after the command).
+        if (dest && leavesWorkspace(dest, scope)) add(scope, "move_out_of_workspace");
       }
       return name;
     }
@@ -468,12 +508,17 @@ export function judgeArgv(
       const hasScript = args.some((a) => a === "-e" || a === "-f" || a === "--expression");
       const f = args.findIndex((a) => a === "-f" || a === "--file");
       if (f !== -1 && isComputed(args[f + 1] ?? "")) add(scope, "computed_code");
+      // GNU sed scripts run commands (the e command): a script file is code like any other.
+      if (f !== -1 && args[f + 1] !== undefined) checkRunFile(args[f + 1], scope);
       if (!hasScript && ops[0] !== undefined) scripts.push(ops[0]);
       for (const sc of scripts) judgeSedScript(sc, scope, (f) => checkWriteTarget(f, scope));
       if (args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith("--in-place"))) {
         const files = hasScript ? ops.filter((o) => !scripts.includes(o)) : ops.slice(1);
         if (files.some(isComputed)) add(scope, "computed_argument");
-        for (const f of files) checkWriteTarget(f, scope);
+        for (const f of files) {
+          checkWriteTarget(f, scope);
+          checkInPlace(f, scope);
+        }
       }
       return name;
     }
@@ -493,11 +538,24 @@ export function judgeArgv(
         if (args[i] === "-s" || args[i] === "-r" || args[i] === "--size") i++;
         else if (!args[i].startsWith("-")) ops.push(args[i]);
       }
-      for (const f of ops) checkWriteTarget(f, scope);
+      for (const f of ops) {
+        checkWriteTarget(f, scope);
+        checkInPlace(f, scope);
+      }
       return name;
     }
     case "git":
       judgeGit(args, scope);
+      judgeGitHooks(args, scope);
+      return name;
+    case "zip":
+      // zip -m moves the files into the archive: they are deleted from the workspace.
+      if (/m/.test(shortFlags(args)) || args.includes("--move")) add(scope, "archive_remove_files");
+      return name;
+    case "7z":
+    case "7za":
+    case "7zr":
+      if (args.includes("-sdel")) add(scope, "archive_remove_files");
       return name;
     case "crontab":
       if (/r/.test(shortFlags(args))) add(scope, "crontab_remove");
@@ -523,6 +581,10 @@ export function judgeArgv(
 
 /** tar extracting to an absolute path or outside the workspace (-C /, -P). */
 function judgeTar(args: string[], scope: Scope): void {
+  // --remove-files, or any prefix of it getopt accepts (--remove): the files are deleted.
+  if (args.some((a) => /^--rem(o(v(e(-(f(i(l(es?)?)?)?)?)?)?)?)?$/.test(a))) {
+    add(scope, "archive_remove_files");
+  }
   const first = args[0] ?? "";
   const oldStyle = first !== "" && !first.startsWith("-") ? first : "";
   const extract = /x/.test(oldStyle) || /x/.test(shortFlags(args)) ||
@@ -538,4 +600,56 @@ function judgeTar(args: string[], scope: Scope): void {
     else if (a.startsWith("--directory=")) dirs.push(a.slice(12));
   });
   if (dirs.some((d) => outsideWorkspace(d, scope))) add(scope, "archive_outside");
+}
+
+/**
+ * Shell options that run start-up files: `-i` (interactive: .bashrc, $ENV), `--rcfile` and
+ * `--init-file` (that file). The file named is run like a script.
+ */
+function judgeShellOptions(args: string[], scope: Scope): void {
+  for (let i = 0; i < args.length && /^[-+]/.test(args[i]) && args[i] !== "-"; i++) {
+    const a = args[i];
+    if (a === "--") break;
+    if (a === "--rcfile" || a === "--init-file") {
+      add(scope, "interactive_shell");
+      checkRunFile(args[++i] ?? "", scope);
+    } else if (a === "--interactive" || /^-[a-zA-Z]*i/.test(a)) add(scope, "interactive_shell");
+    else if (["-o", "+o", "-O", "+O"].includes(a)) i++;
+  }
+}
+
+/**
+ * Files an interpreter runs: its script (not `-m module`, stdin or a URL), node's preloads
+ * (-r, --require, --import, --loader) and ruby's -r, and Python's module search path.
+ */
+function judgeInterpreterFiles(
+  name: string,
+  args: string[],
+  script: string | undefined,
+  scope: Scope,
+): void {
+  const m = args.indexOf("-m");
+  const module = /^python/.test(name) && m !== -1 && args[m + 1] === script ? script : undefined;
+  // stdin, a descriptor and a URL are judged elsewhere (codeSource, pipe_download_to_shell).
+  const notAFile = script === undefined || script === "-" ||
+    /^\/(dev\/(stdin|fd\/)|proc\/)/.test(script) || /^(https?|data|blob|jsr|npm):/i.test(script);
+  if (!notAFile && module === undefined) checkRunFile(script!, scope);
+  if (/^python/.test(name)) judgePython(script, module, scope);
+  if (name === "perl" || name === "ruby") judgeIncludePath(name, args, scope);
+  const preload = name === "ruby"
+    ? ["-r"]
+    : ["node", "nodejs", "bun", "deno"].includes(name)
+    ? ["-r", "--require", "--import", "--loader", "--experimental-loader", "--preload"]
+    : [];
+  for (let i = 0; i < args.length; i++) {
+    const eq = args[i].indexOf("=");
+    const value = preload.includes(args[i])
+      ? args[i + 1]
+      : eq > 0 && preload.includes(args[i].slice(0, eq))
+      ? args[i].slice(eq + 1)
+      : /^-r[./]/.test(args[i]) && preload.includes("-r")
+      ? args[i].slice(2)
+      : undefined;
+    if (value !== undefined && /^[./~]/.test(value)) checkRunFile(value, scope);
+  }
 }

@@ -3,8 +3,9 @@
 // variable set by `read`/`for`/`mapfile`, positionals inside `sh -c`) into SUBST_MARK, so rules
 // can tell "computed at run time" from literal text. Invariant: a resolved word holds no
 // LIT_DOLLAR and no unexpanded `$name`; anything unknown is SUBST_MARK, never a guess.
-import type { Scope } from "./command_patterns.ts";
+import { add, type Scope } from "./command_patterns.ts";
 import { LIT_DOLLAR, SUBST_MARK } from "./shell_syntax.ts";
+import { isCodeVar, judgeAssignment, judgeComputedName, splitAssignment } from "./code_env.ts";
 
 const NAMED = /\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g;
 /** Any expansion left after known variables are substituted: ${…}, $name, $1, $@, $?, $$ … */
@@ -45,7 +46,7 @@ export function resolveWord(word: string, scope: Scope): string {
 export function resolveWords(word: string, scope: Scope): string[] {
   const w = resolveWord(word, scope);
   const expanded = [...word.matchAll(NAMED)].some((m) => scope.vars.has(m[1] ?? m[2]));
-  if (!expanded || /^[A-Za-z_]\w*=/.test(word)) return [w];
+  if (!expanded || /^[A-Za-z_]\w*\+?=/.test(word)) return [w];
   const ifs = scope.vars.get("IFS") ?? " \t\n";
   if (ifs.includes(SUBST_MARK)) return [SUBST_MARK];
   if (ifs === "") return [w];
@@ -61,23 +62,35 @@ const isName = (w: string) => /^[A-Za-z_]\w*$/.test(w);
 /**
  * Record what a builtin does to variables: `declare`/`export`/`local` assign known values;
  * `read`, `mapfile`, `printf -v`, `getopts`, `for`/`select` and `let` assign values that come
- * from input at run time, so those names become computed.
+ * from input at run time, so those names become computed. Assigning a variable that points
+ * programs at other code asks (lib/approvals/code_env.ts), and so does a `declare -n` reference
+ * to one, through which a later plain assignment would set it.
  */
 export function trackAssignments(name: string, args: string[], scope: Scope): void {
   const computed = (n: string) => {
-    if (isName(n)) scope.vars.set(n, SUBST_MARK);
+    if (!isName(n)) return;
+    scope.vars.set(n, SUBST_MARK);
+    judgeComputedName(n, scope);
   };
   switch (name) {
     case "declare":
     case "typeset":
     case "local":
     case "export":
-    case "readonly":
+    case "readonly": {
+      const reference = args.some((a) => /^-[a-zA-Z]*n/.test(a));
       for (const a of args) {
-        const m = a.match(/^([A-Za-z_]\w*)=(.*)$/s);
-        if (m) setVar(scope, m[1], m[2]);
+        const m = splitAssignment(a);
+        if (!m) continue;
+        const value = /^\w+\+=/.test(a) ? (scope.vars.get(m[0]) ?? "") + m[1] : m[1];
+        setVar(scope, m[0], value);
+        judgeAssignment(m[0], m[1], scope);
+        if (reference && (isCodeVar(m[1]) || m[1].includes(SUBST_MARK))) {
+          add(scope, "code_env_var");
+        }
       }
       return;
+    }
     case "read":
       for (let i = 0; i < args.length; i++) {
         if (READ_OPTS_WITH_VALUE.has(args[i])) {

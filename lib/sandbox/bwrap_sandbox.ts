@@ -1,11 +1,19 @@
 // The terminal's sandbox as this host can build it: bubblewrap with an unprivileged uid in a user
-// namespace, no capabilities, the seccomp filter of seccomp.ts, / read-only, the workspace bound
-// read-write (or read-only for git), protected paths masked after it, private /tmp, /proc, IPC,
+// namespace, no capabilities, the seccomp filter of seccomp.ts, an empty root holding only what
+// mount_plan.ts allows (system trees read-only, a curated /etc, private /tmp, /run, /proc), the
+// workspace bound read-write (or read-only for git), protected paths masked after it, private IPC,
 // UTS and network namespace. Invariants: probed once per host and cached; every spawn gets an
 // explicit environment; a protected path inside the workspace is never uncovered by its bind.
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { sep } from "node:path";
 import { seccompFilter } from "./seccomp.ts";
+import {
+  PRIVATE_MOUNTS,
+  readPathArgs,
+  type SandboxEtc,
+  systemMountArgs,
+  writeSandboxEtc,
+} from "./mount_plan.ts";
 
 export const DEFAULT_BWRAP_PATH = "/usr/bin/bwrap";
 export const DEFAULT_SLIRP_PATH = "/usr/bin/slirp4netns";
@@ -28,6 +36,10 @@ export interface SandboxStatus {
   message: string;
   /** Set when protection is weaker than it looks (the console runs as root): log and UI say so. */
   warning: string | null;
+  /** Who commands run as, and why the owner's files are out of reach (System panel). */
+  uid_model: string | null;
+  /** What of the host the sandbox sees: the allowlist mount plan in one sentence. */
+  sees: string | null;
 }
 
 /** How the sandbox is built on this host (settled by the probe). */
@@ -35,6 +47,8 @@ interface SandboxMode {
   userns: boolean;
   filter: Uint8Array | null;
   root: boolean;
+  /** The sandbox's own passwd/group files. */
+  etc: SandboxEtc;
 }
 
 interface Probe {
@@ -92,15 +106,23 @@ async function probeBwrap(bwrapPath: string | null, slirpPath: string | null): P
       ? `The console runs as root and terminal commands run without a sandbox (${why}): ` +
         "the agent's commands run as root on the host."
       : null,
+    uid_model: null,
+    sees: null,
   });
   if (!bwrapPath || !existsSync(bwrapPath)) return off(`bubblewrap not found at ${bwrapPath}`);
   const filter = seccompFilter();
   let firstError = "";
+  let etc: SandboxEtc;
+  try {
+    etc = await writeSandboxEtc();
+  } catch (err) {
+    return off(`cannot write the sandbox's /etc/passwd: ${(err as Error).message}`);
+  }
   // Strongest first; a kernel without seccomp filters still gets the namespaces.
   const candidates: SandboxMode[] = [];
   for (const userns of root ? [true, false] : [true]) {
-    candidates.push({ userns, filter, root });
-    if (filter) candidates.push({ userns, filter: null, root });
+    candidates.push({ userns, filter, root, etc });
+    if (filter) candidates.push({ userns, filter: null, root, etc });
   }
   for (const mode of candidates) {
     const { userns } = mode;
@@ -151,10 +173,19 @@ function onStatus(bwrapPath: string, slirpPath: string | null, mode: SandboxMode
     slirp_path: slirp,
     message: `Terminal commands run in a bubblewrap sandbox ${who}` +
       (mode.filter ? " and a syscall filter" : "") +
-      ": the workspace is writable, the rest of the filesystem is read-only, the console's " +
-      `own files are hidden, and ${net}.`,
+      ": the workspace is writable, the system's programs and libraries are read-only, and " +
+      `nothing else of this machine is there; ${net}.`,
     warning: mode.userns ? null : "The console runs as root and this host has no user " +
       "namespaces: sandboxed commands run as root (without capabilities).",
+    uid_model: mode.userns
+      ? `uid ${SANDBOX_UID} ("nobody") in a user namespace with no capabilities. It maps to ` +
+        "the console's own uid outside, so the owner's files are kept out by the mount plan: " +
+        "nothing the owner owns outside the workspace is mounted."
+      : "root without capabilities (this host has no user namespaces); the mount plan keeps " +
+        "every host file outside the workspace and the system trees out of reach.",
+    sees: "An allowlist: /usr (and /bin, /lib… links), a curated /etc (no shadow, sudoers, " +
+      "ssh or registry credentials), its own /tmp, home, /dev, /proc and an empty /run, the " +
+      "read-only paths named in sandbox.read_paths, and this session's workspace.",
   };
 }
 
@@ -179,24 +210,13 @@ export interface SandboxSpec {
   outerNet?: boolean;
   /** Host paths bound read-only at a path under the sandbox's private /tmp (source, dest). */
   roBinds?: ReadonlyArray<readonly [string, string]>;
+  /** The owner's extra read-only paths (config.yaml `sandbox.read_paths`), same path inside. */
+  readPaths?: readonly string[];
 }
 
 export const UNSHARE_PATH = "/usr/bin/unshare";
 /** `unshare` before bwrap: a fresh user namespace (we map to its root) owning a fresh netns. */
 const OUTER_NET = [UNSHARE_PATH, "--user", "--map-root-user", "--net", "--"];
-
-/**
- * Host control sockets stay connectable on a read-only bind (connect() ignores the read-only
- * flag), and talking to them is root on the host: they are masked inside the sandbox.
- */
-const CONTROL_SOCKETS = [
-  "/run/docker.sock",
-  "/var/run/docker.sock",
-  "/run/containerd/containerd.sock",
-  "/run/podman/podman.sock",
-  "/run/dbus/system_bus_socket",
-  "/run/systemd/private",
-];
 
 const within = (child: string, parent: string) =>
   child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
@@ -212,21 +232,25 @@ function spellings(path: string): string[] {
 }
 
 /**
- * Mount arguments masking `hidden` paths. A path that holds the workspace is masked before the
- * workspace is bound (so the workspace reappears inside the empty tmpfs); every other path —
- * notably a state dir or config.yaml INSIDE the workspace — is masked after it, so the
- * read-write bind can never uncover it.
+ * Mount arguments masking `hidden` paths that the mount plan would otherwise show: those inside
+ * the workspace, an extra read path or /usr (a path elsewhere does not exist inside at all). A
+ * path that holds the workspace is masked before the workspace is bound (so the workspace
+ * reappears inside the empty tmpfs); every other path — notably a state dir or config.yaml
+ * INSIDE the workspace — is masked after it, so the read-write bind can never uncover it.
  */
 function maskArgs(
   workspace: string,
   hidden: readonly string[],
+  readPaths: readonly string[],
 ): { before: string[]; after: string[] } {
   const before: string[] = [];
   const after: string[] = [];
   const seen = new Set<string>();
+  const shown = ["/usr", workspace, ...readPaths];
   for (const p of hidden.flatMap(spellings)) {
     if (!p || p === "/" || seen.has(p)) continue;
     seen.add(p);
+    if (!shown.some((root) => within(p, root) || within(root, p))) continue;
     let isDir: boolean;
     try {
       isDir = statSync(p).isDirectory();
@@ -241,20 +265,14 @@ function maskArgs(
 }
 
 function bwrapArgs(mode: SandboxMode, spec: SandboxSpec): string[] {
-  const masks = maskArgs(spec.workspace, [...CONTROL_SOCKETS, ...spec.hiddenPaths]);
+  const readPaths = spec.readPaths ?? [];
+  const masks = maskArgs(spec.workspace, spec.hiddenPaths, readPaths);
   return [
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-    "--tmpfs",
-    "/tmp",
-    "--dir",
-    "/tmp/home",
-    // Always a private network namespace: with the switch on, slirp4netns plugs one in.
+    // An empty root, then only what the mount plan allows (lib/sandbox/mount_plan.ts).
+    ...systemMountArgs(mode.etc),
+    ...PRIVATE_MOUNTS,
+    // Always a private network namespace: with the switch on, slirp4netns plugs one in. It
+    // also keeps the host's abstract Unix sockets out of reach (they belong to a netns).
     ...(spec.outerNet ? [] : ["--unshare-net"]),
     "--unshare-pid",
     "--unshare-ipc",
@@ -275,6 +293,7 @@ function bwrapArgs(mode: SandboxMode, spec: SandboxSpec): string[] {
     "--new-session",
     ...(mode.filter ? ["--seccomp", "3"] : []),
     ...(spec.resolvConf ? ["--ro-bind", spec.resolvConf, "/etc/resolv.conf"] : []),
+    ...readPathArgs(readPaths),
     ...masks.before,
     spec.writable ? "--bind" : "--ro-bind",
     spec.workspace,
@@ -284,6 +303,9 @@ function bwrapArgs(mode: SandboxMode, spec: SandboxSpec): string[] {
       if (!dest.startsWith("/tmp/")) throw new Error(`roBinds go under /tmp, not ${dest}`);
       return ["--ro-bind", src, dest];
     }),
+    // The root itself (bwrap's tmpfs holding the mount points) becomes read-only last.
+    "--remount-ro",
+    "/",
     "--chdir",
     spec.cwd,
     "--",
@@ -348,6 +370,8 @@ export interface SandboxHandle {
   status(): Promise<SandboxStatus>;
   /** Paths masked in every sandbox of this app (state dir, config file…). */
   readonly hiddenPaths: readonly string[];
+  /** The owner's extra read-only paths (config.yaml `sandbox.read_paths`). */
+  readonly readPaths?: readonly string[];
 }
 
 /**

@@ -67,6 +67,8 @@ export interface CommandRunnerOptions {
   tailBytes?: number;
   /** Paths hidden from sandboxed commands (state dir, config file with API keys). */
   hiddenPaths?: string[];
+  /** The owner's extra read-only paths (config.yaml `sandbox.read_paths`, lib/sandbox/mount_plan.ts). */
+  readPaths?: string[];
   /** PATH/LANG/TERM values; only these, plus HOME, reach the command. */
   env?: { PATH?: string; LANG?: string; TERM?: string };
 }
@@ -126,6 +128,7 @@ export function createCommandRunner(opts: CommandRunnerOptions = {}): CommandRun
   const headBytes = opts.headBytes ?? 20_000;
   const tailBytes = opts.tailBytes ?? 20_000;
   const hiddenPaths = [...(opts.hiddenPaths ?? [])];
+  const readPaths = [...(opts.readPaths ?? [])];
   const running = new Set<Deno.ChildProcess>();
   let scratch: string | null = null;
   let closed = false;
@@ -149,6 +152,7 @@ export function createCommandRunner(opts: CommandRunnerOptions = {}): CommandRun
 
   const runner: CommandRunner = {
     hiddenPaths,
+    readPaths,
     status: () => sandboxStatus(bwrapPath, slirpPath),
     async run(req) {
       if (closed) throw new Error("The command runner is shut down");
@@ -169,6 +173,7 @@ export function createCommandRunner(opts: CommandRunnerOptions = {}): CommandRun
         cwd: req.cwd,
         writable: true,
         hiddenPaths,
+        readPaths,
         env: envBase,
         resolvConf: network ? join(dir, "resolv.conf") : undefined,
         outerNet,

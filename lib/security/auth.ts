@@ -31,7 +31,11 @@ export interface Security {
   db: Db;
   clock: Clock;
   limits: {
-    /** Failed logins: more than 5 per 60 s per client → 429. */
+    /**
+     * Password logins: more than 5 failures per 60 s per (account, client) → 429, except for a
+     * browser that proves an earlier sign-in (lib/security/login_throttle.ts). Passkey sign-ins
+     * count here per client (lib/security/sign_in_routes.ts).
+     */
     login: RateLimiter;
     /** POST /api/chat/start per client. */
     chatStart: RateLimiter;
@@ -142,6 +146,16 @@ async function signingKey(sec: Security): Promise<CryptoKey | null> {
     key.catch(() => sec.cache.keys.delete(identity));
   }
   return await key;
+}
+
+/**
+ * `text` signed (HMAC, base64url) under the current password's key; null while auth is off.
+ * What it signs stops verifying when the password changes. Callers prefix their own label so
+ * no two uses can stand in for each other (cookies sign `<nonce>.<expires>`, CSRF `csrf\0…`).
+ */
+export async function signForCurrentPassword(sec: Security, text: string): Promise<string | null> {
+  const key = await signingKey(sec);
+  return key ? toBase64Url(await hmac(key, text)) : null;
 }
 
 /**

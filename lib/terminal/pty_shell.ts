@@ -28,6 +28,8 @@ export interface PtyShellSpec {
   workspace: string;
   cwd: string;
   hiddenPaths: readonly string[];
+  /** The owner's extra read-only paths (config.yaml `sandbox.read_paths`). */
+  readPaths?: readonly string[];
   allowNetwork: boolean;
   rows: number;
   cols: number;
@@ -96,6 +98,7 @@ export async function startPtyShell(spec: PtyShellSpec): Promise<PtyShell> {
     cwd: spec.cwd,
     writable: true,
     hiddenPaths: spec.hiddenPaths,
+    readPaths: spec.readPaths,
     env: {
       PATH: spec.env.PATH,
       LANG: spec.env.LANG,

@@ -188,6 +188,7 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
           workspace: req.workspace,
           cwd: req.workspace,
           hiddenPaths: opts.sandbox.hiddenPaths,
+          readPaths: opts.sandbox.readPaths ?? [],
           allowNetwork: req.allowNetwork,
           rows,
           cols,

@@ -6,6 +6,7 @@ import type { FileSandboxPool } from "../sandbox/file_sandbox.ts";
 import { FILE_LIMITS } from "../sandbox/file_ops.ts";
 import { defineTool, type ToolDefinition } from "./types.ts";
 import { withDiff } from "./file_diff.ts";
+import { askBeforeGitMetadata } from "./file_guard.ts";
 
 const path = z.string().min(1).describe(
   "Path relative to the workspace root (e.g. src/main.ts). Absolute paths and .. are refused.",
@@ -37,7 +38,10 @@ export function writeFileTool(files: FileSandboxPool): ToolDefinition {
       path,
       content: z.string().describe("The complete new content of the file."),
     }),
-    execute: withDiff((args, ctx) => files.run(ctx.workspace, "write", args, ctx.signal)),
+    execute: askBeforeGitMetadata(
+      "write_file",
+      withDiff((args, ctx) => files.run(ctx.workspace, "write", args, ctx.signal)),
+    ),
   });
 }
 
@@ -54,7 +58,10 @@ export function patchTool(files: FileSandboxPool): ToolDefinition {
       new_string: z.string().describe("The replacement text."),
       replace_all: z.boolean().optional().describe("Replace every occurrence (default false)."),
     }),
-    execute: withDiff((args, ctx) => files.run(ctx.workspace, "patch", args, ctx.signal)),
+    execute: askBeforeGitMetadata(
+      "patch",
+      withDiff((args, ctx) => files.run(ctx.workspace, "patch", args, ctx.signal)),
+    ),
   });
 }
 

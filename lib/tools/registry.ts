@@ -17,6 +17,7 @@ import { skillTool } from "./skill_tool.ts";
 import { memoryTool } from "./memory_tool.ts";
 import { delegateTool } from "./delegate_tool.ts";
 import { configForProfile, sessionProfile } from "../agent/profiles.ts";
+import { changedCodeBaseline } from "../approvals/approvals.ts";
 
 /** The built-in tools for one session (MCP tools are added by the engine). */
 export function buildToolset(
@@ -38,6 +39,7 @@ export function buildToolset(
       home: app.config.home,
       defaultTimeoutMs: rt.terminal.defaultTimeoutMs,
       maxTimeoutMs: rt.terminal.maxTimeoutMs,
+      changedSince: (sessionId) => changedCodeBaseline(app.db, sessionId) * 1000,
     }),
     todoTool({ db: app.db, todos: rt.todos }),
     clarifyTool(),

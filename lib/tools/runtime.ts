@@ -6,6 +6,7 @@ import { type ApprovalHub, closeApprovalHub, createApprovalHub } from "../approv
 import { type ClarifyHub, closeClarifyHub, createClarifyHub } from "../approvals/clarify.ts";
 import { createFileSandboxPool, type FileSandboxPool } from "../sandbox/file_sandbox.ts";
 import { type CommandRunner, createCommandRunner } from "../sandbox/command_runner.ts";
+import { sandboxReadPaths } from "../sandbox/mount_plan.ts";
 import {
   protectedFileIds,
   protectedPathsForWorkspace,
@@ -67,6 +68,7 @@ export function createToolsRuntime(
     tailBytes: opts.terminalTailBytes,
     // The same protected paths the file tools refuse, masked after the workspace bind.
     hiddenPaths: [...secretPaths(config), ...(opts.hiddenPaths ?? [])],
+    readPaths: sandboxReadPaths(config.file).paths,
     env: { PATH: config.env.PATH, LANG: config.env.LANG, TERM: "dumb" },
   });
   const defaultTimeoutMs = seconds(config.file.terminal, "timeout") ?? 180_000;

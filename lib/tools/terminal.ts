@@ -2,8 +2,10 @@
 // (lib/approvals/command_policy.ts) refuses hardline commands outright; dangerous ones go through the
 // run's requestApproval (session grants, allowlist and the skip switch are decided there); then
 // the command runs under bubblewrap when available, with a timeout and a head+tail output cap.
+// The policy judges the command against the workspace on disk: from the workdir, with the files
+// changed since the session's last approval of changed code counting as the agent's.
 import { z } from "zod";
-import { classifyCommand } from "../approvals/command_policy.ts";
+import { type Classification, classifyCommandInWorkspace } from "../approvals/command_policy.ts";
 import type { CommandRunner } from "../sandbox/command_runner.ts";
 import { resolveInWorkspace } from "../workspace/workspace_paths.ts";
 import { defineTool, type ToolDefinition, type ToolResult } from "./types.ts";
@@ -14,6 +16,12 @@ export interface TerminalToolDeps {
   home: string;
   defaultTimeoutMs: number;
   maxTimeoutMs: number;
+  /**
+   * Since when (ms) a workspace file counts as changed by the agent: the session's last
+   * approval of running changed code, or its start (lib/approvals/approvals.ts
+   * changedCodeBaseline). Without it every file counts as changed.
+   */
+  changedSince?(sessionId: string): number;
 }
 
 export function terminalTool(deps: TerminalToolDeps): ToolDefinition {
@@ -34,11 +42,15 @@ export function terminalTool(deps: TerminalToolDeps): ToolDefinition {
         .describe("Working directory relative to the workspace root (default .)."),
     }),
     async execute(args, ctx): Promise<ToolResult> {
-      const verdict = classifyCommand(args.command, {
-        configPath: deps.configPath,
-        home: deps.home,
-        workspace: ctx.workspace,
-      });
+      const judge = (command: string): Promise<Classification> =>
+        classifyCommandInWorkspace(command, {
+          configPath: deps.configPath,
+          home: deps.home,
+          workspace: ctx.workspace,
+          cwd: args.workdir ?? ".",
+          changedSince: deps.changedSince?.(ctx.sessionId) ?? 0,
+        });
+      const verdict = await judge(args.command);
       if (verdict.tier === "hardline") {
         const why = verdict.matches.filter((m) => m.pattern_key).map((m) => m.description);
         return {
@@ -74,11 +86,7 @@ export function terminalTool(deps: TerminalToolDeps): ToolDefinition {
         // Edit-then-run: the person changed the command before allowing it. It was judged on
         // approval; judged again here so no path runs a hardline edit. The agent is told.
         if (decision.command && decision.command !== args.command) {
-          const again = classifyCommand(decision.command, {
-            configPath: deps.configPath,
-            home: deps.home,
-            workspace: ctx.workspace,
-          });
+          const again = await judge(decision.command);
           if (again.tier === "hardline") {
             return {
               output: "BLOCKED: the user's edited command is never allowed and was not run.",

@@ -6,6 +6,7 @@
 import { signalProcesses } from "../sandbox/proc_children.ts";
 import { sandboxedCommand, type SandboxHandle } from "../sandbox/bwrap_sandbox.ts";
 import { OutputCapture } from "../sandbox/command_runner.ts";
+import { configEnv, userRemoteConfig } from "./git_user_config.ts";
 
 export interface GitRunOptions {
   /** Working directory: a real path inside `workspace`. */
@@ -29,12 +30,22 @@ export interface GitRunOptions {
   writable?: boolean;
   /**
    * fetch/pull/push through the user's own credentials (lib/workspace/git_remote.ts): git runs
-   * on the host with the network, the user's HOME (their ~/.gitconfig, ~/.ssh, credential
-   * helper) and ssh agent, and REMOTE_HARDENED_CONFIG instead of HARDENED_CONFIG. Only after the
-   * repo's own config passed that module's allowlist.
+   * on the host with the network, the user's HOME (~/.ssh, credential stores) and ssh agent,
+   * only the credential/http/URL-rewrite keys of their ~/.gitconfig (lib/workspace/
+   * git_user_config.ts) and REMOTE_HARDENED_CONFIG instead of HARDENED_CONFIG. Only after the
+   * repo's own config passed that module's allowlist and its remote resolved to a network URL.
    */
   credentials?: { home: string; sshAuthSock?: string };
+  /**
+   * A host file git must read (the Git panel's hunk patch). The sandbox's mount plan shows no
+   * host temp folder, so it is bound read-only at INPUT_INSIDE and arguments naming it are
+   * rewritten to that path; unsandboxed, git reads it where it is.
+   */
+  inputFile?: string;
 }
+
+/** Where a sandboxed git sees `GitRunOptions.inputFile` (under its private /tmp). */
+export const INPUT_INSIDE = "/tmp/hermes-git-input";
 
 export interface GitResult {
   ok: boolean;
@@ -85,39 +96,78 @@ export const HARDENED_CONFIG: ReadonlyArray<readonly [string, string]> = [
 
 /**
  * Remote operations keep every guard that does not stand between git and the user's own
- * credentials: no repo program, no signing, the ext and fd transports refused, no submodule
- * fetches. credential.helper and core.sshCommand are left to the user's global config (the
- * repo's own values are refused before git runs: lib/workspace/git_remote.ts).
+ * credentials: no repo program, no signing, no submodule fetches, and network transports only.
+ * A local transport (a path, file://) starts the remote repository's own receive-pack or
+ * upload-pack on the host, which runs THAT repository's hooks with its config: nothing set here
+ * reaches it (git clears GIT_CONFIG_PARAMETERS for a local repo), so file is refused outright,
+ * as are ext, fd and every transport not named. credential.helper and core.sshCommand come from
+ * the user's own config (lib/workspace/git_user_config.ts; the repo's own values are refused
+ * before git runs: lib/workspace/git_remote.ts).
  */
 export const REMOTE_HARDENED_CONFIG: ReadonlyArray<readonly [string, string]> = [
   ...NO_REPO_PROGRAMS,
+  ["core.alternateRefsCommand", ""],
   ["commit.gpgSign", "false"],
+  ["protocol.allow", "never"],
+  ["protocol.https.allow", "always"],
+  ["protocol.http.allow", "always"],
+  ["protocol.ssh.allow", "always"],
+  ["protocol.git.allow", "always"],
+  ["protocol.file.allow", "never"],
   ["protocol.ext.allow", "never"],
   ["protocol.fd.allow", "never"],
   ["fetch.recurseSubmodules", "false"],
   ["push.recurseSubmodules", "no"],
 ];
 
-/** The remote operations' environment: the user's HOME and agent, never a prompt. */
+/**
+ * The remote operations' environment: the user's HOME (for ~/.ssh and credential stores) and ssh
+ * agent, never a prompt, and no config file of any scope: `userConfig` (the keys
+ * git_user_config.ts keeps from ~/.gitconfig) is the only config beyond the command line.
+ */
 export function remoteGitEnv(
   credentials: { home: string; sshAuthSock?: string },
   path = DEFAULT_PATH,
+  userConfig: ReadonlyArray<readonly [string, string]> = [],
 ): Record<string, string> {
   return {
     PATH: path,
     HOME: credentials.home,
     LANG: "C.UTF-8",
     LC_ALL: "C",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
     GIT_ATTR_NOSYSTEM: "1",
     // No prompt can block a request: missing credentials fail fast with git's own message.
     GIT_TERMINAL_PROMPT: "0",
     GIT_OPTIONAL_LOCKS: "0",
-    // The person asked for this command: "user"-level transports (file) are allowed; ext and fd
-    // are refused by REMOTE_HARDENED_CONFIG whatever asks.
     GIT_NO_LAZY_FETCH: "1",
     GIT_SSH_VARIANT: "ssh",
     ...(credentials.sshAuthSock ? { SSH_AUTH_SOCK: credentials.sshAuthSock } : {}),
+    ...configEnv(userConfig),
   };
+}
+
+/**
+ * The user's own config file (~/.gitconfig, $XDG_CONFIG_HOME/git/config, with their includes),
+ * read with `git config`, which runs nothing, and cut down to the keys remote git keeps.
+ */
+async function readUserRemoteConfig(
+  opts: GitRunOptions & { credentials: { home: string } },
+): Promise<Array<[string, string]>> {
+  const r = await spawnGit(
+    [opts.git ?? "git", "--no-pager", "config", "--global", "--includes", "-z", "--list"],
+    {
+      PATH: opts.path ?? DEFAULT_PATH,
+      HOME: opts.credentials.home,
+      LANG: "C.UTF-8",
+      LC_ALL: "C",
+      GIT_CONFIG_NOSYSTEM: "1",
+    },
+    { ...opts, sandbox: null, timeoutMs: 5000, maxBytes: 1024 * 1024 },
+    null,
+  );
+  return r.ok ? userRemoteConfig(r.stdout) : [];
 }
 
 /** The whole environment git gets: nothing of the server's, no user or system config. */
@@ -176,11 +226,12 @@ export function driverOverrides(configNames: string[]): Array<[string, string]> 
 export async function runGit(args: string[], opts: GitRunOptions): Promise<GitResult> {
   if (opts.credentials) {
     // Needs the network and the user's keys: on the host, detached from any terminal.
+    const credentials = opts.credentials;
     const global = ["--no-pager", "--no-optional-locks"];
     for (const [k, v] of REMOTE_HARDENED_CONFIG) global.push("-c", `${k}=${v}`);
     return await spawnGit(
       [opts.git ?? "git", ...global, ...args],
-      remoteGitEnv(opts.credentials, opts.path),
+      remoteGitEnv(credentials, opts.path, await readUserRemoteConfig({ ...opts, credentials })),
       { ...opts, sandbox: null },
       null,
     );
@@ -200,16 +251,7 @@ export async function runGit(args: string[], opts: GitRunOptions): Promise<GitRe
     "^(filter|diff|merge)\\.",
   ], {});
   const names = listed.ok ? listed.stdout.split("\0").map((s) => s.trim()).filter(Boolean) : [];
-  const overrides = driverOverrides(names);
-  const extra: Record<string, string> = {};
-  if (overrides.length) {
-    extra.GIT_CONFIG_COUNT = String(overrides.length);
-    overrides.forEach(([k, v], i) => {
-      extra[`GIT_CONFIG_KEY_${i}`] = k;
-      extra[`GIT_CONFIG_VALUE_${i}`] = v;
-    });
-  }
-  return await once([git, ...hardenedArgs(), ...args], extra);
+  return await once([git, ...hardenedArgs(), ...args], configEnv(driverOverrides(names)));
 }
 
 async function spawnGit(
@@ -219,13 +261,16 @@ async function spawnGit(
   status: Awaited<ReturnType<SandboxHandle["status"]>> | null,
 ): Promise<GitResult> {
   const maxBytes = opts.maxBytes ?? 4 * 1024 * 1024;
+  const input = opts.inputFile;
   const sandboxed = status && opts.sandbox
     ? sandboxedCommand(status, {
-      argv,
+      argv: input ? argv.map((a) => a === input ? INPUT_INSIDE : a) : argv,
+      roBinds: input ? [[input, INPUT_INSIDE]] : undefined,
       workspace: opts.workspace,
       cwd: opts.cwd,
       writable: opts.writable === true,
       hiddenPaths: opts.sandbox.hiddenPaths,
+      readPaths: opts.sandbox.readPaths,
       env,
     })
     : null;

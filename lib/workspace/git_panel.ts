@@ -51,6 +51,7 @@ export function git(
   args: string[],
   write = false,
   maxBytes?: number,
+  inputFile?: string,
 ): Promise<GitResult> {
   return runGit(["--literal-pathspecs", ...args], {
     ...t.run,
@@ -59,6 +60,7 @@ export function git(
     writable: write,
     timeoutMs: write ? WRITE_TIMEOUT_MS : READ_TIMEOUT_MS,
     ...(maxBytes ? { maxBytes } : {}),
+    ...(inputFile ? { inputFile } : {}),
   });
 }
 
@@ -292,14 +294,9 @@ export function discardPaths(
   });
 }
 
-/** A temp file git inside the sandbox can read (/tmp is private there; /var/tmp is not). */
+/** A private temp file for git to read (runGit's `inputFile` shows it to the sandbox). */
 async function withPatchFile<T>(patch: string, fn: (file: string) => Promise<T>): Promise<T> {
-  let dir: string;
-  try {
-    dir = await Deno.makeTempDir({ dir: "/var/tmp", prefix: "hermes-hunk-" });
-  } catch {
-    dir = await Deno.makeTempDir({ prefix: "hermes-hunk-" });
-  }
+  const dir = await Deno.makeTempDir({ prefix: "hermes-hunk-" });
   const file = `${dir}/hunk.patch`;
   try {
     await Deno.writeTextFile(file, patch, { mode: 0o600 });
@@ -340,7 +337,7 @@ export function applyHunk(
       ...(req.action === "unstage" ? ["--reverse"] : []),
     ];
     await withPatchFile(patch, async (file) => {
-      must(await git(t, [...args, "--", file], true), `${req.action} the hunk`);
+      must(await git(t, [...args, "--", file], true, undefined, file), `${req.action} the hunk`);
     });
     return await panelStatus(t);
   });

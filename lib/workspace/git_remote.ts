@@ -3,11 +3,14 @@
 // and these commands run on the host with the network, so before git touches the remote:
 // - the repo's own config must hold only keys on REPO_CONFIG_ALLOWED (no program, helper, proxy,
 //   include, hook path, URL rewrite or worktree redirect can come from the repo);
-// - the remote's URLs must use a plain transport (https, http, ssh, git, file, scp-like or a
-//   local path), never `ext::`/`fd::`/`<helper>::` or an option-like value;
+// - the remote's URLs, as written and as git resolves them (URL rewrites, push URLs), must use a
+//   network transport (https, http, ssh or scp-like, git://): never a local path or file://,
+//   whose receive-pack/upload-pack would run on the host with the remote repository's own hooks
+//   and config (which the agent can write), never `ext::`/`fd::`/`<helper>::` or an option;
 // - the git directory must be the workspace's own (a `.git` file pointing elsewhere is refused);
 // then git runs with REMOTE_HARDENED_CONFIG (no hooks, no fsmonitor, no signing, no submodule
-// recursion), no prompt, a timeout, and its failures become errors that say what to do.
+// recursion, network transports only), no config file, no prompt, a timeout, and its failures
+// become errors that say what to do.
 import { ConflictError, ValidationError } from "../errors.ts";
 import type { GitResult } from "./git_command.ts";
 import { git, gitMessage, type GitTarget, locked, requireRepo } from "./git_panel.ts";
@@ -30,16 +33,81 @@ const REPO_CONFIG_ALLOWED: readonly RegExp[] = [
   /^(user\.(name|email)|init\.defaultbranch|pull\.(rebase|ff)|push\.(default|autosetupremote|followtags)|fetch\.(prune|prunetags)|gc\.auto|index\.version|advice\.[a-z]+|color\.[a-z.]+)$/,
 ];
 
-/** A URL a remote may name: a plain transport, never a helper (`x::`) or an option. */
-export function isPlainRemoteUrl(url: string): boolean {
+const NETWORK_SCHEMES = ["https", "http", "ssh", "git", "git+ssh", "ssh+git"];
+
+/**
+ * Why the console will not use a remote URL: "local" for anything git reaches on this machine
+ * (a path, relative, `~`, file://), "unsafe" for a transport helper (`ext::`, `fd::`, any
+ * `x::`), another scheme or an option-like value; null for a network URL. Mirrors git's own
+ * rule (connect.c): a URL with `://` names its transport; otherwise a colon before any slash
+ * makes it scp-like ssh (`[user@]host:path`), and anything else is a local path.
+ */
+export function remoteUrlProblem(url: string): "local" | "unsafe" | null {
   const u = url.trim();
-  if (!u || u.startsWith("-") || /[\0\n\r]/.test(u)) return false;
-  if (u.includes("::")) return false; // ext::, fd::, and every transport-helper form
+  if (!u || u.startsWith("-") || /[\0\n\r]/.test(u)) return "unsafe";
+  if (/^[A-Za-z0-9+.-]*::/.test(u)) return "unsafe"; // ext::, fd::, every <helper>:: form
   const scheme = u.match(/^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//);
-  if (scheme) return ["https", "http", "ssh", "git", "file"].includes(scheme[1].toLowerCase());
-  if (u.startsWith("/")) return true; // a local path
-  // scp-like: [user@]host:path (no scheme); the host part cannot start with "-".
-  return /^(?:[A-Za-z0-9._~-]+@)?[A-Za-z0-9.[\]:_-]+:[^\0]+$/.test(u) && !u.startsWith("-");
+  if (scheme) {
+    const name = scheme[1].toLowerCase();
+    if (name === "file") return "local";
+    if (!NETWORK_SCHEMES.includes(name)) return "unsafe";
+    // ssh://-oProxyCommand=… : git refuses it too; refuse before it is asked.
+    return /^[^:]+:\/\/(?:[^@/]*@)?\[?-/.test(u) ? "unsafe" : null;
+  }
+  // Past a bracketed IPv6 host, `::` is a helper address in disguise: refused as before.
+  if (u.replace(/\[[^\]]*\]/, "").includes("::")) return "unsafe";
+  const colon = u.indexOf(":");
+  const slash = u.indexOf("/");
+  if (colon < 0 || (slash >= 0 && slash < colon)) return "local";
+  // scp-like: [user@]host:path; the host part cannot start with "-".
+  return /^(?:[A-Za-z0-9._~-]+@)?(?:[A-Za-z0-9._-]+|\[[A-Za-z0-9.:%_-]+\]):[^\0]+$/.test(u) &&
+      !/^(?:[^@]*@)?-/.test(u)
+    ? null
+    : "unsafe";
+}
+
+/** A URL a remote may name: a network transport, never local, a helper (`x::`) or an option. */
+export function isNetworkRemoteUrl(url: string): boolean {
+  return remoteUrlProblem(url) === null;
+}
+
+/** The refusal of `url` (409): what is wrong with it and what to do instead. */
+function refuseUrl(op: RemoteOp, remote: string, url: string): ConflictError {
+  const shown = JSON.stringify(url.slice(0, 200));
+  if (!url) {
+    return new ConflictError(`Cannot ${op}: remote "${remote}" has no URL`, {
+      code: "unsafe_remote",
+    });
+  }
+  if (remoteUrlProblem(url) === "local") {
+    return new ConflictError(
+      `Cannot ${op}: remote "${remote}" is a local repository (${shown}). The console only ` +
+        `reaches remotes over the network (https, ssh or git://): git on a local repository ` +
+        `runs that repository's own hooks on this machine. Point "${remote}" at a network URL ` +
+        `(git remote set-url ${remote} <url>), or run git ${op} in your own shell if you trust it.`,
+      { code: "local_remote" },
+    );
+  }
+  return new ConflictError(
+    `Cannot ${op}: remote "${remote}" names a URL the console will not use (${shown}: a ` +
+      `transport helper, an unknown scheme or a malformed address); use https, ssh or git://`,
+    { code: "unsafe_remote" },
+  );
+}
+
+function checkRemoteUrl(op: RemoteOp, remote: string, url: string): void {
+  if (remoteUrlProblem(url) !== null) throw refuseUrl(op, remote, url);
+}
+
+/** The URLs git would use for `remote` (fetch or push), rewrites applied. */
+async function resolvedUrls(t: GitTarget, remote: string, push: boolean): Promise<string[]> {
+  const r = await runGit(["remote", "get-url", ...(push ? ["--push"] : []), "--all", remote], {
+    ...t.run,
+    cwd: t.workspace,
+    workspace: t.workspace,
+    credentials: t.credentials,
+  });
+  return r.ok ? r.stdout.split("\n").filter((l) => l.trim()) : [];
 }
 
 /** What in the repo's own config a remote operation refuses (the first offending key). */
@@ -157,17 +225,17 @@ export async function remoteOp(
         { code: "unsafe_config", key: bad },
       );
     }
-    const urls = config.filter(([k]) =>
+    const written = config.filter(([k]) =>
       k.toLowerCase() === `remote.${remote.toLowerCase()}.url` ||
       k.toLowerCase() === `remote.${remote.toLowerCase()}.pushurl`
     ).map(([, v]) => v);
-    if (!urls.length || urls.some((u) => !isPlainRemoteUrl(u))) {
-      throw new ConflictError(
-        `Cannot ${op}: remote "${remote}" names a URL the console will not use ` +
-          `(a transport helper or a malformed address)`,
-        { code: "unsafe_remote" },
-      );
-    }
+    if (!written.length) throw refuseUrl(op, remote, "");
+    for (const url of written) checkRemoteUrl(op, remote, url);
+    // What git will really connect to, after the user's url.<base>.insteadOf/pushInsteadOf
+    // rewrites and the remote's pushurl, asked of git under the very config the operation gets.
+    const urls = await resolvedUrls(t, remote, op === "push");
+    if (!urls.length) throw refuseUrl(op, remote, "");
+    for (const url of urls) checkRemoteUrl(op, remote, url);
     const head = await git(t, ["symbolic-ref", "--quiet", "--short", "HEAD"]);
     const branch = head.ok ? head.stdout.trim() : null;
     if (op !== "fetch" && !branch) {

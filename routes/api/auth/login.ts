@@ -1,6 +1,9 @@
-// POST /api/auth/login {password} → {ok:true} + the `hermes_session` cookie. Wrong password →
-// 401 "Invalid password"; more than 5 failures per 60 s per client → 429. A plain HTML form
-// post (no JavaScript) is accepted too and answered with a redirect.
+// POST /api/auth/login {password} → {ok:true} + the `hermes_session` cookie and a
+// `hermes_device` cookie (this browser has signed in). Wrong password → 401 "Invalid password";
+// more than 5 failures per 60 s per (account, client) → 429, where a browser holding a device
+// cookie is its own client, so failures from its address never lock it out
+// (lib/security/login_throttle.ts). A plain HTML form post (no JavaScript) is accepted too and
+// answered with a redirect.
 import { z } from "zod";
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import {
@@ -10,6 +13,11 @@ import {
   sessionCookie,
 } from "../../../lib/security/auth.ts";
 import { AuthError, RateLimitError } from "../../../lib/errors.ts";
+import {
+  beginLoginAttempt,
+  failedLoginAttempt,
+  succeededLoginAttempt,
+} from "../../../lib/security/login_throttle.ts";
 import {
   json,
   MAX_UNAUTHENTICATED_BODY_BYTES,
@@ -41,24 +49,23 @@ export const handler: Handlers = {
     if (!authEnabled(sec)) {
       return isForm ? redirect(next) : json({ ok: true });
     }
-    // Count the attempt before checking it, so parallel guesses cannot exceed the limit.
-    const attempt = sec.limits.login.hit(remoteAddr);
-    if (!attempt.ok) {
-      if (isForm) return redirect(loginPage(next, "rate"));
-      throw new RateLimitError(
-        `Too many failed login attempts; try again in ${attempt.retryAfterSeconds} s`,
-        attempt.retryAfterSeconds,
-      );
+    let attempt;
+    try {
+      attempt = await beginLoginAttempt(sec, req, remoteAddr);
+    } catch (err) {
+      if (isForm && err instanceof RateLimitError) return redirect(loginPage(next, "rate"));
+      throw err;
     }
     if (!(await checkPassword(sec, password))) {
-      app.log.warn("Failed login attempt", { client: remoteAddr });
+      failedLoginAttempt(sec, app.log, attempt);
       if (isForm) return redirect(loginPage(next, "invalid"));
       throw new AuthError("Invalid password");
     }
-    sec.limits.login.reset(remoteAddr);
+    const device = await succeededLoginAttempt(sec, attempt, secure);
     const cookie = sessionCookie(await createLoginSession(sec), secure);
-    if (isForm) return redirect(next, cookie);
-    return json({ ok: true }, 200, { "set-cookie": cookie });
+    const res = isForm ? redirect(next, cookie) : json({ ok: true }, 200, { "set-cookie": cookie });
+    res.headers.append("set-cookie", device);
+    return res;
   },
 };
 
