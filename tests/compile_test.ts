@@ -45,23 +45,31 @@ function freePort(): number {
   return port;
 }
 
-async function waitForHealth(base: string, child: Deno.ChildProcess): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+/**
+ * Poll /health until it answers or the child exits. A bundled server loads every npm module
+ * before it listens, which on a loaded 2-core machine took longer than the 20 s the old
+ * count of polls allowed. The bound (3 minutes) only stops a server that hangs for good; the
+ * error carries the child's own output, so a real start failure says what it was.
+ */
+async function waitForHealth(
+  base: string,
+  child: Deno.ChildProcess,
+  log: () => string,
+): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
     try {
       const res = await fetch(`${base}/health`);
-      if (res.ok) {
-        await res.body?.cancel();
-        return;
-      }
       await res.body?.cancel();
+      if (res.ok) return;
     } catch { /* not listening yet */ }
     const exited = await Promise.race([
       child.status.then(() => true),
       new Promise((r) => setTimeout(() => r(false), 100)),
     ]);
-    if (exited) throw new Error("the bundled server exited before it was healthy");
+    if (exited) throw new Error(`the bundled server exited before it was healthy:\n${log()}`);
   }
-  throw new Error("the bundled server never became healthy");
+  throw new Error(`the bundled server never became healthy:\n${log()}`);
 }
 
 Deno.test("the bundled console runs from a foreign directory with start's permissions", async (t) => {
@@ -111,7 +119,7 @@ Deno.test("the bundled console runs from a foreign directory with start's permis
     }
   })();
   try {
-    await waitForHealth(base, child);
+    await waitForHealth(base, child, () => log);
 
     await t.step("the page and its static assets resolve relative to the app", async () => {
       const page = await fetch(`${base}/`);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createTestApp, type TestApp } from "./helpers.ts";
 import { createSession } from "../lib/sessions/sessions.ts";
 import { git } from "./git_fixture.ts";
-import { runGit } from "../lib/workspace/git_command.ts";
+import { type GitResult, runGit } from "../lib/workspace/git_command.ts";
 
 type Answer = { status: number; body: Record<string, unknown> };
 
@@ -157,6 +157,27 @@ Deno.test("git remote: an insteadOf rewrite to a local repository is refused (re
   });
 });
 
+/** runGit(args, opts) in a child Deno process whose environment adds `env`; its result. */
+async function runGitWithEnv(
+  env: Record<string, string>,
+  args: string[],
+  opts: Parameters<typeof runGit>[1],
+): Promise<GitResult> {
+  const module = new URL("../lib/workspace/git_command.ts", import.meta.url).href;
+  const code = `const { runGit } = await import(${JSON.stringify(module)});
+    const r = await runGit(${JSON.stringify(args)}, ${JSON.stringify(opts)});
+    console.log(JSON.stringify(r));`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-check", code],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout).trim();
+  ok(out.success, new TextDecoder().decode(out.stderr));
+  return JSON.parse(text.slice(text.lastIndexOf("\n") + 1)) as GitResult;
+}
+
 Deno.test("runGit() runs remote git with hooks off, file and ext transports refused and no inherited git config", async () => {
   const dir = await Deno.makeTempDir({ dir: "/var/tmp", prefix: "hermes-git-remote-env-" });
   const fake = join(dir, "fake-git");
@@ -171,9 +192,11 @@ Deno.test("runGit() runs remote git with hooks off, file and ext transports refu
     GIT_CONFIG_VALUE_0: "/tmp/hooks",
     GIT_EXEC_PATH: "/tmp/exec",
   };
-  for (const [k, v] of Object.entries(inherited)) Deno.env.set(k, v);
   try {
-    const r = await runGit(["push", "--", "origin"], {
+    // The server's environment carries them: runGit runs in a process of its own that has them.
+    // Never Deno.env.set here: `deno test --parallel` runs test files on threads of one process,
+    // so a GIT_DIR set here reached every git the other files ran meanwhile.
+    const r = await runGitWithEnv(inherited, ["push", "--", "origin"], {
       cwd: dir,
       workspace: dir,
       git: fake,
@@ -201,7 +224,6 @@ Deno.test("runGit() runs remote git with hooks off, file and ext transports refu
       ok(env.get(k) !== v, `${k} is not inherited`);
     }
   } finally {
-    for (const k of Object.keys(inherited)) Deno.env.delete(k);
     await Deno.remove(dir, { recursive: true });
   }
 });
