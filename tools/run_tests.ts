@@ -1,12 +1,11 @@
 // The test suite's runner (`deno task test`): type-check everything once, then run the lanes —
-// the whole suite on the default backend (SQLite; the browser tests in a lane of their own), the
-// storage contract suite and the PostgreSQL-only tests on PostgreSQL — side by side, each a
-// `deno test --no-check` of its own.
+// the whole suite on the default backend (SQLite), the storage contract suite and the
+// PostgreSQL-only tests on PostgreSQL — side by side, each a `deno test --no-check` of its own.
 // It ends with the plain line `N passed, N failed, N skipped`, lists every ignored test with the
 // reason its file printed (tests/fixtures/skip.ts), and fails when a lane failed or, under
 // CI=true, when anything was skipped: CI installs everything the suite needs.
 //
-//   deno run -A tools/run_tests.ts                 the default lanes (sqlite, browser, postgres)
+//   deno run -A tools/run_tests.ts                 the default lanes (sqlite, postgres)
 //   deno run -A tools/run_tests.ts --lane slow     the slow lane (`deno task test:slow`)
 //   deno run -A tools/run_tests.ts --lane postgres --lane sqlite --serial
 
@@ -28,21 +27,11 @@ interface Lane {
   tearDown?: () => Promise<void>;
 }
 
-/** Everything below tests/ that is neither PostgreSQL-only, slow nor a browser test, on SQLite. */
+/** Everything below tests/ that is neither PostgreSQL-only nor slow, on SQLite. */
 const SQLITE: Lane = {
   name: "sqlite",
   paths: ["tests/"],
-  ignore: ["tests/postgres/", "tests/slow/", "tests/e2e/"],
-};
-
-/**
- * The browser tests, on SQLite, in a lane of their own beside the others: they are half the
- * suite's test time and mostly wait on Chromium, so behind the unit tests in one `deno test`
- * (two workers on two cores) they left the machine a third idle and ran the run's longest tail.
- */
-const BROWSER: Lane = {
-  name: "browser",
-  paths: ["tests/e2e/"],
+  ignore: ["tests/postgres/", "tests/slow/"],
 };
 
 /**
@@ -278,11 +267,10 @@ if (import.meta.main) {
   const serial = argv.includes("--serial");
   const all: Record<string, () => Lane> = {
     sqlite: () => SQLITE,
-    browser: () => BROWSER,
     postgres: postgresLane,
     slow: () => SLOW,
   };
-  const chosen = (names.length ? names : ["sqlite", "browser", "postgres"]).map((n) => {
+  const chosen = (names.length ? names : ["sqlite", "postgres"]).map((n) => {
     if (!all[n]) {
       console.error(`unknown lane ${n}: one of ${Object.keys(all).join(", ")}`);
       Deno.exit(2);
