@@ -12,6 +12,7 @@ import {
   readPathArgs,
   type SandboxEtc,
   systemMountArgs,
+  systemMounts,
   writeSandboxEtc,
 } from "./mount_plan.ts";
 
@@ -49,6 +50,8 @@ interface SandboxMode {
   root: boolean;
   /** The sandbox's own passwd/group files. */
   etc: SandboxEtc;
+  /** The system trees and curated /etc as bwrap arguments (mount_plan.ts systemMounts). */
+  system: string[];
 }
 
 interface Probe {
@@ -118,11 +121,12 @@ async function probeBwrap(bwrapPath: string | null, slirpPath: string | null): P
   } catch (err) {
     return off(`cannot write the sandbox's /etc/passwd: ${(err as Error).message}`);
   }
+  const system = await systemMounts();
   // Strongest first; a kernel without seccomp filters still gets the namespaces.
   const candidates: SandboxMode[] = [];
   for (const userns of root ? [true, false] : [true]) {
-    candidates.push({ userns, filter, root, etc });
-    if (filter) candidates.push({ userns, filter: null, root, etc });
+    candidates.push({ userns, filter, root, etc, system });
+    if (filter) candidates.push({ userns, filter: null, root, etc, system });
   }
   for (const mode of candidates) {
     const { userns } = mode;
@@ -269,7 +273,7 @@ function bwrapArgs(mode: SandboxMode, spec: SandboxSpec): string[] {
   const masks = maskArgs(spec.workspace, spec.hiddenPaths, readPaths);
   return [
     // An empty root, then only what the mount plan allows (lib/sandbox/mount_plan.ts).
-    ...systemMountArgs(mode.etc),
+    ...systemMountArgs(mode.system, mode.etc),
     ...PRIVATE_MOUNTS,
     // Always a private network namespace: with the switch on, slirp4netns plugs one in. It
     // also keeps the host's abstract Unix sockets out of reach (they belong to a netns).

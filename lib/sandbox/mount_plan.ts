@@ -7,7 +7,6 @@
 // (shadow, sudoers, ssh/, ssl/private, machine-id, registry credentials) are never listed; the
 // owner's extra paths are read-only and mounted before the workspace, so the workspace stays
 // writable even when it sits inside one of them.
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { isAbsolute, normalize } from "node:path";
 
 /** Program and library trees, read-only. On merged-/usr hosts /bin, /lib… are links into /usr. */
@@ -97,43 +96,46 @@ export async function writeSandboxEtc(): Promise<SandboxEtc> {
 }
 
 /** A host path as the mount plan mounts it: a link re-created inside, or a read-only bind. */
-function mountExisting(path: string, allowLinkInto: readonly string[]): string[] {
+async function mountExisting(path: string, allowLinkInto: readonly string[]): Promise<string[]> {
   let info;
   try {
-    info = lstatSync(path);
+    info = await Deno.lstat(path);
   } catch {
     return []; // not on this host
   }
-  if (info.isSymbolicLink()) {
+  if (info.isSymlink) {
     // A link into a tree the sandbox has (e.g. /bin -> usr/bin) stays a link; any other link is
     // bound by its target's content so it never points at something the sandbox lacks.
     let real: string;
     try {
-      real = realpathSync(path);
+      real = await Deno.realPath(path);
     } catch {
       return []; // dangling
     }
     if (allowLinkInto.some((root) => real === root || real.startsWith(root + "/"))) {
-      return ["--symlink", readlinkSync(path), path];
+      return ["--symlink", await Deno.readLink(path), path];
     }
     return ["--ro-bind", real, path];
   }
   return ["--ro-bind", path, path];
 }
 
-let systemArgs: string[] | null = null;
+/**
+ * bwrap arguments for the system trees and the curated /etc: a fact about the host, read once
+ * when the sandbox is probed (asynchronously, off every command's path).
+ */
+export async function systemMounts(): Promise<string[]> {
+  const trees = await Promise.all(SYSTEM_TREES.map((p) => mountExisting(p, ["/usr"])));
+  const etc = await Promise.all(
+    ETC_ALLOWLIST.map((name) => mountExisting(`/etc/${name}`, ["/usr", "/proc", "/etc"])),
+  );
+  return [...trees.flat(), ...etc.flat()];
+}
 
-/** bwrap arguments for the system trees and the curated /etc (a fact about the host: cached). */
-export function systemMountArgs(etc: SandboxEtc): string[] {
-  if (!systemArgs) {
-    const trees = SYSTEM_TREES.flatMap((p) => mountExisting(p, ["/usr"]));
-    const etcArgs = ETC_ALLOWLIST.flatMap((name) =>
-      mountExisting(`/etc/${name}`, ["/usr", "/proc", "/etc"])
-    );
-    systemArgs = [...trees, ...etcArgs];
-  }
+/** The system mounts (from systemMounts) with the sandbox's own passwd and group over them. */
+export function systemMountArgs(system: readonly string[], etc: SandboxEtc): string[] {
   return [
-    ...systemArgs,
+    ...system,
     "--ro-bind",
     etc.passwd,
     "/etc/passwd",
@@ -201,14 +203,11 @@ export function sandboxReadPaths(file: Record<string, unknown>): {
   return { paths, refused };
 }
 
-/** bwrap arguments binding the owner's extra read paths read-only (missing ones skipped). */
+/**
+ * bwrap arguments binding the owner's extra read paths read-only. `--ro-bind-try` skips a path
+ * that does not exist, so building a command's arguments touches no file (they are built for
+ * every command, on the request path).
+ */
 export function readPathArgs(paths: readonly string[]): string[] {
-  return paths.flatMap((p) => {
-    try {
-      const real = realpathSync(p);
-      return ["--ro-bind", real, p];
-    } catch {
-      return [];
-    }
-  });
+  return paths.flatMap((p) => ["--ro-bind-try", p, p]);
 }
