@@ -34,7 +34,7 @@ function show(c: Counts): void {
 async function poll(): Promise<void> {
   if (document.visibilityState !== "visible") return;
   try {
-    show(await api<Counts>("GET", "/api/approval/inbox"));
+    show(await api<Counts>("GET", "/api/approval/inbox", undefined, { background: true }));
   } catch { /* signed out or offline: the next poll tries again */ }
 }
 

@@ -147,7 +147,7 @@ async function poll(): Promise<void> {
   inFlight = true;
   try {
     const q = watched.size ? `?streams=${encodeURIComponent([...watched].join(","))}` : "";
-    apply(await api<Attention>("GET", `/api/attention${q}`));
+    apply(await api<Attention>("GET", `/api/attention${q}`, undefined, { background: true }));
   } catch {
     /* signed out or offline: the next poll tries again */
   } finally {

@@ -6,7 +6,7 @@
 // inside (the rest of the page is inert, Tab wraps) and returns to the opener. Tabs follow
 // the ARIA tabs pattern (arrows, Home, End). This script runs the Conversation, Appearance,
 // Preferences, Providers and System panels; lib/browser/control/extensions_panel.ts runs the rest.
-import { api, ApiError } from "../api_client.ts";
+import { api, ApiError, whileCredentialsChange } from "../api_client.ts";
 import {
   changedFields,
   clearInvalid,
@@ -339,7 +339,8 @@ async function submitPassword(form: HTMLFormElement, button: HTMLButtonElement |
   if (password !== confirm) return fail("confirm", t("control.passwordsDiffer"));
   await whileBusy(button, async () => {
     try {
-      await saveSettings({ password });
+      // Background polls are held across the change (and until the reload) so none crosses it.
+      await whileCredentialsChange(() => saveSettings({ password }), { keepHeld: true });
       // The login cookie (and with it the page's CSRF token) was renewed: reload to pick it up.
       setStatus(form, "password", t("control.passwordSet"), "success");
       setTimeout(() => location.reload(), 400);
@@ -352,7 +353,9 @@ async function submitPassword(form: HTMLFormElement, button: HTMLButtonElement |
 async function clearPassword(button: HTMLButtonElement) {
   await whileBusy(button, async () => {
     try {
-      await saveSettings({ clear_password: true });
+      await whileCredentialsChange(() => saveSettings({ clear_password: true }), {
+        keepHeld: true,
+      });
       setStatus(
         button.closest("[data-cc-block]"),
         "password",
