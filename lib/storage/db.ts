@@ -7,9 +7,29 @@ import { join } from "node:path";
 import { isolationFor, PgDatabase } from "./postgres/pg_database.ts";
 import { migratePostgres } from "./postgres/pg_migrations.ts";
 import { databaseEnv } from "../settings/config.ts";
+import { Kysely, SqliteDialect } from "kysely";
+import { KyselyQueries } from "./kysely_queries.ts";
+import { sqliteForKysely } from "./sqlite_kysely_adapter.ts";
 
-export type { Db, SqlRow, SqlRunResult, SqlStatement, SqlValue } from "./storage_interface.ts";
-import type { Db } from "./storage_interface.ts";
+export type {
+  AsyncQueries,
+  Db,
+  SqlQuery,
+  SqlRow,
+  SqlRunResult,
+  SqlStatement,
+  SqlValue,
+  SqlWriteResult,
+} from "./storage_interface.ts";
+export { sql } from "kysely";
+import type {
+  AsyncQueries,
+  Db,
+  SqlQuery,
+  SqlRow,
+  SqlStatement,
+  SqlWriteResult,
+} from "./storage_interface.ts";
 
 /**
  * Ordered schema migrations. Append new entries; never edit a shipped one.
@@ -461,12 +481,15 @@ export function openDatabase(stateDir: string): Db {
  * picks a schema when HERMES_DATABASE_ISOLATE=1, see lib/storage/postgres/pg_database.ts).
  */
 export function openDatabaseAt(path: string): Db {
-  const { url, isolate, template } = databaseEnv();
+  const { url, isolate, template, poolSize, statementTimeoutMs } = databaseEnv();
   if (url) {
     let db: PgDatabase;
     try {
       const where = isolationFor(url, path, isolate, template);
-      db = new PgDatabase(where.url, where.opts);
+      db = new PgDatabase(where.url, {
+        ...where.opts,
+        pool: { size: poolSize, statementTimeoutMs },
+      });
     } catch (err) {
       throw new Error(
         `Could not open the PostgreSQL database at ${redactUrl(url)}: ${(err as Error).message}`,
@@ -489,9 +512,61 @@ export function openDatabaseAt(path: string): Db {
   // After a checkpoint the WAL file is cut back to this size instead of keeping its peak (a bulk
   // import once grew it for good).
   db.exec("PRAGMA journal_size_limit = 16777216");
-  const sqlite = Object.assign(db, { backend: "sqlite" as const }) as unknown as Db;
+  const sqlite = new SqliteDb(db);
   migrate(sqlite);
   return sqlite;
+}
+
+/**
+ * The embedded database: node:sqlite in this process. Its calls are fast and synchronous
+ * underneath; the async half queues them through Kysely's driver, whose one-connection mutex
+ * keeps an async transaction's statements together (another async caller waits for it).
+ * Invariant while both halves exist: a transaction body awaits only its own queries, never
+ * other I/O, so no synchronous statement of another request can land inside it.
+ */
+class SqliteDb implements Db {
+  readonly backend = "sqlite" as const;
+  readonly #db: DatabaseSync;
+  readonly #async: KyselyQueries;
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+    this.#async = new KyselyQueries(
+      new Kysely({ dialect: new SqliteDialect({ database: sqliteForKysely(db) }) }),
+      "sqlite",
+    );
+  }
+
+  exec(sql: string): void {
+    this.#db.exec(sql);
+  }
+
+  prepare(sql: string): SqlStatement {
+    return this.#db.prepare(sql) as unknown as SqlStatement;
+  }
+
+  close(): void {
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  all<R = SqlRow>(query: SqlQuery): Promise<R[]> {
+    return this.#async.all<R>(query);
+  }
+
+  get<R = SqlRow>(query: SqlQuery): Promise<R | undefined> {
+    return this.#async.get<R>(query);
+  }
+
+  run(query: SqlQuery): Promise<SqlWriteResult> {
+    return this.#async.run(query);
+  }
+
+  transaction<T>(
+    fn: (tx: AsyncQueries) => Promise<T>,
+    opts?: { timeoutMs?: number },
+  ): Promise<T> {
+    return this.#async.transaction(fn, opts);
+  }
 }
 
 /** The URL without its password, for messages. */
