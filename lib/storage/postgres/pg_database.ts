@@ -248,8 +248,11 @@ export class PgDatabase implements Db {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    // Nothing waits for the pool's goodbye: a statement still in flight ends with an error.
-    void this.#pool.end({ timeout: 1 }).catch(() => {});
+    // Nothing waits for the pool's goodbye, and it lets every connection finish what it is
+    // doing (each statement is bounded by the statement timeout): ending with a timeout
+    // destroyed a connection still starting up, whose own startup query then rejected with
+    // nobody listening (CONNECTION_DESTROYED as an uncaught error).
+    void this.#pool.end().catch(() => {});
     if (this.#opts.dropOnClose && (this.#opts.schema || this.#opts.clone)) {
       // A throwaway schema or database is dropped in the background: the worker drops it, ends
       // its connections and exits on its own; nobody waits for the DROP (the test suite opens
