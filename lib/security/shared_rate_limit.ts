@@ -3,7 +3,7 @@
 // processes behind a load balancer meets one limit. Invariants: a key's check-and-record is
 // one transaction under an advisory lock on (limiter, key), so two replicas cannot both admit
 // the last allowed hit; old hits are deleted as they leave the window.
-import { type Db, transaction } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import {
   type RateDecision,
   rateDecision,
@@ -12,55 +12,61 @@ import {
 } from "./rate_limit.ts";
 
 export function createSharedRateLimiter(
-  db: Db,
+  db: AsyncQueries,
   name: string,
   opts: RateLimiterOptions,
 ): RateLimiter {
   const { limit, windowSeconds, clock } = opts;
 
-  const hits = (key: string, now: number): number[] => {
-    db.prepare("DELETE FROM rate_hits WHERE limiter = ? AND key = ? AND at <= ?").run(
-      name,
-      key,
-      now - windowSeconds,
+  const hits = async (tx: AsyncQueries, key: string, now: number): Promise<number[]> => {
+    await tx.run(
+      sql`DELETE FROM rate_hits
+          WHERE limiter = ${name} AND key = ${key} AND at <= ${now - windowSeconds}`,
     );
-    return (db.prepare("SELECT at FROM rate_hits WHERE limiter = ? AND key = ? ORDER BY at")
-      .all(name, key) as Array<{ at: number }>).map((r) => r.at);
+    const rows = await tx.all<{ at: number }>(
+      sql`SELECT at FROM rate_hits WHERE limiter = ${name} AND key = ${key} ORDER BY at`,
+    );
+    return rows.map((r) => Number(r.at));
   };
 
   const decide = (list: number[], now: number, ok: boolean): RateDecision =>
     rateDecision(list, now, ok, opts);
 
-  const locked = <T>(key: string, fn: () => T): T =>
-    transaction(db, () => {
-      if (db.backend === "postgres") {
-        db.prepare("SELECT pg_advisory_xact_lock(hashtext(CAST(? AS TEXT)))").get(`${name}:${key}`);
+  // SQLite needs no lock: its one connection runs one transaction at a time.
+  const locked = <T>(key: string, fn: (tx: AsyncQueries) => Promise<T>): Promise<T> =>
+    db.transaction(async (tx) => {
+      if (tx.backend === "postgres") {
+        await tx.get(
+          sql`SELECT pg_advisory_xact_lock(hashtext(CAST(${`${name}:${key}`} AS TEXT)))`,
+        );
       }
-      return fn();
+      return await fn(tx);
     });
 
   return {
     limit,
     windowSeconds,
     hit(key) {
-      return locked(key, () => {
+      return locked(key, async (tx) => {
         const now = clock();
-        const list = hits(key, now);
+        const list = await hits(tx, key, now);
         if (list.length >= limit) return decide(list, now, false);
-        db.prepare("INSERT INTO rate_hits (limiter, key, at) VALUES (?, ?, ?)").run(name, key, now);
+        await tx.run(
+          sql`INSERT INTO rate_hits (limiter, key, at) VALUES (${name}, ${key}, ${now})`,
+        );
         list.push(now);
         return decide(list, now, true);
       });
     },
     peek(key) {
-      return locked(key, () => {
+      return locked(key, async (tx) => {
         const now = clock();
-        const list = hits(key, now);
+        const list = await hits(tx, key, now);
         return decide(list, now, list.length < limit);
       });
     },
-    reset(key) {
-      db.prepare("DELETE FROM rate_hits WHERE limiter = ? AND key = ?").run(name, key);
+    async reset(key) {
+      await db.run(sql`DELETE FROM rate_hits WHERE limiter = ${name} AND key = ${key}`);
     },
   };
 }
