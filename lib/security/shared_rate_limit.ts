@@ -1,8 +1,11 @@
 // The rate limiter replicas share: the same sliding window as lib/security/rate_limit.ts, but
 // its hits are rows in rate_hits, so a client spreading its attempts over several console
 // processes behind a load balancer meets one limit. Invariants: a key's check-and-record is
-// one transaction under an advisory lock on (limiter, key), so two replicas cannot both admit
-// the last allowed hit; old hits are deleted as they leave the window.
+// atomic — on PostgreSQL one call of hermes_rate_hit() (lib/storage/migrations.ts, step 18),
+// which takes an advisory lock on (limiter, key) inside the server, so two replicas cannot both
+// admit the last allowed hit and no lock waits on a process's event loop; on SQLite one
+// transaction (its one connection runs one at a time). Old hits are deleted as they leave the
+// window.
 import { type AsyncQueries, sql } from "../storage/db.ts";
 import {
   type RateDecision,
@@ -43,10 +46,23 @@ export function createSharedRateLimiter(
       return await fn(tx);
     });
 
+  /** PostgreSQL: prune, count and (when `record` and allowed) insert, in one statement. */
+  const atomically = async (key: string, record: boolean): Promise<RateDecision> => {
+    const now = clock();
+    const row = await db.get<{ admitted: boolean; hit_times: number[] }>(
+      sql`SELECT admitted, hit_times FROM hermes_rate_hit(
+            CAST(${name} AS TEXT), CAST(${key} AS TEXT), CAST(${now} AS DOUBLE PRECISION),
+            CAST(${windowSeconds} AS DOUBLE PRECISION), CAST(${limit} AS BIGINT),
+            CAST(${record} AS BOOLEAN))`,
+    );
+    const list = (row?.hit_times ?? []).map(Number);
+    return decide(list, now, row?.admitted ?? false);
+  };
   return {
     limit,
     windowSeconds,
     hit(key) {
+      if (db.backend === "postgres") return atomically(key, true);
       return locked(key, async (tx) => {
         const now = clock();
         const list = await hits(tx, key, now);
@@ -59,6 +75,7 @@ export function createSharedRateLimiter(
       });
     },
     peek(key) {
+      if (db.backend === "postgres") return atomically(key, false);
       return locked(key, async (tx) => {
         const now = clock();
         const list = await hits(tx, key, now);

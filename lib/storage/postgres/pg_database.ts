@@ -251,15 +251,15 @@ export class PgDatabase implements Db {
     if (this.#closed) return;
     this.#closed = true;
     // Nothing waits for the pool's goodbye, and it lets every connection finish what it is
-    // doing (each statement is bounded by the statement timeout): ending with a timeout
-    // destroyed a connection still starting up, whose own startup query then rejected with
-    // nobody listening (CONNECTION_DESTROYED as an uncaught error).
-    void this.#pool.end().catch(() => {});
+    // doing (each statement is bounded by the statement timeout). Only then is a throwaway
+    // schema or database dropped: a DROP … WITH (FORCE) that cut a pool connection still
+    // starting up made that connection's own startup query reject with nobody listening
+    // (CONNECTION_DESTROYED as an uncaught error), and so did ending the pool with a timeout.
+    const poolEnded = this.#pool.end().catch(() => {});
     if (this.#opts.dropOnClose && (this.#opts.schema || this.#opts.clone)) {
-      // A throwaway schema or database is dropped in the background: the worker drops it, ends
-      // its connections and exits on its own; nobody waits for the DROP (the test suite opens
-      // hundreds of these).
-      this.#worker.postMessage({ retire: true });
+      // The worker drops it, ends its connections and exits on its own; nobody waits for the
+      // DROP (the test suite opens hundreds of these).
+      void poolEnded.then(() => this.#worker.postMessage({ retire: true }));
       return;
     }
     try {
