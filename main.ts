@@ -39,21 +39,13 @@ export interface BuiltApp {
   close(): Promise<void>;
 }
 
-/**
- * Wire every subsystem for `config` and return the app's fetch handler. Async because the
- * stored settings are layered onto `config` before the first request (an async query).
- */
-export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Promise<BuiltApp> {
+/** Wire every subsystem for `config` and return the app's fetch handler. */
+export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
   const clock = opts.clock ?? systemClock;
   const log = opts.log ?? createLogger();
   if (config.password) log.addSecret(config.password);
   const db = openDatabase(config.stateDir);
-  try {
-    await applySettingsToConfig(db, config, log);
-  } catch (err) {
-    db.close();
-    throw err;
-  }
+  applySettingsToConfig(db, config, log);
   // Every configured api key is a secret of the log from the start, not from the first chat.
   resolveProviders(config, log);
   const ctx: AppContext = {
@@ -108,10 +100,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   installReplicaCommands(ctx);
   syncCatalogAcrossReplicas(ctx);
   ctx.tasks = new TaskScheduler({ db, timers: systemTimers, log, runner: createTaskRunner(ctx) });
-  ctx.onClose.push(async () => {
-    ctx.tasks.stop();
-    await ctx.tasks.idle(); // a tick under way finishes its queries before the database closes
-  });
+  ctx.onClose.push(() => ctx.tasks.stop());
   ctx.onProviderConfigChange.push(() => ctx.models.invalidate());
   ctx.onClose.push(() => ctx.models.close());
   ctx.onClose.push(() => ctx.mcp.close());
@@ -137,8 +126,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
  * Refuse configurations that would expose the console unsafely: a non-loopback bind needs a
  * password, from the environment or stored through the settings (pass `db` to count that one).
  */
-export async function checkStartupSafety(config: AppConfig, db?: Db): Promise<void> {
-  const stored = db ? await storedPasswordHash(db) !== null : false;
+export function checkStartupSafety(config: AppConfig, db?: Db): void {
+  const stored = db ? storedPasswordHash(db) !== null : false;
   if (!isLoopbackHost(config.host) && !config.password && !stored) {
     throw new ConfigError(
       `Refusing to listen on ${config.host} without a password. Set HERMES_WEBUI_PASSWORD ` +
@@ -157,7 +146,7 @@ export async function logSandboxStatus(ctx: AppContext): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
+function main(): void {
   let config: AppConfig;
   try {
     config = loadConfig();
@@ -168,9 +157,9 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const app = await buildApp(config);
+  const app = buildApp(config);
   try {
-    await checkStartupSafety(config, app.ctx.db); // now also counting a password set in settings
+    checkStartupSafety(config, app.ctx.db); // now also counting a password set in settings
   } catch (err) {
     console.error(`hermes-console: ${(err as Error).message}`);
     Deno.exit(1);
@@ -182,9 +171,7 @@ async function main(): Promise<void> {
   );
   // Scheduled tasks start with the server (tests start them explicitly): a slot missed while
   // it was down runs once now if it is less than one period late (lib/tasks/scheduler.ts).
-  // Not awaited: serving does not wait for the catch-up, and start() never rejects (a database
-  // failure is logged and the scheduler tries again).
-  void app.ctx.tasks.start();
+  app.ctx.tasks.start();
   const server = Deno.serve({
     hostname: config.host,
     port: config.port,
@@ -205,4 +192,4 @@ async function main(): Promise<void> {
   if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", shutdown);
 }
 
-if (import.meta.main) await main();
+if (import.meta.main) main();

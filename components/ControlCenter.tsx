@@ -104,13 +104,13 @@ export async function loadControlPanel<T extends ControlTab>(
   const settings = () => getSettings(app.db, app.config);
   const load: { [K in ControlTab]: () => Promise<ControlCenterData[K]> | ControlCenterData[K] } = {
     conversation: () => loadConversation(app, q.sessionId),
-    appearance: async () => {
-      const s = await settings();
+    appearance: () => {
+      const s = settings();
       const language = typeof s.language === "string" ? s.language : "auto";
       return { theme: s.theme, show_thinking: s.show_thinking, language, ...displayOptionsOf(s) };
     },
-    preferences: async () => loadPreferences(app, await settings()),
-    providers: async () => loadProviders(app, await settings()),
+    preferences: () => loadPreferences(app, settings()),
+    providers: () => loadProviders(app, settings()),
     profiles: () => loadProfiles(app, q.profileEdit ?? null),
     prompts: () => loadPrompts(app, q.promptEdit ?? null),
     mcp: () => loadMcp(app, q.mcpEdit),
@@ -119,7 +119,7 @@ export async function loadControlPanel<T extends ControlTab>(
     tasks: () => loadTasks(app, q.taskEdit ?? null, q.taskHistory ?? null),
     logs: () => loadLogs(app, q.logLevel ?? null, q.logQuery ?? null),
     sharing: () => loadShares(app),
-    system: async () => loadSystem(app, await settings()),
+    system: () => loadSystem(app, settings()),
   };
   return await load[tab]() as ControlCenterData[T];
 }

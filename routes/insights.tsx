@@ -49,7 +49,7 @@ const param = (q: URLSearchParams, name: string) => {
 };
 
 export const handler: Handlers<InsightsData> = {
-  async GET(_req, ctx) {
+  GET(_req, ctx) {
     const { app, url } = ctx;
     const q = url.searchParams;
     const cal = serverCalendar(app.config.env.TZ);
@@ -59,7 +59,7 @@ export const handler: Handlers<InsightsData> = {
       now,
       cal,
     );
-    const report = await computeInsights(app.db, window, cal);
+    const report = computeInsights(app.db, window, cal);
     const p = cal.parts(now);
     const today = isoDate(p.year, p.month, p.day);
     let rangeStart = isoDate(...normalizeDate(p.year, p.month, p.day - 29));

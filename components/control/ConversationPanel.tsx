@@ -12,16 +12,16 @@ export interface ConversationData {
   voice?: VoiceData;
 }
 
-export async function loadConversation(
+export function loadConversation(
   app: Pick<AppContext, "db" | "config">,
   sessionId: string | null,
-): Promise<ConversationData> {
+): ConversationData {
   const s = sessionId ? findSession(app.db, sessionId) : null;
   return {
     session: s
       ? { session_id: s.session_id, title: s.title, message_count: s.message_count }
       : null,
-    voice: await loadVoice(app),
+    voice: loadVoice(app),
   };
 }
 

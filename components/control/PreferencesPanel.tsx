@@ -15,16 +15,16 @@ export interface PreferencesData extends
   workspaces: Array<{ path: string; name: string }>;
 }
 
-export async function loadPreferences(
+export function loadPreferences(
   app: Pick<AppContext, "db" | "config">,
   settings: PublicSettings,
-): Promise<PreferencesData> {
+): PreferencesData {
   return {
     send_key: settings.send_key,
     default_model: settings.default_model,
     default_workspace: settings.default_workspace,
     approval_timeout_seconds: settings.approval_timeout_seconds,
-    workspaces: await listWorkspaces(app),
+    workspaces: listWorkspaces(app),
   };
 }
 

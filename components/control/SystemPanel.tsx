@@ -54,7 +54,7 @@ export async function loadSystem(
       password_from_env: settings.password_from_env,
       auth_enabled: settings.auth_enabled,
     },
-    passkeys: await listPasskeys(app),
+    passkeys: listPasskeys(app),
   };
 }
 

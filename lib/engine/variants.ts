@@ -91,14 +91,15 @@ function saveShown(db: Db, clock: Clock, sessionId: string, turnId: string, tail
  * POST /api/session/regenerate: keep the last answer as a variant and run the last user
  * message again (like retry); the new answer becomes the shown variant.
  */
-export function regenerate(
-  app: EngineHost & { runs: RunManager },
-  sessionId: string,
-): Promise<StartResult> {
+export function regenerate(app: EngineHost & { runs: RunManager }, sessionId: string): StartResult {
   const { db, clock } = app;
-  // Under the new run's claim (no other run can change the turn meanwhile) and in the
-  // transaction that drops the old answer: the variant is kept exactly when the answer goes.
-  return app.runs.retry(app, sessionId, () => {
+  return transaction(db, () => {
+    const s = getSession(db, sessionId);
+    if (s.active_stream_id) {
+      throw new ConflictError("session already has an active stream", {
+        active_stream_id: s.active_stream_id,
+      });
+    }
     const turn = lastTurn(db, sessionId);
     const turnId = turn?.user.turn_id;
     if (turn && turnId && turn.tail.length) {
@@ -109,6 +110,7 @@ export function regenerate(
          VALUES (?, ?, ?, NULL, NULL, ?)`,
       ).run(sessionId, turnId, next, clock());
     }
+    return app.runs.retry(app, sessionId);
   });
 }
 

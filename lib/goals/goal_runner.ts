@@ -6,7 +6,6 @@
 // row before anything starts, so a restart never repeats or loses it.
 import type { EngineHost } from "../engine/engine_host.ts";
 import type { RunManager } from "../engine/run_manager.ts";
-import { sql } from "../storage/db.ts";
 import { getGoal, type Goal, updateGoal } from "./goal_store.ts";
 import { evaluateGoal, type EvaluateOptions, type Verdict } from "./evaluator.ts";
 
@@ -26,19 +25,18 @@ export function continuationPrompt(goal: Goal, reason: string): string {
     `If the goal is already met, say so plainly; if you need the user, ask.`;
 }
 
-async function pendingApprovals(app: EngineHost, sessionId: string): Promise<number> {
-  const row = await app.db.get<{ n: number }>(
-    sql`SELECT count(*) AS n FROM approvals WHERE session_id = ${sessionId} AND status = 'pending'`,
-  );
-  return Number(row?.n ?? 0);
+function pendingApprovals(app: EngineHost, sessionId: string): number {
+  const { n } = app.db.prepare(
+    "SELECT count(*) AS n FROM approvals WHERE session_id = ? AND status = 'pending'",
+  ).get(sessionId) as { n: number };
+  return n;
 }
 
-async function runTokens(app: EngineHost, streamId: string): Promise<number> {
-  const row = await app.db.get<{ t: number }>(
-    sql`SELECT COALESCE(SUM(input_tokens + output_tokens), 0) AS t FROM usage
-        WHERE stream_id = ${streamId}`,
-  );
-  return Number(row?.t ?? 0);
+function runTokens(app: EngineHost, streamId: string): number {
+  const { t } = app.db.prepare(
+    "SELECT COALESCE(SUM(input_tokens + output_tokens), 0) AS t FROM usage WHERE stream_id = ?",
+  ).get(streamId) as { t: number };
+  return t;
 }
 
 /** Judge the goal after the run `streamId` of `sessionId` ended with `status`. */
@@ -47,11 +45,11 @@ export async function afterTurn(
   run: { sessionId: string; streamId: string; status: string },
   opts: EvaluateOptions = {},
 ): Promise<GoalDecision> {
-  const goal = await getGoal(app.db, run.sessionId);
+  const goal = getGoal(app.db, run.sessionId);
   if (!goal || goal.status !== "active") return { action: "none", reason: "no active goal" };
   if (run.status !== "done") return { action: "none", reason: `the turn ended ${run.status}` };
   const now = () => app.clock();
-  const spent = await runTokens(app, run.streamId);
+  const spent = runTokens(app, run.streamId);
   let verdict: Verdict;
   let evalTokens = 0;
   try {
@@ -76,9 +74,9 @@ export async function afterTurn(
     last_reason: verdict.reason,
     subgoals: verdict.subgoals.length ? verdict.subgoals : goal.subgoals,
   };
-  const stop = async (status: Goal["status"], paused_reason: string | null) => ({
+  const stop = (status: Goal["status"], paused_reason: string | null) => ({
     action: "stop" as const,
-    goal: (await updateGoal(app.db, run.sessionId, { ...base, status, paused_reason }, now()))!,
+    goal: updateGoal(app.db, run.sessionId, { ...base, status, paused_reason }, now())!,
   });
   if (verdict.verdict === "met") return stop("done", null);
   if (verdict.verdict === "blocked") return stop("blocked", verdict.reason);
@@ -91,12 +89,11 @@ export async function afterTurn(
   if (stalls >= goal.max_no_progress) {
     return stop("paused", `no progress in ${stalls} evaluations`);
   }
-  const updated =
-    (await updateGoal(app.db, run.sessionId, { ...base, paused_reason: null }, now()))!;
+  const updated = updateGoal(app.db, run.sessionId, { ...base, paused_reason: null }, now())!;
   // The run that just ended must have let go of the session, and nothing may be waiting on the
   // user, before the goal starts the next turn by itself.
   await app.runs.get(run.streamId)?.done;
-  if (await pendingApprovals(app, run.sessionId) > 0) {
+  if (pendingApprovals(app, run.sessionId) > 0) {
     return { action: "none", reason: "an approval is pending" };
   }
   const started = await app.runs.start(app, {

@@ -2,7 +2,7 @@
 // daily series and activity by weekday and hour, from the per-turn `usage` table and the
 // `messages` table. Invariants: totals and the daily series are sums of the same rows over the
 // same [start, end); a turn without a price is counted as unpriced, never as $0.
-import { type Db, sql, type SqlQuery } from "../storage/db.ts";
+import type { Db } from "../storage/db.ts";
 import {
   type InsightsWindow,
   type LocalCalendar,
@@ -82,11 +82,10 @@ const SLOT = 900;
  * The 15-minute slot of an epoch-seconds column. Timestamps are positive, so SQLite's CAST (which
  * truncates) is the floor; PostgreSQL's CAST rounds, hence its floor() (which SQLite lacks).
  */
-function slotSql(db: Db, column: "created_at" | "timestamp"): SqlQuery {
-  const col = sql.raw(column); // one of two fixed column names, never input
+function slotSql(db: Db, column: string): string {
   return db.backend === "postgres"
-    ? sql`CAST(floor(${col} / ${sql.lit(SLOT)}) AS BIGINT)`
-    : sql`CAST(${col} / ${sql.lit(SLOT)} AS INTEGER)`;
+    ? `CAST(floor(${column} / ${SLOT}) AS BIGINT)`
+    : `CAST(${column} / ${SLOT} AS INTEGER)`;
 }
 
 interface UsageSlot {
@@ -134,11 +133,11 @@ const money = (n: number) => round(n, 10);
  * Aggregate usage and activity over `window`. `window` must come from
  * `resolveInsightsWindow` with the same calendar, so its days and the series agree.
  */
-export async function computeInsights(
+export function computeInsights(
   db: Db,
   window: InsightsWindow,
   cal: LocalCalendar,
-): Promise<InsightsReport> {
+): InsightsReport {
   const days = windowDays(window, cal);
   const daily: DailyTokens[] = days.map((d) => ({
     date: d.date,
@@ -158,17 +157,17 @@ export async function computeInsights(
   const { start, end } = window;
   const usageSlot = slotSql(db, "created_at");
   const usage = end > start
-    ? await db.all<UsageSlot>(
-      sql`SELECT model, model_provider, ${usageSlot} AS slot,
-                 COUNT(*) AS turns, SUM(input_tokens) AS input_tokens,
-                 SUM(output_tokens) AS output_tokens, SUM(cached_tokens) AS cached_tokens,
-                 SUM(cost) AS priced_cost, COUNT(cost) AS priced_turns,
-                 SUM(ttft_ms) AS ttft_sum, COUNT(ttft_ms) AS ttft_n,
-                 SUM(tokens_per_s) AS tps_sum, COUNT(tokens_per_s) AS tps_n,
-                 SUM(tool_count) AS tool_calls
-          FROM usage WHERE created_at >= ${start} AND created_at < ${end}
-          GROUP BY model, model_provider, slot`,
-    )
+    ? db.prepare(
+      `SELECT model, model_provider, ${usageSlot} AS slot,
+              COUNT(*) AS turns, SUM(input_tokens) AS input_tokens,
+              SUM(output_tokens) AS output_tokens, SUM(cached_tokens) AS cached_tokens,
+              SUM(cost) AS priced_cost, COUNT(cost) AS priced_turns,
+              SUM(ttft_ms) AS ttft_sum, COUNT(ttft_ms) AS ttft_n,
+              SUM(tokens_per_s) AS tps_sum, COUNT(tokens_per_s) AS tps_n,
+              SUM(tool_count) AS tool_calls
+       FROM usage WHERE created_at >= ? AND created_at < ?
+       GROUP BY model, model_provider, slot`,
+    ).all(start, end) as unknown as UsageSlot[]
     : [];
 
   for (const row of usage) {
@@ -217,11 +216,11 @@ export async function computeInsights(
   for (const d of daily) d.cost = d.turns === 0 ? 0 : d.cost === null ? null : money(d.cost);
 
   const messageSlots = end > start
-    ? await db.all<{ slot: number; n: number }>(
-      sql`SELECT ${slotSql(db, "timestamp")} AS slot, COUNT(*) AS n FROM messages
-          WHERE timestamp >= ${start} AND timestamp < ${end} AND role IN ('user', 'assistant')
-          GROUP BY slot`,
-    )
+    ? db.prepare(
+      `SELECT ${slotSql(db, "timestamp")} AS slot, COUNT(*) AS n FROM messages
+       WHERE timestamp >= ? AND timestamp < ? AND role IN ('user', 'assistant')
+       GROUP BY slot`,
+    ).all(start, end) as Array<{ slot: number; n: number }>
     : [];
   let totalMessages = 0;
   for (const { slot, n } of messageSlots) {
@@ -233,13 +232,11 @@ export async function computeInsights(
   }
 
   const { sessions } = end > start
-    ? (await db.get<{ sessions: number }>(
-      sql`SELECT COUNT(*) AS sessions FROM (
-            SELECT session_id FROM messages WHERE timestamp >= ${start} AND timestamp < ${end}
-            UNION
-            SELECT session_id FROM usage WHERE created_at >= ${start} AND created_at < ${end}
-          ) AS active`,
-    ))!
+    ? db.prepare(
+      `SELECT COUNT(*) AS sessions FROM (
+         SELECT session_id FROM messages WHERE timestamp >= ? AND timestamp < ?
+         UNION SELECT session_id FROM usage WHERE created_at >= ? AND created_at < ?) AS active`,
+    ).get(start, end, start, end) as { sessions: number }
     : { sessions: 0 };
 
   const models: ModelInsight[] = [...byModel.values()].map(({ ttft, tps, ...m }) => ({

@@ -6,7 +6,7 @@
 // travel as rows in run_commands with a signal on the command channel; the owner drains its
 // rows on every signal and each time its listening (re)starts, so none is lost.
 // With one process on the database (SQLite) none of this runs: every run is local.
-import { type Db, sql } from "../storage/db.ts";
+import type { Db } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { type Bus, busOf, CHANNELS } from "./bus.ts";
@@ -121,35 +121,22 @@ export class RunLeases {
    * Push forward the leases of the runs alive in this process — only those: a run this process
    * no longer runs (its end could not be recorded) lets its lease lapse, and a sweep closes it.
    */
-  async renew(): Promise<void> {
+  renew(): void {
     const live = this.#live();
     if (live.length === 0) return;
-    const ids = sql.join(live.map((id) => sql`${id}`));
-    await this.#db.run(
-      sql`UPDATE streams SET lease_until = ${this.#clock() + this.#timings.leaseSeconds}
-          WHERE owner_replica = ${this.replicaId} AND status = 'running'
-          AND stream_id IN (${ids})`,
-    );
+    this.#db.prepare(
+      `UPDATE streams SET lease_until = ? WHERE owner_replica = ? AND status = 'running'
+       AND stream_id IN (${live.map(() => "?").join(", ")})`,
+    ).run(this.#clock() + this.#timings.leaseSeconds, this.replicaId, ...live);
   }
 
-  /**
-   * Recover the runs whose owner stopped renewing. Returns how many. The look for an expired
-   * lease is asynchronous (it runs every few seconds: a stalled database must not freeze the
-   * process through it); only when one is found does the recovery itself run.
-   */
-  async sweep(): Promise<number> {
-    const now = this.#clock();
-    const expired = await this.#db.get(
-      sql`SELECT stream_id FROM streams
-          WHERE status = 'running' AND (lease_until IS NULL OR lease_until < ${now})
-          LIMIT 1`,
-    );
-    if (!expired) return 0;
+  /** Recover the runs whose owner stopped renewing. Returns how many. */
+  sweep(): number {
     const recovered = recoverInterruptedStreams(this.#db, this.#clock, {
-      expiredBefore: now,
+      expiredBefore: this.#clock(),
     });
     if (recovered.length) {
-      await expireOrphanedApprovals(this.#db, this.#clock);
+      expireOrphanedApprovals(this.#db, this.#clock);
       this.#log.warn(`recovered ${recovered.length} run(s) whose replica stopped`, {
         streams: recovered.map((s) => s.stream_id),
       });
@@ -200,17 +187,11 @@ export class RunLeases {
   }
 
   #drain(): void {
-    this.#guard("drain", () => this.#drainNow());
-  }
-
-  /** Take this replica's command rows (each drain takes its own: DELETE … RETURNING). */
-  async #drainNow(): Promise<void> {
-    const rows = await this.#db.all<
+    const rows = this.#db.prepare(
+      "DELETE FROM run_commands WHERE replica_id = ? RETURNING id, stream_id, kind, payload",
+    ).all(this.replicaId) as Array<
       { id: number; stream_id: string | null; kind: RunCommandKind; payload: string }
-    >(
-      sql`DELETE FROM run_commands WHERE replica_id = ${this.replicaId}
-          RETURNING id, stream_id, kind, payload`,
-    );
+    >;
     rows.sort((a, b) => a.id - b.id);
     for (const r of rows) {
       this.#guard(`command ${r.kind}`, () =>
@@ -222,15 +203,11 @@ export class RunLeases {
     }
   }
 
-  #guard(what: string, fn: () => void | Promise<unknown>): void {
-    const failed = (err: unknown) =>
-      this.#log.warn(`replica ${what} failed`, { error: String(err) });
+  #guard(what: string, fn: () => void): void {
     try {
-      const done = fn();
-      // An async step (the sweep) fails later: heard here all the same.
-      if (done instanceof Promise) done.catch(failed);
+      fn();
     } catch (err) {
-      failed(err);
+      this.#log.warn(`replica ${what} failed`, { error: String(err) });
     }
   }
 }

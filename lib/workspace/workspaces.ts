@@ -7,7 +7,7 @@
 // tools, the panel and the terminal sandbox mask those paths inside it.
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { AppConfig } from "../settings/config.ts";
-import { type AsyncQueries, sql } from "../storage/db.ts";
+import type { Db } from "../storage/db.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import type { Clock } from "../ids.ts";
 import { protectedWorkspaceReason } from "./protected_paths.ts";
@@ -19,7 +19,7 @@ export interface Workspace {
 
 /** What trust decisions need: the database (registered list) and the configured roots. */
 export interface WorkspaceDeps {
-  db: AsyncQueries;
+  db: Db;
   config:
     & Pick<AppConfig, "home" | "defaultWorkspace">
     & Partial<
@@ -97,6 +97,14 @@ async function realOrSelf(path: string): Promise<string> {
   }
 }
 
+function realOrSelfSync(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
 /**
  * Validate a directory a person is explicitly adding to the list: it must exist, be a
  * directory and not be a system root. Returns its real path.
@@ -142,7 +150,7 @@ export async function resolveTrustedWorkspace(deps: WorkspaceDeps, raw: string):
   const { db, config } = deps;
   const { real, inHome } = await realDirectoryOutsideSystem(config, raw);
   if (inHome) return real;
-  const roots = [await realOrSelf(config.defaultWorkspace), ...await registeredPaths(db)];
+  const roots = [await realOrSelf(config.defaultWorkspace), ...registeredPaths(db)];
   if (roots.some((root) => isWithin(real, root))) return real;
   throw new ValidationError(
     `Workspace "${real}" is outside the home directory, the default workspace and the ` +
@@ -151,26 +159,28 @@ export async function resolveTrustedWorkspace(deps: WorkspaceDeps, raw: string):
   );
 }
 
-async function registeredPaths(db: AsyncQueries): Promise<string[]> {
-  return (await db.all<{ path: string }>(sql`SELECT path FROM workspaces`)).map((r) => r.path);
+function registeredPaths(db: Db): string[] {
+  return (db.prepare("SELECT path FROM workspaces").all() as Array<{ path: string }>).map((r) =>
+    r.path
+  );
 }
 
 /** The default workspace ("Home" unless renamed), then registered ones in the order added. */
-export async function listWorkspaces(deps: WorkspaceDeps): Promise<Workspace[]> {
-  const rows = await deps.db.all<Workspace>(
-    sql`SELECT path, coalesce(name, '') AS name FROM workspaces ORDER BY added_at, rowid`,
-  );
+export function listWorkspaces(deps: WorkspaceDeps): Workspace[] {
+  const rows = deps.db.prepare(
+    "SELECT path, coalesce(name, '') AS name FROM workspaces ORDER BY added_at, rowid",
+  ).all() as unknown as Workspace[];
   const list = rows.map((r) => ({ path: r.path, name: r.name || basename(r.path) || r.path }));
-  const def = await realOrSelf(deps.config.defaultWorkspace);
+  const def = realOrSelfSync(deps.config.defaultWorkspace);
   const stored = list.find((w) => w.path === def);
   return [stored ?? { path: def, name: "Home" }, ...list.filter((w) => w.path !== def)];
 }
 
 /** The workspace used most recently (by session activity), or the default one. */
-export async function lastWorkspace(deps: WorkspaceDeps): Promise<string> {
-  const row = await deps.db.get<{ workspace: string }>(
-    sql`SELECT workspace FROM sessions ORDER BY updated_at DESC LIMIT 1`,
-  );
+export function lastWorkspace(deps: WorkspaceDeps): string {
+  const row = deps.db.prepare(
+    "SELECT workspace FROM sessions ORDER BY updated_at DESC LIMIT 1",
+  ).get() as { workspace: string } | undefined;
   return row?.workspace ?? deps.config.defaultWorkspace;
 }
 
@@ -185,22 +195,17 @@ export async function addWorkspace(
   name?: string | null,
 ): Promise<Workspace> {
   const path = await validateWorkspaceToAdd(deps.config, raw);
-  await registerWorkspace(deps.db, clock, path, name);
-  return (await listWorkspaces(deps)).find((w) => w.path === path)!;
+  registerWorkspace(deps.db, clock, path, name);
+  return listWorkspaces(deps).find((w) => w.path === path)!;
 }
 
 /** Insert an already-validated real path into the list (no-op if present, unless renamed). */
-export async function registerWorkspace(
-  db: AsyncQueries,
-  clock: Clock,
-  path: string,
-  name?: string | null,
-): Promise<void> {
+export function registerWorkspace(db: Db, clock: Clock, path: string, name?: string | null) {
   const clean = cleanName(name);
-  await db.run(
-    sql`INSERT INTO workspaces (path, name, added_at) VALUES (${path}, ${clean}, ${clock()})
-        ON CONFLICT (path) DO UPDATE SET name = coalesce(excluded.name, workspaces.name)`,
-  );
+  db.prepare(
+    `INSERT INTO workspaces (path, name, added_at) VALUES (?, ?, ?)
+     ON CONFLICT(path) DO UPDATE SET name = coalesce(excluded.name, workspaces.name)`,
+  ).run(path, clean, clock());
 }
 
 function cleanName(name: string | null | undefined): string | null {
@@ -217,7 +222,7 @@ async function findListed(deps: WorkspaceDeps, raw: string): Promise<string> {
   if (typeof raw !== "string" || raw.trim() === "") {
     throw new ValidationError("Workspace path is empty", "path");
   }
-  const listed = (await listWorkspaces(deps)).map((w) => w.path);
+  const listed = listWorkspaces(deps).map((w) => w.path);
   if (listed.includes(raw)) return raw;
   const real = await realOrSelf(expandInput(raw, deps.config.home));
   if (listed.includes(real)) return real;
@@ -230,13 +235,13 @@ async function findListed(deps: WorkspaceDeps, raw: string): Promise<string> {
  */
 export async function removeWorkspace(deps: WorkspaceDeps, raw: string): Promise<void> {
   const path = await findListed(deps, raw);
-  if (path === await realOrSelf(deps.config.defaultWorkspace)) {
+  if (path === realOrSelfSync(deps.config.defaultWorkspace)) {
     throw new ValidationError(
       `"${path}" is the default workspace (HERMES_WEBUI_DEFAULT_WORKSPACE) and cannot be removed`,
       "path",
     );
   }
-  await deps.db.run(sql`DELETE FROM workspaces WHERE path = ${path}`);
+  deps.db.prepare("DELETE FROM workspaces WHERE path = ?").run(path);
 }
 
 /** Give a listed workspace a display name (blank falls back to the folder name). */
@@ -247,13 +252,9 @@ export async function renameWorkspace(
   name: string,
 ): Promise<Workspace> {
   const path = await findListed(deps, raw);
-  const clean = cleanName(name);
-  await deps.db.transaction(async (tx) => {
-    // The default workspace is listed without a row until it is first renamed.
-    await registerWorkspace(tx, clock, path);
-    await tx.run(sql`UPDATE workspaces SET name = ${clean} WHERE path = ${path}`);
-  });
-  return (await listWorkspaces(deps)).find((w) => w.path === path)!;
+  registerWorkspace(deps.db, clock, path);
+  deps.db.prepare("UPDATE workspaces SET name = ? WHERE path = ?").run(cleanName(name), path);
+  return listWorkspaces(deps).find((w) => w.path === path)!;
 }
 
 /**
@@ -261,12 +262,8 @@ export async function renameWorkspace(
  * default workspace stays first; listed ones not named keep their order after the named ones.
  * The order is kept as `added_at` (the list's sort key) rewritten in sequence.
  */
-export async function reorderWorkspaces(
-  deps: WorkspaceDeps,
-  clock: Clock,
-  paths: string[],
-): Promise<Workspace[]> {
-  const listed = (await listWorkspaces(deps)).map((w) => w.path);
+export function reorderWorkspaces(deps: WorkspaceDeps, clock: Clock, paths: string[]): Workspace[] {
+  const listed = listWorkspaces(deps).map((w) => w.path);
   const def = listed[0];
   const seen = new Set<string>();
   for (const p of paths) {
@@ -279,11 +276,8 @@ export async function reorderWorkspaces(
     ...listed.filter((p) => p !== def && !seen.has(p)),
   ];
   const base = clock();
-  await deps.db.transaction(async (tx) => {
-    await tx.run(sql`UPDATE workspaces SET added_at = ${base - 1} WHERE path = ${def}`);
-    for (const [i, p] of order.entries()) {
-      await tx.run(sql`UPDATE workspaces SET added_at = ${base + i} WHERE path = ${p}`);
-    }
-  });
-  return await listWorkspaces(deps);
+  const set = deps.db.prepare("UPDATE workspaces SET added_at = ? WHERE path = ?");
+  set.run(base - 1, def);
+  for (const [i, p] of order.entries()) set.run(base + i, p);
+  return listWorkspaces(deps);
 }

@@ -20,14 +20,10 @@ export interface SeededConsole {
 }
 
 /** Seed `db`; `now` is epoch seconds, `workspace` the sessions' workspace. */
-export async function seedConsole(
-  db: Db,
-  now: number,
-  workspace: string,
-): Promise<SeededConsole> {
+export function seedConsole(db: Db, now: number, workspace: string): SeededConsole {
   const at = (t: number) => () => t;
-  const api = await createProject(db, at(now - 30 * DAY), { name: "api-server", color: "#86C08B" });
-  const docs = await createProject(db, at(now - 29 * DAY), { name: "docs", color: "#7BA7D9" });
+  const api = createProject(db, at(now - 30 * DAY), { name: "api-server", color: "#86C08B" });
+  const docs = createProject(db, at(now - 29 * DAY), { name: "docs", color: "#7BA7D9" });
   const byTitle: Record<string, string> = {};
   const session = (title: string, age: number, project?: string, chat = true) => {
     const t = now - age;
@@ -118,5 +114,5 @@ export async function seedConsole(
  */
 export async function seedApp(app: TestApp, opts: { dark?: boolean } = {}): Promise<SeededConsole> {
   if (opts.dark) await app.call("POST", "/api/settings", { theme: "dark" });
-  return await seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
+  return seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
 }

@@ -145,18 +145,9 @@ Deno.test("a database from PostgreSQL's former history (version 2 = step 17) is 
     db.prepare(
       "INSERT INTO sessions (session_id, workspace, created_at, updated_at) VALUES ('kept', '/w', 1, 1)",
     ).run();
-    // As a database migrated before the histories were one would read: its schema is step 17's
-    // (so without what later steps add) and its version 2.
-    db.exec("DROP FUNCTION hermes_rate_hit");
+    // As a database migrated before the histories were one would read.
     db.exec("UPDATE hermes_schema_version SET version = 2");
     migratePostgres(db); // would fail on CREATE TABLE if it re-ran step 16's schema
-    strictEqual(
-      db.prepare(
-        "SELECT count(*) AS n FROM pg_proc WHERE proname = 'hermes_rate_hit' AND pronamespace = current_schema()::regnamespace",
-      ).get()!.n,
-      1,
-      "the steps after 17 ran",
-    );
     strictEqual(db.prepare("PRAGMA user_version").get()!.user_version, MIGRATIONS.length);
     strictEqual(db.prepare("SELECT count(*) AS n FROM sessions").get()!.n, 1);
   } finally {

@@ -6,7 +6,7 @@ import { json } from "../../../lib/server/http.ts";
 import { approvalInbox } from "../../../lib/approvals/approval_inbox.ts";
 
 export const handler: Handlers = {
-  async GET(_req, { app }) {
-    return json(await approvalInbox(app.db));
+  GET(_req, { app }) {
+    return json(approvalInbox(app.db));
   },
 };

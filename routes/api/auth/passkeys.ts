@@ -8,9 +8,8 @@ import { requireLoggedIn } from "../../../lib/security/sign_in_routes.ts";
 import { json } from "../../../lib/server/http.ts";
 
 export const handler: Handlers = {
-  async GET(_req, { app, state }) {
+  GET(_req, { app, state }) {
     requireLoggedIn(state);
-    const passkeys = await listPasskeys(app.security);
-    return json({ passkeys, enabled: await authEnabled(app.security) });
+    return json({ passkeys: listPasskeys(app.security), enabled: authEnabled(app.security) });
   },
 };

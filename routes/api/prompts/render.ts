@@ -13,7 +13,6 @@ const Body = z.object({
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { name, values } = await readBody(req, Body);
-    const prompt = await getPrompt(app.db, name);
-    return json({ ok: true, text: fillPrompt(prompt.content, values) });
+    return json({ ok: true, text: fillPrompt(getPrompt(app.db, name).content, values) });
   },
 };

@@ -5,8 +5,8 @@ import { json } from "../../../lib/server/http.ts";
 import { listShares } from "../../../lib/sharing/shares.ts";
 
 export const handler: Handlers = {
-  async GET(_req, { app, url }) {
+  GET(_req, { app, url }) {
     const sessionId = url.searchParams.get("session_id") || undefined;
-    return json({ shares: await listShares(app.db, app.clock, sessionId) });
+    return json({ shares: listShares(app.db, app.clock, sessionId) });
   },
 };
