@@ -309,8 +309,7 @@ export class ModelCatalog {
     this.#owner = build;
     this.#builds.add(build);
     build.done.then(() => this.#builds.delete(build));
-    // Runs on its own: #work settles `build` whatever happens, and callers wait on it.
-    void this.#work(build);
+    this.#work(build);
     return build;
   }
 

@@ -64,8 +64,7 @@ export class WorkspaceWatchers {
           secrets,
         };
         this.#entries.set(root, entry);
-        // Runs for the watcher's life; it catches its own errors and closes the entry.
-        void this.#pump(root, entry);
+        this.#pump(root, entry);
       }
     }
     const e = entry;

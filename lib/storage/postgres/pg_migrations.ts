@@ -1,18 +1,425 @@
-// Running the schema history (lib/storage/migrations.ts) on PostgreSQL, keyed by the one row of
-// hermes_schema_version. Invariants: all pending steps run in one transaction under an advisory
-// lock, so replicas starting together migrate once and a crash mid-migration leaves the old
-// version; the version stored is the history's own number (the same as SQLite's user_version).
+// The PostgreSQL schema: ordered migrations keyed by the one row of hermes_schema_version, the
+// twin of MIGRATIONS in lib/storage/db.ts. Invariants: migrations only ever append; all of them
+// run in one transaction under an advisory lock, so replicas starting together migrate once and
+// a crash mid-migration leaves the old version; names, constraints and defaults match SQLite's.
 import type { Db } from "../storage_interface.ts";
-import { MIGRATIONS } from "../migrations.ts";
 
 /**
- * PostgreSQL support began with a history of its own: version 1 was the schema as of step 16,
- * version 2 step 17. Such a database is read as the step it holds (a version of the shared
- * history is 0 or at least 16 on PostgreSQL, so 1 and 2 cannot mean anything else).
+ * Ordered PostgreSQL 15 migrations. Append new entries; never edit a shipped one.
+ *
+ * Entry 1 is SQLite migrations 1–16 consolidated; entry k (k ≥ 2) mirrors SQLite migration
+ * k + 15, appended in step with it. How the types map, so both backends read alike:
+ * - TEXT is `text COLLATE "C"`: ordering and comparison byte-wise, as SQLite's BINARY.
+ * - INTEGER is bigint, REAL double precision, BLOB bytea; AUTOINCREMENT keys are identities
+ *   (`as identity` in lower case: the bridge quotes an upper-case word after AS as an alias).
+ * - A table SQLite gives a hidden rowid carries a real `rowid` identity column (last, so a
+ *   positional INSERT of the SQLite columns still lines up), because code orders by it
+ *   (`ORDER BY created_at, rowid`); the storage bridge hides it from `SELECT *` rows. WITHOUT
+ *   ROWID tables have none.
+ * - No FTS5 tables: titles and message text have expression GIN indexes instead, which
+ *   lib/sessions/session_search.ts queries with the very same expression. The expression first
+ *   blanks ASCII punctuation (a "C" collated regex class is ASCII only), so the parser splits
+ *   `lib/db.ts` or `example.com` into words as FTS5's unicode61 does instead of keeping one
+ *   file or host token that a search for `db` could never reach. It reads the first 200,000
+ *   characters: a tsvector holds at most 1 MB, and past that the insert itself would fail
+ *   (200,000 characters stay under it whatever the text). Only user and assistant messages,
+ *   the ones search reads, are indexed; tool output is the bulk of the table.
+ * - Row triggers are plpgsql functions; the sessions_generation bump is one per changed row.
+ * A later ALTER TABLE … ADD COLUMN lands after `rowid`: name the columns in such inserts.
  */
-function sharedVersion(stored: number): number {
-  return stored === 1 ? 16 : stored === 2 ? 17 : stored;
-}
+export const PG_MIGRATIONS: readonly string[] = [
+  // 1: the schema as of SQLite migration 16.
+  `
+  CREATE TABLE projects (
+    project_id text COLLATE "C" PRIMARY KEY,
+    name text COLLATE "C" NOT NULL,
+    color text COLLATE "C",
+    workspaces text COLLATE "C" NOT NULL DEFAULT '[]',
+    default_workspace text COLLATE "C",
+    workspace text COLLATE "C",
+    model text COLLATE "C",
+    model_provider text COLLATE "C",
+    reasoning_effort text COLLATE "C",
+    auto_assign bigint NOT NULL DEFAULT 0,
+    created_at double precision NOT NULL,
+    rowid bigint generated always as identity
+  );
+
+  CREATE TABLE sessions (
+    session_id text COLLATE "C" PRIMARY KEY,
+    title text COLLATE "C" NOT NULL DEFAULT 'Untitled',
+    workspace text COLLATE "C" NOT NULL,
+    model text COLLATE "C",
+    model_provider text COLLATE "C",
+    created_at double precision NOT NULL,
+    updated_at double precision NOT NULL,
+    last_message_at double precision,
+    pinned bigint NOT NULL DEFAULT 0,
+    pinned_at double precision,
+    archived bigint NOT NULL DEFAULT 0,
+    project_id text COLLATE "C" REFERENCES projects(project_id) ON DELETE SET NULL,
+    parent_session_id text COLLATE "C",
+    message_count bigint NOT NULL DEFAULT 0,
+    input_tokens bigint NOT NULL DEFAULT 0,
+    output_tokens bigint NOT NULL DEFAULT 0,
+    estimated_cost double precision,
+    active_stream_id text COLLATE "C",
+    skip_approvals bigint NOT NULL DEFAULT 0,
+    extra text COLLATE "C" NOT NULL DEFAULT '{}',
+    allow_network bigint NOT NULL DEFAULT 0,
+    cron_job_id text COLLATE "C",
+    personality text COLLATE "C",
+    profile text COLLATE "C",
+    delegate_call_id text COLLATE "C",
+    title_source text COLLATE "C",
+    reasoning_effort text COLLATE "C",
+    last_input_tokens bigint,
+    rowid bigint generated always as identity
+  );
+  CREATE INDEX sessions_by_updated ON sessions(archived, updated_at DESC);
+  CREATE INDEX sessions_by_project ON sessions(project_id);
+  CREATE INDEX sessions_by_profile ON sessions(profile);
+  CREATE INDEX sessions_by_parent ON sessions(parent_session_id) WHERE delegate_call_id IS NOT NULL;
+  CREATE INDEX sessions_page ON sessions(archived, pinned DESC, updated_at DESC, session_id DESC)
+    WHERE (NOT (message_count = 0 AND title = 'Untitled' AND active_stream_id IS NULL) AND delegate_call_id IS NULL);
+  CREATE INDEX sessions_title_search ON sessions
+    USING gin (to_tsvector('simple', regexp_replace(left(title, 200000), '[[:punct:]]', ' ', 'g')));
+
+  CREATE TABLE messages (
+    id bigint generated by default as identity PRIMARY KEY,
+    session_id text COLLATE "C" NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+    idx bigint NOT NULL,
+    role text COLLATE "C" NOT NULL CHECK (role IN ('system','user','assistant','tool')),
+    content text COLLATE "C" NOT NULL DEFAULT '',
+    tool_calls text COLLATE "C",
+    tool_call_id text COLLATE "C",
+    name text COLLATE "C",
+    reasoning text COLLATE "C",
+    attachments text COLLATE "C",
+    turn_id text COLLATE "C",
+    timestamp double precision NOT NULL,
+    extra text COLLATE "C" NOT NULL DEFAULT '{}',
+    UNIQUE (session_id, idx)
+  );
+  CREATE INDEX messages_by_time ON messages(timestamp);
+  CREATE INDEX messages_content_search ON messages
+    USING gin (to_tsvector('simple', regexp_replace(left(content, 200000), '[[:punct:]]', ' ', 'g')))
+    WHERE role IN ('user', 'assistant');
+
+  CREATE TABLE settings (
+    key text COLLATE "C" PRIMARY KEY,
+    value text COLLATE "C" NOT NULL,
+    rowid bigint generated always as identity
+  );
+
+  CREATE TABLE workspaces (
+    path text COLLATE "C" PRIMARY KEY,
+    name text COLLATE "C",
+    added_at double precision NOT NULL,
+    last_used_at double precision,
+    rowid bigint generated always as identity
+  );
+
+  CREATE TABLE streams (
+    stream_id text COLLATE "C" PRIMARY KEY,
+    session_id text COLLATE "C" NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+    turn_id text COLLATE "C" NOT NULL,
+    status text COLLATE "C" NOT NULL CHECK (status IN ('running','done','cancelled','error','interrupted')),
+    model text COLLATE "C",
+    model_provider text COLLATE "C",
+    started_at double precision NOT NULL,
+    ended_at double precision,
+    last_seq bigint NOT NULL DEFAULT 0,
+    rowid bigint generated always as identity
+  );
+  CREATE INDEX streams_by_session ON streams(session_id);
+
+  CREATE TABLE stream_events (
+    stream_id text COLLATE "C" NOT NULL REFERENCES streams(stream_id) ON DELETE CASCADE,
+    seq bigint NOT NULL,
+    event text COLLATE "C" NOT NULL,
+    data text COLLATE "C" NOT NULL,
+    created_at double precision NOT NULL,
+    PRIMARY KEY (stream_id, seq)
+  );
+
+  CREATE TABLE tool_calls (
+    session_id text COLLATE "C" NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+    tool_call_id text COLLATE "C" NOT NULL,
+    turn_id text COLLATE "C",
+    name text COLLATE "C" NOT NULL,
+    args text COLLATE "C" NOT NULL DEFAULT '{}',
+    status text COLLATE "C" NOT NULL CHECK (status IN ('pending','awaiting_approval','running','completed','error','denied')),
+    result text COLLATE "C",
+    started_at double precision NOT NULL,
+    duration double precision,
+    diff text COLLATE "C",
+    rowid bigint generated always as identity,
+    PRIMARY KEY (session_id, tool_call_id)
+  );
+
+  CREATE TABLE approvals (
+    approval_id text COLLATE "C" PRIMARY KEY,
+    seq bigint NOT NULL,
+    session_id text COLLATE "C" NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+    stream_id text COLLATE "C",
+    command text COLLATE "C" NOT NULL,
+    description text COLLATE "C" NOT NULL,
+    pattern_key text COLLATE "C" NOT NULL,
+    pattern_keys text COLLATE "C" NOT NULL DEFAULT '[]',
+    status text COLLATE "C" NOT NULL CHECK (status IN ('pending','approved','denied','expired')),
+    choice text COLLATE "C",
+    message text COLLATE "C",
+    created_at double precision NOT NULL,
+    resolved_at double precision,
+    edited_command text COLLATE "C",
+    rowid bigint generated always as identity
+  );
+  CREATE INDEX approvals_pending ON approvals(session_id, status, seq);
+
+  CREATE TABLE session_approvals (
+    session_id text COLLATE "C" NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+    pattern_key text COLLATE "C" NOT NULL,
+    PRIMARY KEY (session_id, pattern_key)
+  );
+
+  CREATE TABLE usage (
+    id bigint generated by default as identity PRIMARY KEY,
+    session_id text COLLATE "C" NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+    stream_id text COLLATE "C",
+    model text COLLATE "C",
+    model_provider text COLLATE "C",
+    input_tokens bigint NOT NULL DEFAULT 0,
+    output_tokens bigint NOT NULL DEFAULT 0,
+    cached_tokens bigint NOT NULL DEFAULT 0,
+    cost double precision,
+    ttft_ms double precision,
+    tokens_per_s double precision,
+    tool_count bigint NOT NULL DEFAULT 0,
+    created_at double precision NOT NULL
+  );
+  CREATE INDEX usage_by_time ON usage(created_at);
+
+  CREATE TABLE auth_sessions (
+    nonce text COLLATE "C" PRIMARY KEY,
+    created_at double precision NOT NULL,
+    expires_at double precision NOT NULL
+  );
+
+  CREATE TABLE compressions (
+    session_id text COLLATE "C" PRIMARY KEY REFERENCES sessions(session_id) ON DELETE CASCADE,
+    upto_idx bigint NOT NULL,
+    boundary_ts double precision NOT NULL,
+    summary text COLLATE "C" NOT NULL,
+    created_at double precision NOT NULL,
+    rowid bigint generated always as identity
+  );
+
+  CREATE TABLE cron_jobs (
+    id text COLLATE "C" PRIMARY KEY,
+    name text COLLATE "C" NOT NULL,
+    prompt text COLLATE "C" NOT NULL,
+    schedule text COLLATE "C" NOT NULL,
+    schedule_kind text COLLATE "C" NOT NULL CHECK (schedule_kind IN ('cron', 'interval', 'once')),
+    schedule_expr text COLLATE "C" NOT NULL,
+    timezone text COLLATE "C" NOT NULL,
+    workspace text COLLATE "C",
+    model text COLLATE "C",
+    profile text COLLATE "C",
+    deliver text COLLATE "C" NOT NULL DEFAULT 'new_session' CHECK (deliver IN ('new_session', 'session')),
+    target_session_id text COLLATE "C",
+    deny_approvals bigint NOT NULL DEFAULT 1,
+    enabled bigint NOT NULL DEFAULT 1,
+    anchor double precision NOT NULL,
+    last_slot double precision,
+    created_at double precision NOT NULL,
+    updated_at double precision NOT NULL,
+    rowid bigint generated always as identity
+  );
+  CREATE TABLE cron_runs (
+    id bigint generated by default as identity PRIMARY KEY,
+    job_id text COLLATE "C" NOT NULL REFERENCES cron_jobs(id) ON DELETE CASCADE,
+    slot double precision NOT NULL,
+    trigger text COLLATE "C" NOT NULL DEFAULT 'schedule' CHECK (trigger IN ('schedule', 'catch_up', 'manual')),
+    status text COLLATE "C" NOT NULL CHECK (status IN
+      ('running', 'completed', 'error', 'skipped', 'missed', 'interrupted')),
+    reason text COLLATE "C",
+    session_id text COLLATE "C",
+    stream_id text COLLATE "C",
+    started_at double precision NOT NULL,
+    finished_at double precision,
+    input_tokens bigint NOT NULL DEFAULT 0,
+    output_tokens bigint NOT NULL DEFAULT 0,
+    cost double precision,
+    output_head text COLLATE "C",
+    UNIQUE (job_id, slot)
+  );
+  CREATE INDEX cron_runs_by_job ON cron_runs(job_id, started_at DESC);
+
+  CREATE TABLE saved_prompts (
+    name text COLLATE "C" PRIMARY KEY,
+    content text COLLATE "C" NOT NULL,
+    created_at double precision NOT NULL,
+    updated_at double precision NOT NULL,
+    rowid bigint generated always as identity
+  );
+
+  CREATE TABLE goals (
+    session_id text COLLATE "C" PRIMARY KEY REFERENCES sessions(session_id) ON DELETE CASCADE,
+    goal text COLLATE "C" NOT NULL,
+    status text COLLATE "C" NOT NULL CHECK (status IN ('active', 'paused', 'done', 'blocked')),
+    turns_used bigint NOT NULL DEFAULT 0,
+    max_turns bigint NOT NULL,
+    tokens_used bigint NOT NULL DEFAULT 0,
+    max_tokens bigint NOT NULL,
+    no_progress bigint NOT NULL DEFAULT 0,
+    max_no_progress bigint NOT NULL,
+    last_verdict text COLLATE "C",
+    last_reason text COLLATE "C",
+    paused_reason text COLLATE "C",
+    subgoals text COLLATE "C" NOT NULL DEFAULT '[]',
+    created_at double precision NOT NULL,
+    updated_at double precision NOT NULL,
+    rowid bigint generated always as identity
+  );
+
+  CREATE TABLE app_state (
+    key text COLLATE "C" PRIMARY KEY,
+    value text COLLATE "C" NOT NULL
+  );
+
+  CREATE TABLE passkeys (
+    id text COLLATE "C" PRIMARY KEY,
+    name text COLLATE "C" NOT NULL,
+    public_key bytea NOT NULL,
+    counter bigint NOT NULL DEFAULT 0,
+    transports text COLLATE "C" NOT NULL DEFAULT '[]',
+    created_at double precision NOT NULL,
+    last_used_at double precision,
+    rowid bigint generated always as identity
+  );
+  CREATE TABLE auth_challenges (
+    id text COLLATE "C" PRIMARY KEY,
+    kind text COLLATE "C" NOT NULL,
+    data text COLLATE "C" NOT NULL,
+    expires_at double precision NOT NULL,
+    rowid bigint generated always as identity
+  );
+
+  CREATE TABLE shares (
+    token text COLLATE "C" PRIMARY KEY,
+    session_id text COLLATE "C" NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+    title text COLLATE "C" NOT NULL,
+    snapshot text COLLATE "C" NOT NULL,
+    include_tools bigint NOT NULL DEFAULT 0,
+    include_files bigint NOT NULL DEFAULT 0,
+    created_at double precision NOT NULL,
+    expires_at double precision,
+    revoked_at double precision,
+    rowid bigint generated always as identity
+  );
+  CREATE INDEX shares_by_session ON shares(session_id);
+
+  CREATE TABLE message_variants (
+    session_id text COLLATE "C" NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+    turn_id text COLLATE "C" NOT NULL,
+    n bigint NOT NULL,
+    messages text COLLATE "C",
+    tool_calls text COLLATE "C",
+    created_at double precision NOT NULL,
+    rowid bigint generated always as identity,
+    PRIMARY KEY (session_id, turn_id, n)
+  );
+
+  -- A delegated child goes with its parent. Unlike SQLite (no recursive triggers), the nested
+  -- delete fires this trigger again, so a child's own delegated children go too.
+  CREATE FUNCTION delegate_children_ad() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    DELETE FROM sessions WHERE parent_session_id = OLD.session_id AND delegate_call_id IS NOT NULL;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER delegate_children_ad AFTER DELETE ON sessions
+    FOR EACH ROW EXECUTE FUNCTION delegate_children_ad();
+
+  -- Visible sessions per (archived, project), kept by triggers (see lib/sessions/session_page.ts).
+  CREATE TABLE session_counts (
+    archived bigint NOT NULL,
+    project_id text COLLATE "C" NOT NULL,
+    n bigint NOT NULL,
+    PRIMARY KEY (archived, project_id)
+  );
+  CREATE FUNCTION session_counts_ai() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO session_counts AS c VALUES (NEW.archived, coalesce(NEW.project_id, ''), 1)
+      ON CONFLICT (archived, project_id) DO UPDATE SET n = c.n + 1;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER session_counts_ai AFTER INSERT ON sessions FOR EACH ROW
+    WHEN (NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL) AND NEW.delegate_call_id IS NULL)
+    EXECUTE FUNCTION session_counts_ai();
+  CREATE FUNCTION session_counts_ad() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE session_counts SET n = n - 1
+    WHERE archived = OLD.archived AND project_id = coalesce(OLD.project_id, '');
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER session_counts_ad AFTER DELETE ON sessions FOR EACH ROW
+    WHEN (NOT (OLD.message_count = 0 AND OLD.title = 'Untitled' AND OLD.active_stream_id IS NULL) AND OLD.delegate_call_id IS NULL)
+    EXECUTE FUNCTION session_counts_ad();
+  CREATE FUNCTION session_counts_au() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF (NOT (OLD.message_count = 0 AND OLD.title = 'Untitled' AND OLD.active_stream_id IS NULL) AND OLD.delegate_call_id IS NULL) THEN
+      UPDATE session_counts SET n = n - 1
+      WHERE archived = OLD.archived AND project_id = coalesce(OLD.project_id, '');
+    END IF;
+    IF (NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL) AND NEW.delegate_call_id IS NULL) THEN
+      INSERT INTO session_counts AS c VALUES (NEW.archived, coalesce(NEW.project_id, ''), 1)
+        ON CONFLICT (archived, project_id) DO UPDATE SET n = c.n + 1;
+    END IF;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER session_counts_au
+    AFTER UPDATE OF archived, project_id, message_count, title, active_stream_id, delegate_call_id
+    ON sessions FOR EACH ROW
+    WHEN ((NOT (OLD.message_count = 0 AND OLD.title = 'Untitled' AND OLD.active_stream_id IS NULL) AND OLD.delegate_call_id IS NULL) IS DISTINCT FROM (NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL) AND NEW.delegate_call_id IS NULL)
+      OR ((NOT (NEW.message_count = 0 AND NEW.title = 'Untitled' AND NEW.active_stream_id IS NULL) AND NEW.delegate_call_id IS NULL) AND (OLD.archived IS DISTINCT FROM NEW.archived OR OLD.project_id IS DISTINCT FROM NEW.project_id)))
+    EXECUTE FUNCTION session_counts_au();
+
+  -- Bumped by every row of sessions written (lib/sessions/session_list_cache.ts): per row, as
+  -- SQLite's triggers do, so a statement that changes nothing (a replica's periodic sweep) does
+  -- not throw the cached list away.
+  CREATE TABLE sessions_generation (id bigint PRIMARY KEY CHECK (id = 1), n bigint NOT NULL);
+  INSERT INTO sessions_generation VALUES (1, 0);
+  CREATE FUNCTION sessions_generation_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE sessions_generation SET n = n + 1 WHERE id = 1;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER sessions_generation_bump AFTER INSERT OR UPDATE OR DELETE ON sessions
+    FOR EACH ROW EXECUTE FUNCTION sessions_generation_bump();
+  `,
+  // 2 (SQLite 17): replicas — a running stream's owner and lease, and commands for the owner.
+  `
+  ALTER TABLE streams ADD COLUMN owner_replica text COLLATE "C";
+  ALTER TABLE streams ADD COLUMN lease_until double precision;
+  CREATE INDEX streams_running ON streams(status) WHERE status = 'running';
+  CREATE TABLE run_commands (
+    id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+    replica_id text COLLATE "C" NOT NULL,
+    stream_id text COLLATE "C",
+    kind text COLLATE "C" NOT NULL,
+    payload text COLLATE "C" NOT NULL DEFAULT '{}',
+    created_at double precision NOT NULL
+  );
+  CREATE INDEX run_commands_by_replica ON run_commands(replica_id, id);
+  CREATE TABLE rate_hits (
+    limiter text COLLATE "C" NOT NULL,
+    key text COLLATE "C" NOT NULL,
+    at double precision NOT NULL
+  );
+  CREATE INDEX rate_hits_by_key ON rate_hits(limiter, key, at);
+  `,
+];
 
 /**
  * Key of the transaction-scoped advisory lock migrations run under ("HERMES" in ASCII): a
@@ -29,12 +436,11 @@ export function migratePostgres(db: Db): void {
     db.exec("CREATE TABLE IF NOT EXISTS hermes_schema_version (version integer NOT NULL)");
     const row = db.prepare("SELECT version FROM hermes_schema_version").get();
     if (!row) db.exec("INSERT INTO hermes_schema_version VALUES (0)");
-    const from = sharedVersion(Number(row?.version ?? 0));
-    for (let v = from; v < MIGRATIONS.length; v++) {
-      const step = MIGRATIONS[v].postgres;
-      if (step !== null) db.exec(step);
+    const from = Number(row?.version ?? 0);
+    for (let v = from; v < PG_MIGRATIONS.length; v++) {
+      db.exec(PG_MIGRATIONS[v]);
+      db.exec(`UPDATE hermes_schema_version SET version = ${v + 1}`);
     }
-    db.exec(`UPDATE hermes_schema_version SET version = ${MIGRATIONS.length}`);
     db.exec("COMMIT");
   } catch (err) {
     try {
