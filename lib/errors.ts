@@ -75,6 +75,18 @@ export class BusyError extends Error {
   }
 }
 
+/**
+ * The database did not answer this request in time (a statement over its timeout, a lock wait,
+ * a connection that could not be had). → 503 with Retry-After: the request failed, the server
+ * did not, and the next one may succeed.
+ */
+export class DatabaseUnavailableError extends Error {
+  override name = "DatabaseUnavailableError";
+  constructor(message = "The database did not answer in time", options?: ErrorOptions) {
+    super(message, options);
+  }
+}
+
 /** A body whose type the route does not take (e.g. an upload that is not audio). → 415 */
 export class UnsupportedMediaTypeError extends Error {
   override name = "UnsupportedMediaTypeError";
@@ -142,6 +154,9 @@ export function errorToHttp(
     };
   }
   if (err instanceof BusyError) return { status: 503, body: { error: err.message } };
+  if (err instanceof DatabaseUnavailableError) {
+    return { status: 503, body: { error: err.message }, headers: { "Retry-After": "2" } };
+  }
   if (err instanceof UnsupportedMediaTypeError) {
     return { status: 415, body: { error: err.message } };
   }

@@ -309,7 +309,8 @@ export class ModelCatalog {
     this.#owner = build;
     this.#builds.add(build);
     build.done.then(() => this.#builds.delete(build));
-    this.#work(build);
+    // Runs on its own: #work settles `build` whatever happens, and callers wait on it.
+    void this.#work(build);
     return build;
   }
 

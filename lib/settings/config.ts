@@ -129,8 +129,17 @@ export function expandEnvRefs(value: string, env: Readonly<Record<string, string
  * PostgreSQL server (else the SQLite file in the state dir); HERMES_DATABASE_ISOLATE=1 gives each
  * opened database one of its own (the test suite's PostgreSQL lane): a clone of the migrated
  * database HERMES_DATABASE_TEMPLATE names, else a schema (see lib/storage/postgres/).
+ * HERMES_DATABASE_POOL sizes PostgreSQL's connection pool (default 10);
+ * HERMES_DATABASE_STATEMENT_TIMEOUT_MS bounds one statement (default 5000; a transaction may ask
+ * for longer, as an import does), after which that request answers 503.
  */
-export function databaseEnv(): { url: string | null; isolate: boolean; template: string | null } {
+export function databaseEnv(): {
+  url: string | null;
+  isolate: boolean;
+  template: string | null;
+  poolSize: number;
+  statementTimeoutMs: number;
+} {
   const url = Deno.env.get("HERMES_DATABASE_URL")?.trim() || null;
   if (url && !/^postgres(ql)?:\/\//.test(url)) {
     throw new ConfigError("HERMES_DATABASE_URL must be a postgres:// or postgresql:// URL");
@@ -139,7 +148,22 @@ export function databaseEnv(): { url: string | null; isolate: boolean; template:
   if (template && !/^[a-z_][a-z0-9_]{0,30}$/.test(template)) {
     throw new ConfigError("HERMES_DATABASE_TEMPLATE must be a plain database name (a-z, 0-9, _)");
   }
-  return { url, isolate: Deno.env.get("HERMES_DATABASE_ISOLATE") === "1", template };
+  const whole = (name: string, fallback: number, min: number, max: number) => {
+    const raw = Deno.env.get(name)?.trim();
+    if (!raw) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+    }
+    return n;
+  };
+  return {
+    url,
+    isolate: Deno.env.get("HERMES_DATABASE_ISOLATE") === "1",
+    template,
+    poolSize: whole("HERMES_DATABASE_POOL", 10, 1, 200),
+    statementTimeoutMs: whole("HERMES_DATABASE_STATEMENT_TIMEOUT_MS", 5000, 100, 3_600_000),
+  };
 }
 
 /** The folder for files every replica must see (uploads, attachments): see `sharedDir`. */

@@ -64,7 +64,8 @@ export class WorkspaceWatchers {
           secrets,
         };
         this.#entries.set(root, entry);
-        this.#pump(root, entry);
+        // Runs for the watcher's life; it catches its own errors and closes the entry.
+        void this.#pump(root, entry);
       }
     }
     const e = entry;

@@ -1,19 +1,20 @@
 // `deno task bench`: runs every tests/bench/*_bench.ts file in its own process, one after
 // another (they time things, so they must not compete for the CPU), and fails if any fails.
 // Each bench prints its own figures and the ratio to its target. `deno task bench NAME` runs
-// those whose file name contains NAME. Benches that need a PostgreSQL server run only with
-// `--postgres` (and then alone), so a plain run works on a machine without one.
+// those whose file name contains NAME, whatever they need. Benches that need a PostgreSQL server
+// run in a plain `deno task bench` only with `--postgres` (and then alone), so a plain run works
+// on a machine without one.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const dir = fileURLToPath(new URL(".", import.meta.url));
-const NEEDS_POSTGRES = new Set(["replicas_bench.ts"]);
+const NEEDS_POSTGRES = new Set(["replicas_bench.ts", "storage_bench.ts"]);
 const postgres = Deno.args.includes("--postgres");
 const only = Deno.args.find((a) => a !== "--postgres");
 const files = [...Deno.readDirSync(dir)]
   .filter((e) => e.isFile && e.name.endsWith("_bench.ts"))
   .map((e) => e.name)
-  .filter((name) => NEEDS_POSTGRES.has(name) === postgres)
+  .filter((name) => only || NEEDS_POSTGRES.has(name) === postgres)
   .filter((name) => !only || name.includes(only))
   .sort();
 

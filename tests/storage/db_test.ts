@@ -1,7 +1,6 @@
 import { deepStrictEqual as assertEquals, ok, strictEqual, throws } from "node:assert/strict";
 import { join } from "node:path";
 import { MIGRATIONS, openDatabaseAt, transaction } from "../../lib/storage/db.ts";
-import { PG_MIGRATIONS } from "../../lib/storage/postgres/pg_migrations.ts";
 
 async function tempDir(): Promise<string> {
   return await Deno.makeTempDir({ prefix: "hermes-db-" });
@@ -13,9 +12,9 @@ Deno.test("openDatabaseAt() migrates to the latest user_version with WAL and for
     const path = join(dir, "t.db");
     const db = openDatabaseAt(path);
     const pragma = (name: string) => Object.values(db.prepare(`PRAGMA ${name}`).get()!)[0];
-    // The suite runs on both backends (HERMES_DATABASE_URL): each has its own migrations, and
+    // The suite runs on both backends (HERMES_DATABASE_URL): one history, one version number;
     // WAL, foreign keys and the busy timeout are SQLite's switches (PostgreSQL has them built in).
-    const latest = db.backend === "sqlite" ? MIGRATIONS.length : PG_MIGRATIONS.length;
+    const latest = MIGRATIONS.length;
     strictEqual(pragma("user_version"), latest);
     if (db.backend === "sqlite") {
       strictEqual(pragma("journal_mode"), "wal");

@@ -70,7 +70,9 @@ Deno.test("two sessions streaming at once each see only their own events and wor
 Deno.test("chat/start validates input and allows one active run per session", async () => {
   const h = await startHarness();
   try {
-    h.fake.enqueue({ text: Array.from({ length: 50 }, () => "x"), delayMs: 5 });
+    // The answer stops after a few words and holds (until cancelled below): the checks that the
+    // run is active do not race its end, however slow the machine or the database.
+    h.fake.enqueue({ text: Array.from({ length: 50 }, () => "x"), hang: 5 });
     const first = await h.start("first");
     const second = await h.call("POST", "/api/chat/start", {
       session_id: h.sessionId,
@@ -109,6 +111,10 @@ Deno.test("chat/start validates input and allows one active run per session", as
     const session = (await h.call("GET", `/api/session?session_id=${h.sessionId}`)).body.session;
     strictEqual(session.is_streaming, true);
     strictEqual(session.messages.filter((m: { role: string }) => m.role === "user").length, 1);
+    strictEqual(
+      (await h.call("GET", `/api/chat/cancel?stream_id=${first.stream_id}`)).status,
+      200,
+    );
     await h.stream(first.stream_id);
   } finally {
     await h.close();

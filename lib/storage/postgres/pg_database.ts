@@ -18,6 +18,12 @@ import {
 } from "./pg_protocol.ts";
 import { translateSql } from "./sql_dialect.ts";
 import { appUrl } from "../../server/app_paths.ts";
+import postgres from "postgres";
+import { Kysely } from "kysely";
+import { PostgresJSDialect } from "kysely-postgres-js";
+import { KyselyQueries } from "../kysely_queries.ts";
+import { numberTypes } from "./pg_types.ts";
+import type { AsyncQueries, SqlQuery, SqlWriteResult } from "../storage_interface.ts";
 
 /** How long one statement may take before the caller gets an error instead of a hang. */
 const STATEMENT_WAIT_MS = 120_000;
@@ -34,6 +40,8 @@ export interface PgOpenOptions {
    * through `adminUrl`'s database, unless it exists. Dropped on close with `dropOnClose`.
    */
   clone?: { adminUrl: string; database: string; template: string };
+  /** The async half's connection pool: its size and each statement's time bound. */
+  pool?: { size: number; statementTimeoutMs: number };
 }
 
 /**
@@ -92,6 +100,9 @@ export class PgDatabase implements Db {
   #savepoints: string[] = [];
   #closed = false;
   #opts: PgOpenOptions;
+  /** The async half: a pool of its own, no worker, no waiting thread. */
+  #pool: postgres.Sql;
+  #async: KyselyQueries;
 
   constructor(url: string, opts: PgOpenOptions) {
     this.#opts = opts;
@@ -115,6 +126,43 @@ export class PgDatabase implements Db {
     if (opts.schema) {
       this.#call({ kind: "exec", text: `CREATE SCHEMA IF NOT EXISTS ${opts.schema}` });
     }
+    const pool = opts.pool ?? { size: 10, statementTimeoutMs: 5000 };
+    this.#pool = postgres(url, {
+      max: pool.size,
+      onnotice: () => {},
+      types: numberTypes,
+      // A database that does not take the connection fails the request, not the server.
+      connect_timeout: Math.max(2, Math.ceil(pool.statementTimeoutMs / 1000)),
+      // Idle connections go back after a while: an open pool must not keep a tool alive.
+      idle_timeout: 20,
+      connection: {
+        statement_timeout: pool.statementTimeoutMs,
+        ...(opts.schema ? { search_path: opts.schema } : {}),
+      },
+    });
+    this.#async = new KyselyQueries(
+      new Kysely({ dialect: new PostgresJSDialect({ postgres: this.#pool }) }),
+      "postgres",
+    );
+  }
+
+  all<R = SqlRow>(query: SqlQuery): Promise<R[]> {
+    return this.#async.all<R>(query);
+  }
+
+  get<R = SqlRow>(query: SqlQuery): Promise<R | undefined> {
+    return this.#async.get<R>(query);
+  }
+
+  run(query: SqlQuery): Promise<SqlWriteResult> {
+    return this.#async.run(query);
+  }
+
+  transaction<T>(
+    fn: (tx: AsyncQueries) => Promise<T>,
+    opts?: { timeoutMs?: number },
+  ): Promise<T> {
+    return this.#async.transaction(fn, opts);
   }
 
   exec(sql: string): void {
@@ -200,11 +248,16 @@ export class PgDatabase implements Db {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    // Nothing waits for the pool's goodbye, and it lets every connection finish what it is
+    // doing (each statement is bounded by the statement timeout). Only then is a throwaway
+    // schema or database dropped: a DROP … WITH (FORCE) that cut a pool connection still
+    // starting up made that connection's own startup query reject with nobody listening
+    // (CONNECTION_DESTROYED as an uncaught error), and so did ending the pool with a timeout.
+    const poolEnded = this.#pool.end().catch(() => {});
     if (this.#opts.dropOnClose && (this.#opts.schema || this.#opts.clone)) {
-      // A throwaway schema or database is dropped in the background: the worker drops it, ends
-      // its connections and exits on its own; nobody waits for the DROP (the test suite opens
-      // hundreds of these).
-      this.#worker.postMessage({ retire: true });
+      // The worker drops it, ends its connections and exits on its own; nobody waits for the
+      // DROP (the test suite opens hundreds of these).
+      void poolEnded.then(() => this.#worker.postMessage({ retire: true }));
       return;
     }
     try {

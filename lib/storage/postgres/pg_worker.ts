@@ -13,6 +13,7 @@ import {
   type WorkerAnswer,
   type WorkerRequest,
 } from "./pg_protocol.ts";
+import { numberTypes } from "./pg_types.ts";
 
 /**
  * The npm client loads when the worker is told to connect, not as a static import: a module
@@ -56,22 +57,6 @@ async function createClone(c: Clone): Promise<void> {
     if (code !== "42P04" && code !== "23505") throw err;
   }
 }
-
-/** bigint and numeric results as JS numbers, as node:sqlite gives them. */
-const numberTypes = {
-  int8: {
-    to: 20,
-    from: [20],
-    serialize: (x: unknown) => String(x),
-    parse: (x: string) => Number(x),
-  },
-  numeric: {
-    to: 1700,
-    from: [1700],
-    serialize: (x: unknown) => String(x),
-    parse: (x: string) => Number(x),
-  },
-};
 
 function answer(result: WorkerAnswer): void {
   const bytes = serialize(result);

@@ -1,0 +1,19 @@
+// How PostgreSQL's wide number types come back: as JS numbers, as node:sqlite gives them, so a
+// concept file reads `count` or an int8 id the same on both backends. Shared by the statement
+// worker (pg_worker.ts) and the async pool (pg_database.ts).
+
+/** postgres.js `types`: int8 and numeric parsed to numbers (ids and counts stay far below 2^53). */
+export const numberTypes = {
+  int8: {
+    to: 20,
+    from: [20],
+    serialize: (x: unknown) => String(x),
+    parse: (x: string) => Number(x),
+  },
+  numeric: {
+    to: 1700,
+    from: [1700],
+    serialize: (x: unknown) => String(x),
+    parse: (x: string) => Number(x),
+  },
+};
