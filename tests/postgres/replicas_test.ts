@@ -384,10 +384,25 @@ Deno.test({
             const stream = await start(owner, sid, `tag${i}`);
             return { i, result: await within(readSse(reader.base, stream), `session ${i}`) };
           }));
-          for (const { i, result } of runs) {
-            ok(result.closedByServer);
-            assertContiguous(result.events);
-            strictEqual(tokenText(result.events), words(30, `t${i}-`).join(""), `session ${i}`);
+          try {
+            for (const { i, result } of runs) {
+              ok(
+                result.closedByServer,
+                `session ${i}: the reader answered ${result.status} ` +
+                  `${JSON.stringify(result.body)} after ${result.events.length} events`,
+              );
+              assertContiguous(result.events);
+              strictEqual(tokenText(result.events), words(30, `t${i}-`).join(""), `session ${i}`);
+            }
+          } catch (err) {
+            // What the replicas logged says why (a refused write, a lock wait, a lost signal).
+            servers.forEach((s, n) =>
+              console.error(
+                `replica ${n} warnings and errors:\n` +
+                  s.log().split("\n").filter((l) => /warn|error/i.test(l)).slice(-40).join("\n"),
+              )
+            );
+            throw err;
           }
         },
       );
