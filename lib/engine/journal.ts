@@ -9,6 +9,7 @@ import type { Clock } from "../ids.ts";
 import { claimActiveStream } from "../sessions/sessions.ts";
 import { recoverRunMessages } from "./journal_recovery.ts";
 import { CHANNELS } from "../replicas/bus.ts";
+import { OWNER_GONE } from "../replicas/replica_liveness.ts";
 
 export type StreamStatus = "running" | "done" | "cancelled" | "error" | "interrupted";
 
@@ -154,14 +155,21 @@ export function finishStream(
 export function recoverInterruptedStreams(
   db: Db,
   clock: Clock,
-  opts: { expiredBefore?: number } = {},
+  opts: { expiredBefore?: number; hungBefore?: number } = {},
 ): StreamRow[] {
   return transaction(db, () => {
+    // On a shared database a lapsed lease is not enough while the owner is still connected
+    // (replica_liveness.ts): it may only be stalled. Its runs go after `hungBefore`.
+    const ownerGone = db.backend === "postgres" && opts.hungBefore !== undefined
+      ? ` AND (owner_replica IS NULL OR lease_until IS NULL OR lease_until < ${
+        Math.floor(opts.hungBefore)
+      } OR ${OWNER_GONE})`
+      : "";
     const candidates = (opts.expiredBefore === undefined
       ? db.prepare("SELECT * FROM streams WHERE status = 'running'").all()
       : db.prepare(
         `SELECT * FROM streams WHERE status = 'running'
-         AND (lease_until IS NULL OR lease_until < ?)`,
+         AND (lease_until IS NULL OR lease_until < ?)${ownerGone}`,
       ).all(opts.expiredBefore)) as unknown as StreamRow[];
     const claim = db.prepare(
       "UPDATE streams SET status = 'interrupted' WHERE stream_id = ? AND status = 'running'",

@@ -105,7 +105,7 @@ export class RunManager {
     const recovered = recoverInterruptedStreams(
       deps.db,
       deps.clock,
-      this.leases.bus.shared ? { expiredBefore: deps.clock() } : {},
+      this.leases.bus.shared ? this.leases.recoverable() : {},
     );
     if (recovered.length) {
       deps.log.warn(`marked ${recovered.length} unfinished run(s) as interrupted`, {

@@ -2,7 +2,8 @@
 // lease (streams.owner_replica, streams.lease_until) it renews every few seconds; a process that
 // stops renewing (killed, cut off) has its runs recovered by another — marked interrupted, the
 // partial answer rebuilt from the journal, the session freed — within the lease plus one sweep
-// (LeaseTimings: 10 s and 3 s unless configured). Commands for a run owned elsewhere (cancel, steer, approval and clarify answers)
+// (LeaseTimings: 10 s and 3 s unless configured); one that is still connected but stalled keeps
+// them until `hungSeconds` (replica_liveness.ts). Commands for a run owned elsewhere (cancel, steer, approval and clarify answers)
 // travel as rows in run_commands with a signal on the command channel; the owner drains its
 // rows on every signal and each time its listening (re)starts, so none is lost.
 // With one process on the database (SQLite) none of this runs: every run is local.
@@ -14,18 +15,24 @@ import { recoverInterruptedStreams } from "../engine/journal.ts";
 import { parseJsonColumn } from "../storage/db.ts";
 import { expireOrphanedApprovals } from "../approvals/approvals.ts";
 import { publishSessionsChanged } from "../sessions/session_events.ts";
+import { holdLivenessLock } from "./replica_liveness.ts";
 
-/** How long a lease holds without renewal, and how often it is renewed and swept. */
+/**
+ * How long a lease holds without renewal, how often it is renewed and swept, and how long a lapsed
+ * lease of a replica still connected waits before its runs are taken anyway (replica_liveness.ts).
+ */
 export interface LeaseTimings {
   leaseSeconds: number;
   renewMs: number;
   sweepMs: number;
+  hungSeconds: number;
 }
 
 export const DEFAULT_LEASE_TIMINGS: LeaseTimings = {
   leaseSeconds: 10,
   renewMs: 3_000,
   sweepMs: 3_000,
+  hungSeconds: 60,
 };
 
 export type RunCommandKind = "cancel" | "steer" | "approval" | "clarify";
@@ -63,6 +70,12 @@ export class RunLeases {
     return this.bus.replicaId;
   }
 
+  /** What a sweep may recover now: lapsed leases of gone owners, and of hung ones. */
+  recoverable(): { expiredBefore: number; hungBefore: number } {
+    const now = this.#clock();
+    return { expiredBefore: now, hungBefore: now - this.#timings.hungSeconds };
+  }
+
   /** The lease a run claimed now holds until (null on a database only this process uses). */
   newLeaseUntil(): number | null {
     return this.bus.shared ? this.#clock() + this.#timings.leaseSeconds : null;
@@ -76,6 +89,7 @@ export class RunLeases {
     if (!this.bus.shared || this.#unsubscribe) return;
     this.#handler = handle;
     this.#live = live;
+    holdLivenessLock(this.#db, this.replicaId);
     this.#unsubscribe = this.bus.subscribe(CHANNELS.command, {
       signal: (payload) => payload === this.replicaId && this.#drain(),
       resync: () => this.#drain(),
@@ -122,6 +136,7 @@ export class RunLeases {
    * no longer runs (its end could not be recorded) lets its lease lapse, and a sweep closes it.
    */
   renew(): void {
+    holdLivenessLock(this.#db, this.replicaId);
     const live = this.#live();
     if (live.length === 0) return;
     this.#db.prepare(
@@ -132,9 +147,7 @@ export class RunLeases {
 
   /** Recover the runs whose owner stopped renewing. Returns how many. */
   sweep(): number {
-    const recovered = recoverInterruptedStreams(this.#db, this.#clock, {
-      expiredBefore: this.#clock(),
-    });
+    const recovered = recoverInterruptedStreams(this.#db, this.#clock, this.recoverable());
     if (recovered.length) {
       expireOrphanedApprovals(this.#db, this.#clock);
       this.#log.warn(`recovered ${recovered.length} run(s) whose replica stopped`, {

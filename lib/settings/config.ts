@@ -27,9 +27,10 @@ export interface AppConfig {
   /**
    * Replicas only: how long a run's lease holds unrenewed, and how often leases are renewed and
    * expired ones swept (HERMES_REPLICA_LEASE_SECONDS, _RENEW_MS, _SWEEP_MS). A dead replica's
-   * runs are recovered within lease + sweep.
+   * runs are recovered within lease + sweep; a stalled one that is still connected keeps them
+   * until its lease lapsed HERMES_REPLICA_HUNG_SECONDS ago.
    */
-  leases: { leaseSeconds: number; renewMs: number; sweepMs: number };
+  leases: { leaseSeconds: number; renewMs: number; sweepMs: number; hungSeconds: number };
   /** Extra Host header values accepted besides the bind address and localhost. */
   allowedHosts: string[];
   /** `HERMES_WEBUI_TEST_HOOKS=1` enables test-only routes such as approval/inject_test. */
@@ -81,13 +82,14 @@ function leaseTimings(env: Record<string, string>): AppConfig["leases"] {
   const leaseSeconds = numberVar(env, "HERMES_REPLICA_LEASE_SECONDS", 10);
   const renewMs = numberVar(env, "HERMES_REPLICA_RENEW_MS", 3_000);
   const sweepMs = numberVar(env, "HERMES_REPLICA_SWEEP_MS", 3_000);
+  const hungSeconds = numberVar(env, "HERMES_REPLICA_HUNG_SECONDS", 60);
   if (renewMs < 50 || sweepMs < 50 || renewMs >= leaseSeconds * 1000) {
     throw new ConfigError(
       "HERMES_REPLICA_RENEW_MS and HERMES_REPLICA_SWEEP_MS must be at least 50, and the renewal " +
         "period shorter than HERMES_REPLICA_LEASE_SECONDS",
     );
   }
-  return { leaseSeconds, renewMs, sweepMs };
+  return { leaseSeconds, renewMs, sweepMs, hungSeconds };
 }
 
 /** Read and parse the YAML config; a malformed file names the file and the line. */
