@@ -22,9 +22,10 @@ import { installReplicaCommands } from "./lib/replicas/replica_commands.ts";
 import { syncCatalogAcrossReplicas } from "./lib/replicas/catalog_sync.ts";
 import { RunManager } from "./lib/engine/run_manager.ts";
 import { createModelCatalog } from "./lib/models/model_catalog.ts";
-import { sessionEvents } from "./lib/sessions/session_events.ts";
 import { createTerminalManager } from "./lib/terminal/terminal_manager.ts";
 import { sandboxReadPaths } from "./lib/sandbox/mount_plan.ts";
+import { LiveResponses } from "./lib/server/live_responses.ts";
+import { exitOnSignals } from "./lib/server/graceful_shutdown.ts";
 
 export interface BuildOptions {
   clock?: Clock;
@@ -55,6 +56,7 @@ export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
     log,
     startedAt: clock(),
     onClose: [],
+    live: new LiveResponses(),
     security: createSecurity(config, db, clock),
     mcp: new McpManager({ config, log, clock }),
     tools: createToolsRuntime(config, opts.tools),
@@ -114,8 +116,14 @@ export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
   });
   return {
     ctx,
-    fetch: (req, info) => router.fetch(req, info ? { remoteAddr: info.remoteAddr } : undefined),
+    fetch: (req, info) => {
+      const res = router.fetch(req, info ? { remoteAddr: info.remoteAddr } : undefined);
+      return res instanceof Promise ? res.then((r) => ctx.live.track(r)) : ctx.live.track(res);
+    },
     async close() {
+      // Before anything closes (a route's own close hook, a halted run): open pages hear
+      // "going away", not a stream that just stops.
+      ctx.live.goingAway();
       for (const fn of [...ctx.onClose].reverse()) await fn();
       db.close();
     },
@@ -178,18 +186,9 @@ function main(): void {
     onListen: ({ hostname, port }) =>
       app.ctx.log.info(`Hermes Console listening on http://${hostname}:${port}`),
   }, app.fetch);
-  const shutdown = async () => {
-    // Open sessions-list feeds (GET /api/sessions/events) never end on their own, and
-    // server.shutdown() waits for every response: end them first.
-    sessionEvents(app.ctx.db).close();
-    // So do streams following a run another replica owns.
-    app.ctx.runs.leases.endFollowers();
-    await server.shutdown();
-    await app.close();
-    Deno.exit(0);
-  };
-  Deno.addSignalListener("SIGINT", shutdown);
-  if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", shutdown);
+  // Event streams never end on their own and server.shutdown() waits for every response: the
+  // shutdown ends them first, with a frame that tells pages to reconnect (lib/server/).
+  exitOnSignals({ live: app.ctx.live, server, closeApp: () => app.close(), log: app.ctx.log });
 }
 
 if (import.meta.main) main();

@@ -29,6 +29,16 @@ export const manifest: Manifest = {
       methods: ["POST"],
       page: false,
     },
+    "./routes/api/approval/rules.ts": {
+      load: () => import("./routes/api/approval/rules.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/api/approval/rules/remove.ts": {
+      load: () => import("./routes/api/approval/rules/remove.ts"),
+      methods: ["POST"],
+      page: false,
+    },
     "./routes/api/approval/stream.ts": {
       load: () => import("./routes/api/approval/stream.ts"),
       methods: ["GET"],

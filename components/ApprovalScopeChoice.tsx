@@ -1,6 +1,9 @@
 // The wide "always" of an approval card: every command of the category (its pattern keys), a
-// second, explicit and quieter choice beside the narrow default (this exact command).
+// second, explicit and quieter choice beside the narrow default (this exact command). The
+// categories read as words in the page's language ("Always allow recursive deletes"), never as
+// the policy's internal keys (lib/shared/rule_phrases.ts).
 import { t } from "../lib/i18n/t.ts";
+import { rulePhraseList } from "../lib/shared/rule_phrases.ts";
 
 export interface AlwaysCategoryProps {
   keys: string[];
@@ -9,9 +12,7 @@ export interface AlwaysCategoryProps {
 }
 
 export function AlwaysCategory({ keys, disabled, onClick }: AlwaysCategoryProps) {
-  const list = keys.filter(Boolean).join(", ");
-  // The keys are code inside the sentence: split the message where they go.
-  const [before, after] = t("approvals.allowAlwaysEvery", { list: "\u0001" }).split("\u0001");
+  const list = rulePhraseList(keys);
   return (
     <button
       type="button"
@@ -21,9 +22,7 @@ export function AlwaysCategory({ keys, disabled, onClick }: AlwaysCategoryProps)
       title={t("approvals.allowAlwaysEveryTitle", { list })}
       onClick={onClick}
     >
-      {before}
-      <code>{list}</code>
-      {after}
+      {t("approvals.allowAlwaysEvery", { list })}
     </button>
   );
 }

@@ -1,9 +1,10 @@
 // The Control Center: ONE modal for the console's global settings, opened from the sidebar
 // footer (seed ARCHITECTURE §1). Tabs on the left (a strip on phones): the open conversation,
 // appearance, preferences, the agent's providers, profiles and extensions (MCP servers, skills,
-// memory, saved prompts), scheduled tasks, share links and the system. Served as an HTML fragment by /partials/control-center (fresh
-// data at every opening, one panel at a time after a change) and driven by
-// lib/browser/pages/control_center.ts + lib/browser/control/extensions_panel.ts.
+// memory, saved prompts), scheduled tasks, share links, standing approvals and the system.
+// Served as an HTML fragment by /partials/control-center (fresh data at every opening, one panel
+// at a time after a change) and driven by lib/browser/pages/control_center.ts +
+// lib/browser/control/extensions_panel.ts.
 import { type ComponentChildren, Fragment } from "preact";
 import type { AppContext } from "../lib/server/app_context.ts";
 import { getSettings } from "../lib/settings/settings.ts";
@@ -31,6 +32,11 @@ import { loadLogs, type LogsData, LogsPanel } from "./control/LogsPanel.tsx";
 import { loadProfiles, type ProfilesData, ProfilesPanel } from "./control/ProfilesPanel.tsx";
 import { loadPrompts, type PromptsData, PromptsPanel } from "./control/PromptsPanel.tsx";
 import { loadShares, type SharesData, SharesPanel } from "./control/SharesPanel.tsx";
+import {
+  loadStandingRules,
+  type StandingRulesData,
+  StandingRulesPanel,
+} from "./control/StandingRulesPanel.tsx";
 
 /**
  * The tabs in order; `groupKey` starts a labelled group in the tab list (unlabelled when empty).
@@ -48,6 +54,7 @@ export const CONTROL_TABS = [
   { id: "prompts", labelKey: "control.tabPrompts" },
   { id: "tasks", labelKey: "control.tabTasks" },
   { id: "sharing", labelKey: "control.tabSharing" },
+  { id: "rules", labelKey: "approval_rules.tab" },
   { id: "logs", labelKey: "control.tabLogs" },
   { id: "system", labelKey: "control.tabSystem", groupKey: "" },
 ] as const;
@@ -71,6 +78,7 @@ export interface ControlCenterData {
   tasks: TasksData;
   logs: LogsData;
   sharing: SharesData;
+  rules: StandingRulesData;
   system: SystemData;
 }
 
@@ -119,6 +127,7 @@ export async function loadControlPanel<T extends ControlTab>(
     tasks: () => loadTasks(app, q.taskEdit ?? null, q.taskHistory ?? null),
     logs: () => loadLogs(app, q.logLevel ?? null, q.logQuery ?? null),
     sharing: () => loadShares(app),
+    rules: () => loadStandingRules(app),
     system: () => loadSystem(app, settings()),
   };
   return await load[tab]() as ControlCenterData[T];
@@ -152,6 +161,7 @@ export function ControlPanel<T extends ControlTab>(
     tasks: (d) => <TasksPanel data={d} />,
     logs: (d) => <LogsPanel data={d} />,
     sharing: (d) => <SharesPanel data={d} />,
+    rules: (d) => <StandingRulesPanel data={d} />,
     system: (d) => <SystemPanel data={d} />,
   };
   return <>{panels[tab](data)}</>;

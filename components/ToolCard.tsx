@@ -4,6 +4,7 @@
 // Activity disclosure, never as a chat message.
 import { useState } from "preact/hooks";
 import { AllowedByRule } from "./AllowedByRule.tsx";
+import { withoutAllowedNote } from "../lib/shared/allowed_by_rule.ts";
 import type { ToolView } from "../lib/shared/transcript_model.ts";
 import type { ToolCallStatus } from "../lib/shared/chat_events.ts";
 import { Icon, type IconName } from "./Icon.tsx";
@@ -132,7 +133,7 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
             </span>
           )
           : null}
-        <span class="tool-target" title={tool.target}>{tool.target}</span>
+        <span class="tool-target" title={tool.target} dir="auto">{tool.target}</span>
         <AllowedByRule result={tool.result} />
         <span class="tool-status" data-status={status}>
           {status === "running" || status === "pending"
@@ -173,7 +174,7 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
                   <pre
                     class="tool-pre tool-result"
                     data-clamp={more ? undefined : ""}
-                  >{result || t("activity.emptyResult")}</pre>
+                  >{withoutAllowedNote(result) || t("activity.emptyResult")}</pre>
                 )}
             </div>
             {clipped

@@ -12,6 +12,8 @@ import {
   type TurnModel,
 } from "../lib/shared/transcript_model.ts";
 import { toolLabel } from "./ToolCard.tsx";
+import { AllowedByRule } from "./AllowedByRule.tsx";
+import { withoutAllowedNote } from "../lib/shared/allowed_by_rule.ts";
 import { AnswerActions, UserActions } from "./transcript/MessageActions.tsx";
 import { NoticeHint } from "./transcript/NoticeHint.tsx";
 import { orderTurn } from "../lib/shared/transcript_order.ts";
@@ -106,8 +108,16 @@ export function TurnView(
                   {f.status === "denied" ? t("transcript.notRun") : t("transcript.failed")}
                 </span>
                 <span class="attention-tool">{toolLabel(f.name).tool}</span>
-                <span class="attention-target">{f.target}</span>
-                {f.result ? <span class="attention-detail">{firstLine(f.result)}</span> : null}
+                <span class="attention-target" dir="auto">{f.target}</span>
+                {/* What went wrong, never the grant's note in its place: that sits beside it. */}
+                {f.result
+                  ? (
+                    <span class="attention-detail" dir="auto">
+                      {firstLine(withoutAllowedNote(f.result))}
+                    </span>
+                  )
+                  : null}
+                <AllowedByRule result={f.result} />
               </li>
             ))}
           </ul>

@@ -20,7 +20,7 @@ import { ComposerTools } from "../components/composer/ComposerTools.tsx";
 import { DictateButton } from "../components/composer/DictateButton.tsx";
 import { QueuedMessage } from "../components/composer/QueuedMessage.tsx";
 import { SendControls } from "../components/composer/SendControls.tsx";
-import { BackgroundTasks, BtwPanel } from "../components/composer/SidePanels.tsx";
+import { SideResultsSlot } from "../components/composer/SideResultsSlot.tsx";
 import { t } from "../lib/i18n/t.ts";
 
 export interface ComposerProps extends ComposerInit {
@@ -92,8 +92,7 @@ export default function Composer(props: ComposerProps) {
       }}
     >
       <ComposerPopovers model={m} />
-      <BtwPanel model={m} />
-      <BackgroundTasks model={m} />
+      <SideResultsSlot model={m} />
       <div class="composer-box">
         <QueuedMessage model={m} />
         <Attachments items={m.attachments.value} onRemove={m.removeAttachment} />

@@ -1,7 +1,8 @@
 // The Insights view at `/insights`: usage over one window (seed §4.12), server-rendered from
 // lib/insights/insights.ts. Presets are plain links (`?days=N`); the custom range is a GET form of two
 // date inputs sending raw YYYY-MM-DD, read in the server's timezone. Costs of turns without a
-// price are shown as "unpriced", never as $0.
+// price are shown as "unpriced", never as $0; token figures that include estimates (the provider
+// reported no usage) read "~12k" and say so on hover and to screen readers.
 import type { ComponentChildren } from "preact";
 import type { Handlers, PageProps } from "../lib/server/file_router.ts";
 import {
@@ -134,6 +135,19 @@ function CostCell({ cost, unpricedTurns }: { cost: number | null; unpricedTurns:
   );
 }
 
+/** A token figure: "~" first, and why, when `estimatedTurns` of its turns were estimated. */
+function Tokens({ value, estimatedTurns }: { value: string; estimatedTurns: number }) {
+  if (estimatedTurns <= 0) return <>{value}</>;
+  const why = t("insights.estimatedTitle", { count: estimatedTurns });
+  return (
+    <span class="ins-estimated" title={why} data-estimated="">
+      <span aria-hidden="true">~</span>
+      {value}
+      <span class="visually-hidden">({why})</span>
+    </span>
+  );
+}
+
 function Stat(
   { label, value, title, hook }: {
     label: string;
@@ -158,8 +172,12 @@ function ModelRow({ m }: { m: ModelInsight }) {
         {m.provider ? <span class="ins-provider">{m.provider}</span> : null}
       </th>
       <td class="num">{formatCount(m.turns)}</td>
-      <td class="num" data-col="input">{formatCount(m.input_tokens)}</td>
-      <td class="num" data-col="output">{formatCount(m.output_tokens)}</td>
+      <td class="num" data-col="input">
+        <Tokens value={formatCount(m.input_tokens)} estimatedTurns={m.estimated_turns} />
+      </td>
+      <td class="num" data-col="output">
+        <Tokens value={formatCount(m.output_tokens)} estimatedTurns={m.estimated_turns} />
+      </td>
       <td class="num" data-col="cost">
         <CostCell cost={m.cost} unpricedTurns={m.unpriced_turns} />
       </td>
@@ -329,13 +347,23 @@ export default function Insights({ data }: PageProps<InsightsData>) {
           <Stat
             hook="input"
             label={t("insights.statInput")}
-            value={formatCompact(r.total_input_tokens)}
+            value={
+              <Tokens
+                value={formatCompact(r.total_input_tokens)}
+                estimatedTurns={r.estimated_turns}
+              />
+            }
             title={t("insights.inputTokensTitle", { count: r.total_input_tokens })}
           />
           <Stat
             hook="output"
             label={t("insights.statOutput")}
-            value={formatCompact(r.total_output_tokens)}
+            value={
+              <Tokens
+                value={formatCompact(r.total_output_tokens)}
+                estimatedTurns={r.estimated_turns}
+              />
+            }
             title={t("insights.outputTokensTitle", { count: r.total_output_tokens })}
           />
           <Stat

@@ -136,6 +136,7 @@ Deno.test("tokenBuckets() groups long windows into weeks and niceCeiling() round
     output_tokens: 2,
     cost: 0,
     turns: 1,
+    estimated_turns: 0,
   });
   strictEqual(tokenBuckets(Array.from({ length: 30 }, (_, i) => day(i % 28))).unit, "day");
   const long = tokenBuckets(Array.from({ length: 401 }, (_, i) => day(i % 28)));

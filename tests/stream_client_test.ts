@@ -9,7 +9,8 @@ import {
   PROBE_SCHEDULE_MS,
   seqOfId,
 } from "../lib/browser/stream_client.ts";
-import type { SequencedEvent } from "../lib/shared/chat_events.ts";
+import { GOING_AWAY_EVENT, type SequencedEvent } from "../lib/shared/chat_events.ts";
+import type { ServerTrouble } from "../lib/browser/connection_status.ts";
 import { startHarness } from "./fixtures/engine_harness.ts";
 
 Deno.test("createSseParser() reassembles frames split anywhere and drops comments", () => {
@@ -257,4 +258,71 @@ Deno.test("followStream() follows a real run, and a resumed follow ends with the
   } finally {
     await h.close();
   }
+});
+
+const goingAway = `event: ${GOING_AWAY_EVENT}\ndata: {"reason":"shutdown"}\n\n`;
+
+Deno.test("followStream() takes a going-away frame for a restart, not the end of the run", async (t) => {
+  await t.step("it waits for the server, then resumes from its cursor at once", async () => {
+    const { fetch, urls } = scripted(
+      () => sse([frame(1, "token", { text: "a" }), goingAway]),
+      () => sse([frame(2, "apperror", { message: "restarted", type: "interrupted" })]),
+    );
+    const told: ServerTrouble[] = [];
+    const events: SequencedEvent[] = [];
+    const sleeps: number[] = [];
+    const follow = followStream({
+      streamId: "s",
+      fetch,
+      baseUrl: "http://x",
+      onEvent: (e) => events.push(e),
+      sleep: (ms) => (sleeps.push(ms), Promise.resolve()),
+      serverTrouble: (what) => (told.push(what), Promise.resolve(true)),
+    });
+    strictEqual((await follow.done).kind, "ended");
+    deepStrictEqual(events.map((e) => [e.seq, e.event]), [[1, "token"], [2, "apperror"]]);
+    deepStrictEqual(told, ["away"]);
+    deepStrictEqual(sleeps, [], "no probe schedule: the connection said when");
+    deepStrictEqual(urls, [
+      "http://x/api/chat/stream?stream_id=s&after_seq=0",
+      "http://x/api/chat/stream?stream_id=s&after_seq=1",
+    ]);
+  });
+
+  await t.step("without a connection it keeps to the probe schedule", async () => {
+    const { fetch } = scripted(
+      () => sse([frame(1, "token", { text: "a" }), goingAway]),
+      () => json({ active: true, stream_id: "s", replay_available: true, last_seq: 1 }),
+      () => sse([frame(2, "stream_end", { session_id: "x" })]),
+    );
+    const { follow, events, sleeps } = collect({ fetch });
+    strictEqual((await follow.done).kind, "ended");
+    deepStrictEqual(events.map((e) => e.seq), [1, 2]);
+    deepStrictEqual(sleeps, [1500]);
+  });
+
+  await t.step(
+    "a follow whose probes all failed waits while the page knows the server away",
+    async () => {
+      const answers: Array<(url: string) => Response> = PROBE_SCHEDULE_MS.map(() => () =>
+        json({ error: "bad gateway" }, 502)
+      );
+      const { fetch } = scripted(
+        () => sse([], true),
+        ...answers,
+        () => sse([frame(1, "stream_end", { session_id: "x" })]),
+      );
+      const told: ServerTrouble[] = [];
+      const follow = followStream({
+        streamId: "s",
+        fetch,
+        baseUrl: "http://x",
+        onEvent: () => {},
+        sleep: () => Promise.resolve(),
+        serverTrouble: (what) => (told.push(what), Promise.resolve(what === "lost")),
+      });
+      strictEqual((await follow.done).kind, "ended", "resumed instead of lost");
+      deepStrictEqual(told, ["broken", "lost"]);
+    },
+  );
 });

@@ -23,6 +23,11 @@ const BASE = "/static/_islands/";
 const PAGE_SCRIPTS_MODULE = "lib/server/page_scripts.ts";
 /** `lib/browser/pages/sidebar.ts` → `sidebar`: the page script's name in the manifest. */
 const scriptName = (path: string) => path.split("/").at(-1)!.replace(/\.ts$/, "");
+/**
+ * Scripts of pages outside the console's shell, each loaded by its own page alone (`standalone`
+ * in the manifest): the share page's diagrams. Never page scripts, so no console page pays them.
+ */
+const STANDALONE_SCRIPTS: Record<string, string> = { share: "lib/browser/share_page.ts" };
 /** The issue's budget: JS a page loads before interaction, gzipped. */
 export const PAGE_BUDGET_GZIP = 60 * 1024;
 
@@ -139,6 +144,7 @@ export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult
     { in: "lib/browser/islands_client.ts", out: "boot" },
     ...islandFiles.map((f) => ({ in: f, out: islandNameFromPath(f) })),
     ...clientFiles.map((f) => ({ in: f, out: "page-" + scriptName(f) })),
+    ...Object.entries(STANDALONE_SCRIPTS).map(([name, f]) => ({ in: f, out: name })),
   ];
   const result = await esbuild.build({
     absWorkingDir: ROOT,
@@ -179,6 +185,9 @@ export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult
     entry: chunkOf("lib/browser/islands_client.ts"),
     islands: Object.fromEntries(islandFiles.map((f) => [islandNameFromPath(f), chunkOf(f)])),
     scripts: Object.fromEntries(clientFiles.map((f) => [scriptName(f), chunkOf(f)])),
+    standalone: Object.fromEntries(
+      Object.entries(STANDALONE_SCRIPTS).map(([name, f]) => [name, chunkOf(f)]),
+    ),
     pages: {},
     inputs: Object.keys(meta.inputs).filter((f) => !f.includes("node_modules/")).sort(),
   };

@@ -1,12 +1,16 @@
 // Above the composer: the `/btw` side question's answer (a dismissible panel; the chat's
-// transcript never changes) and the session's background tasks (running ones with a spinner,
-// finished ones with their answer and a Dismiss button). Rendered inside the Composer island
-// from lib/browser/composer/side_runs.ts.
+// transcript never changes) and the session's background tasks (running ones with their state,
+// finished ones with their answer and a Dismiss button). Answers render as markdown, like the
+// transcript's (SideAnswer.tsx). Invariant: together the cards take at most half the window's
+// height and scroll inside (static/composer.css), so the composer and its Send button always
+// stay on screen. Loaded on first use by SideResultsSlot.tsx, from
+// lib/browser/composer/side_runs.ts's state.
 import type { ComposerModel } from "../../lib/browser/composer/composer_model.ts";
 import { Icon } from "../Icon.tsx";
+import { SideAnswer } from "./SideAnswer.tsx";
 import { t } from "../../lib/i18n/t.ts";
 
-export function BtwPanel({ model: m }: { model: ComposerModel }) {
+function BtwPanel({ model: m }: { model: ComposerModel }) {
   const b = m.side.btw.value;
   if (!b) return null;
   return (
@@ -33,19 +37,26 @@ export function BtwPanel({ model: m }: { model: ComposerModel }) {
         {b.status === "error"
           ? <p class="side-panel-error">{b.error ?? t("composer.sideFailed")}</p>
           : b.answer
-          ? <p class="side-panel-answer">{b.answer}</p>
+          ? (
+            <SideAnswer
+              key={b.question}
+              class="side-panel-answer"
+              text={b.answer}
+              final={b.status === "done"}
+            />
+          )
           : <p class="side-panel-wait">{t("composer.thinking")}</p>}
       </div>
     </section>
   );
 }
 
-export function BackgroundTasks({ model: m }: { model: ComposerModel }) {
+function BackgroundTasks({ model: m }: { model: ComposerModel }) {
   const tasks = m.side.tasks.value;
   if (!tasks.length) return null;
   return (
     <section class="side-panel bg-tasks" aria-label={t("composer.backgroundTasks")}>
-      <ul>
+      <ul class="side-panel-body">
         {tasks.map((task) => {
           const running = task.status === "running";
           return (
@@ -55,25 +66,43 @@ export function BackgroundTasks({ model: m }: { model: ComposerModel }) {
               data-task={task.task_id}
               key={task.task_id}
             >
-              <span class="bg-task-state">
-                {t("composer.taskStatus", { status: task.status })}
-              </span>
-              <span class="bg-task-prompt">{task.prompt}</span>
-              <button
-                type="button"
-                class="attachment-remove"
-                data-action="dismiss-task"
-                aria-label={t(running ? "composer.cancelTask" : "composer.dismissTask")}
-                title={t(running ? "common.cancel" : "composer.dismiss")}
-                onClick={() => void m.side.dismissTask(task.task_id)}
-              >
-                <Icon name="x" size={12} />
-              </button>
-              {task.answer ? <span class="bg-task-answer">{task.answer}</span> : null}
+              <div class="bg-task-head">
+                <span class="bg-task-state">
+                  {t("composer.taskStatus", { status: task.status })}
+                </span>
+                <span class="bg-task-prompt" title={task.prompt}>{task.prompt}</span>
+                <button
+                  type="button"
+                  class="attachment-remove"
+                  data-action="dismiss-task"
+                  aria-label={t(running ? "composer.cancelTask" : "composer.dismissTask")}
+                  title={t(running ? "common.cancel" : "composer.dismiss")}
+                  onClick={() => void m.side.dismissTask(task.task_id)}
+                >
+                  <Icon name="x" size={12} />
+                </button>
+              </div>
+              {task.answer
+                ? (
+                  <div class="bg-task-answer">
+                    <SideAnswer text={task.answer} final />
+                  </div>
+                )
+                : null}
             </li>
           );
         })}
       </ul>
     </section>
+  );
+}
+
+/** The side question's card and the background tasks' card, stacked within their cap. */
+export function SidePanels({ model }: { model: ComposerModel }) {
+  return (
+    <div class="side-results">
+      <BtwPanel model={model} />
+      <BackgroundTasks model={model} />
+    </div>
   );
 }

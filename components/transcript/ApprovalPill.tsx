@@ -1,6 +1,7 @@
 // Keeps a pending approval from hiding under the composer: when the card appears it scrolls
 // into view; while the reader has scrolled it out of view, a "Needs your approval" pill just
-// above the composer jumps back to it. The card is found by its data-approval-id.
+// above the composer jumps back to it. The card is found by its data-approval-id, once it has
+// loaded.
 import { useEffect, useState } from "preact/hooks";
 import { t } from "../../lib/i18n/t.ts";
 import { scrollBehavior } from "../../lib/browser/motion.ts";
@@ -32,10 +33,27 @@ export function ApprovalPill({ approvalId }: { approvalId: string }) {
   const [bottom, setBottom] = useState(96);
 
   useEffect(() => {
-    const el = cardOf(approvalId);
-    if (!el) return;
-    requestAnimationFrame(() => reveal(el, false));
     const root = document.querySelector<HTMLElement>(".transcript");
+    const el = cardOf(approvalId);
+    if (el) return watch(el, root);
+    // The card loads on its first use (components/ApprovalCard.tsx): wait for it to show.
+    let stop: (() => void) | undefined;
+    const mo = new MutationObserver(() => {
+      const found = cardOf(approvalId);
+      if (!found) return;
+      mo.disconnect();
+      stop = watch(found, root);
+    });
+    mo.observe(root ?? document.body, { childList: true, subtree: true });
+    return () => {
+      mo.disconnect();
+      stop?.();
+    };
+  }, [approvalId]);
+
+  /** Bring the card into view, then follow whether it stays there. */
+  function watch(el: HTMLElement, root: HTMLElement | null): () => void {
+    requestAnimationFrame(() => reveal(el, false));
     // In view: 40% of the card, or of the transcript when the card is taller than that allows
     // (200% zoom, large text), else the pill would cover the card it points to for good.
     const io = new IntersectionObserver(([entry]) => {
@@ -48,7 +66,7 @@ export function ApprovalPill({ approvalId }: { approvalId: string }) {
     }, { root, threshold: [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4] });
     io.observe(el);
     return () => io.disconnect();
-  }, [approvalId]);
+  }
 
   if (!offscreen) return null;
   return (

@@ -2,11 +2,8 @@
 // workspace — the narrow default the card offers) or `pattern` (every command of the category,
 // the original Hermes behaviour and the API default). Exact grants are keys `command:[ws,cmd]`
 // in session_approvals and, when permanent, `{workspace, command}` entries of config.yaml
-// `command_allowlist_commands`. Invariant: an exact key never matches another text or workspace.
-import type { Document } from "yaml";
-import { isSeq } from "yaml";
-import { updateConfigDocument } from "../settings/config_writer.ts";
-import { ValidationError } from "../errors.ts";
+// `command_allowlist_commands` (written by lib/approvals/standing_rules.ts). Invariant: an exact
+// key never matches another text or workspace.
 
 export type ApprovalScope = "command" | "pattern";
 export const APPROVAL_SCOPES: readonly ApprovalScope[] = ["command", "pattern"];
@@ -41,32 +38,4 @@ export function exactAllowlistFromConfig(file: Record<string, unknown> | undefin
     }
   }
   return keys;
-}
-
-/** Add one exact command to `command_allowlist_commands`, keeping the rest of config.yaml. */
-export async function addExactToAllowlist(
-  configPath: string,
-  workspace: string,
-  command: string,
-): Promise<void> {
-  await updateConfigDocument(configPath, (doc: Document) => {
-    const existing = doc.get("command_allowlist_commands", true);
-    if (existing !== undefined && existing !== null && !isSeq(existing)) {
-      throw new ValidationError(
-        `Config file ${configPath}: command_allowlist_commands must be a list; it was not changed`,
-      );
-    }
-    if (!existing) {
-      doc.set("command_allowlist_commands", doc.createNode([]));
-      const node = doc.get("command_allowlist_commands", true) as { commentBefore?: string };
-      node.commentBefore = " Exact terminal commands approved forever, per workspace";
-    }
-    const want = commandGrantKey(workspace, command);
-    const have = exactAllowlistFromConfig({
-      command_allowlist_commands: doc.toJS()?.command_allowlist_commands,
-    });
-    if (have.includes(want)) return;
-    const seq = doc.get("command_allowlist_commands", true) as { add(v: unknown): void };
-    seq.add(doc.createNode({ workspace, command: command.trim() }));
-  });
 }

@@ -3,17 +3,13 @@
 // run and feeds /api/approval/stream, session-scoped and permanent (config.yaml allowlist)
 // grants, a per-session "skip approvals" switch and a timeout. Invariant: none of this is ever
 // consulted for the hardline tier — the terminal tool refuses those before asking.
-import type { Document } from "yaml";
-import { isSeq } from "yaml";
 import type { ChatEvent } from "../shared/chat_events.ts";
-import { updateConfigDocument } from "../settings/config_writer.ts";
 import { type Db, parseJsonColumn, transaction } from "../storage/db.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { type Clock, randomHex } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { systemTimers, type TimerHandle, type Timers } from "../timers.ts";
 import {
-  addExactToAllowlist,
   APPROVAL_SCOPES,
   type ApprovalScope,
   commandGrantKey,
@@ -21,6 +17,7 @@ import {
   exactAllowlistFromConfig,
 } from "./approval_scope.ts";
 import { checkEditedCommand } from "./approval_edit.ts";
+import { addCategoryRules, addCommandRule } from "./standing_rules.ts";
 import { CHANGED_CODE_KEYS } from "./command_patterns.ts";
 
 export type ApprovalChoice = "once" | "session" | "always" | "deny";
@@ -501,11 +498,12 @@ export async function resolveApproval(
   const grantKeys = scope === "command" ? [exactKey] : approval.pattern_keys;
   if (res.choice === "always") {
     // Write the allowlist first: if the config cannot be written, nothing is decided.
+    // Each standing rule records when it was made (Control Center › Standing approvals).
     if (scope === "command") {
-      await addExactToAllowlist(app.config.configPath, workspace, approval.command);
+      await addCommandRule(app.config.configPath, workspace, approval.command, app.clock());
       hub.exact.add(exactKey);
     } else {
-      await addToAllowlist(app.config.configPath, approval.pattern_keys);
+      await addCategoryRules(app.config.configPath, approval.pattern_keys, app.clock());
       for (const k of approval.pattern_keys) hub.allowlist.add(k);
     }
   }
@@ -566,28 +564,4 @@ export async function resolveApproval(
     ...(edited ? { command: edited } : {}),
     delivered: !!waiter,
   };
-}
-
-/** Add pattern keys to `command_allowlist` in config.yaml, keeping the rest of the file. */
-export async function addToAllowlist(configPath: string, keys: string[]): Promise<void> {
-  await updateConfigDocument(configPath, (doc: Document) => {
-    const existing = doc.get("command_allowlist", true);
-    if (existing !== undefined && existing !== null && !isSeq(existing)) {
-      throw new ValidationError(
-        `Config file ${configPath}: command_allowlist must be a list; it was not changed`,
-      );
-    }
-    if (!existing) {
-      doc.set("command_allowlist", doc.createNode([]));
-      const node = doc.get("command_allowlist", true) as { commentBefore?: string };
-      node.commentBefore = " Terminal command patterns approved forever from the console";
-    }
-    const seq = doc.get("command_allowlist", true) as { items: unknown[]; add(v: unknown): void };
-    const have = new Set(
-      seq.items.map((
-        i,
-      ) => (i && typeof i === "object" && "value" in i ? (i as { value: unknown }).value : i)),
-    );
-    for (const k of keys) if (!have.has(k)) seq.add(doc.createNode(k));
-  });
 }

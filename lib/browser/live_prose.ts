@@ -6,6 +6,7 @@
 // never re-rendered; a finished segment's HTML equals renderMarkdown(text); the text a sink
 // reads is the segment object the run model grows in place.
 import type { Segment } from "../shared/transcript_model.ts";
+import { t } from "../i18n/t.ts";
 
 type StreamModule = typeof import("../markdown/stream.ts");
 type Renderer = ReturnType<StreamModule["createStreamRenderer"]>;
@@ -116,6 +117,7 @@ export class LiveProse {
     if (!s.renderer) {
       s.renderer = this.md.createStreamRenderer({
         growingTables: true, // a table being written shows as a table, not raw pipes
+        diagramPlaceholder: t("transcript.diagramPending"),
         onRenderersLoaded: () => {
           s.kick = true;
           this.schedule();

@@ -9,7 +9,12 @@ import { signal } from "@preact/signals";
 import { api as browserApi } from "./api_client.ts";
 import type { ApprovalEventData, SequencedEvent } from "../shared/chat_events.ts";
 import { emitHermesEvent, onHermesEvent } from "../shared/ui_events.ts";
-import { type Follow, type FollowOutcome, followStream } from "./stream_client.ts";
+import {
+  type Follow,
+  type FollowOptions,
+  type FollowOutcome,
+  followStream,
+} from "./stream_client.ts";
 import {
   applyEvent,
   type ClarifyRequest,
@@ -63,6 +68,8 @@ export interface LiveTranscriptDeps {
   setTitle(title: string): void;
   /** A run the composer started here was added (the view removes the empty state, scrolls). */
   runAdded(): void;
+  /** Whether the server is there when a stream breaks (lib/browser/connection_status.ts). */
+  serverTrouble?: FollowOptions["serverTrouble"];
 }
 
 const browserDeps: LiveTranscriptDeps = {
@@ -71,6 +78,8 @@ const browserDeps: LiveTranscriptDeps = {
   frame: (cb) => requestAnimationFrame(cb),
   setTitle: (title) => void (document.title = title),
   runAdded: () => {},
+  serverTrouble: (what, signal) =>
+    import("./connection_status.ts").then((m) => m.serverTrouble(what, signal)),
 };
 
 /** The LiveProse sink of a run's segment. */
@@ -229,6 +238,7 @@ export function createLiveTranscript(
       afterSeq: run.seq,
       onEvent: (e) => onEvent(run, e),
       onState: (s) => conn.value = s === "reconnecting" ? { state: "reconnecting" } : null,
+      serverTrouble: deps.serverTrouble,
     });
     follows.add(f);
     f.done.then((outcome: FollowOutcome) => {

@@ -4,10 +4,13 @@
 // Copy puts the stored markdown on the clipboard; Regenerate, the ‹ n/m › switcher and
 // Edit & resend change the session on the server and reload it; Fork opens the new chat; Read
 // aloud speaks the answer (lib/browser/voice/read_aloud.ts, loaded on its first press).
-// Time, tokens and cost load on the first hover or focus of a row (GET /api/session/turns).
+// Time, tokens and cost load on the first hover or focus of a row (GET /api/session/turns), for
+// live and reloaded turns alike: a run starting or ending here drops what was read, since a turn's
+// usage row is written as its run ends. Estimated counts read "~1.2k in" and say so.
 // Invariant: a turn is found by its turn id, else its user message idx, in the stored messages.
 import { api, ApiError } from "./api_client.ts";
 import { formatDate, formatNumber, t } from "../i18n/t.ts";
+import { onHermesEvent } from "../shared/ui_events.ts";
 
 interface Msg {
   idx: number;
@@ -24,6 +27,10 @@ interface TurnMeta {
   input_tokens: number;
   output_tokens: number;
   cost: number | null;
+  /** False until the turn's run has ended (no usage row yet), and for imported turns. */
+  metered?: boolean;
+  /** The provider reported no usage: the counts are characters ÷ 4. */
+  estimated?: boolean;
 }
 
 const text = (c: unknown): string =>
@@ -95,6 +102,13 @@ const USD: Intl.NumberFormatOptions = {
   maximumFractionDigits: 4,
 };
 
+/** "13.2k in · 560 out", "~1.2k in · ~300 out" when estimated; null before the turn is metered. */
+function usageText(turn: TurnMeta): string | null {
+  if (turn.metered === false) return null;
+  const values = { input: tokens(turn.input_tokens), output: tokens(turn.output_tokens) };
+  return t(turn.estimated ? "transcript.tokensInOutEstimated" : "transcript.tokensInOut", values);
+}
+
 /** Fill every row's time and usage (once per page; later rows fill on their own hover). */
 async function showMeta(sessionId: string, cache: { turns?: Promise<TurnMeta[]> }) {
   cache.turns ??= api<{ turns: TurnMeta[] }>(
@@ -112,22 +126,26 @@ async function showMeta(sessionId: string, cache: { turns?: Promise<TurnMeta[]> 
       ? t("transcript.sentTime", { time: clock(turn.asked_at) })
       : [
         turn.answered_at ? clock(turn.answered_at) : null,
-        t("transcript.tokensInOut", {
-          input: tokens(turn.input_tokens),
-          output: tokens(turn.output_tokens),
-        }),
+        usageText(turn),
         turn.cost != null ? formatNumber(turn.cost, USD) : null,
       ].filter(Boolean).join(" · ");
     out.textContent = value;
     const btn = out.parentElement;
     if (!btn) continue;
-    btn.setAttribute("title", value);
+    const estimated = !row.classList.contains("msg-actions-user") && !!turn.estimated;
+    btn.toggleAttribute("data-estimated", estimated);
+    // The "~" alone says little: hover and screen readers are told what was estimated and why.
+    const told = estimated ? `${value} (${t("transcript.tokensEstimated")})` : value;
+    btn.setAttribute("title", told);
     // The visible text must be part of the button's name (WCAG 2.5.3, axe
     // label-content-name-mismatch): "Sent …" names itself; the usage keeps its label in front.
     btn.dataset.label ??= btn.getAttribute("aria-label") ?? "";
     if (row.classList.contains("msg-actions-user")) btn.removeAttribute("aria-label");
     else {
-      btn.setAttribute("aria-label", t("a11y.nameWithValue", { name: btn.dataset.label, value }));
+      btn.setAttribute(
+        "aria-label",
+        t("a11y.nameWithValue", { name: btn.dataset.label, value: told }),
+      );
     }
   }
 }
@@ -256,11 +274,20 @@ export function installMessageActions(sessionId: string): () => void {
       void showMeta(sessionId, cache);
     }
   };
+  // A turn's usage row is written as its run ends: what was read before (a hover during the
+  // run) would show the finished turn as unmetered. Rows already shown are filled again.
+  const offRun = onHermesEvent("hermes:run-state", (d) => {
+    if (d.session_id !== sessionId) return;
+    const looked = cache.turns !== undefined;
+    cache.turns = undefined;
+    if (!d.active && looked) requestAnimationFrame(() => void showMeta(sessionId, cache));
+  });
   document.addEventListener("click", onClick);
   document.addEventListener("focusin", onPeek);
   document.addEventListener("pointerover", onPeek, { passive: true });
   void showVariants(sessionId);
   return () => {
+    offRun();
     document.removeEventListener("click", onClick);
     document.removeEventListener("focusin", onPeek);
     document.removeEventListener("pointerover", onPeek);

@@ -6,7 +6,11 @@
 // stream resumed from the cursor while the run is active or its journal has more to replay;
 // the follow ends exactly once: `ended` (a terminal event), `gone` (nothing left to replay:
 // reload the settled session), `lost` (every probe failed) or `closed` (the caller stopped).
-import { type SequencedEvent, TERMINAL_EVENTS } from "../shared/chat_events.ts";
+// The server's going-away frame is no end: the follow waits for the server to answer again
+// (`serverTrouble`, lib/browser/connection_status.ts) and resumes from its cursor; so does a
+// follow whose probes all failed while the page knows its server to be away.
+import { GOING_AWAY_EVENT, type SequencedEvent, TERMINAL_EVENTS } from "../shared/chat_events.ts";
+import type { ServerTrouble } from "./connection_status.ts";
 import { t } from "../i18n/t.ts";
 
 /** Seconds after a failure at which the status route is asked whether to resume. */
@@ -33,6 +37,12 @@ export interface FollowOptions {
   probeScheduleMs?: readonly number[];
   /** Origin for relative URLs outside a browser (tests). */
   baseUrl?: string;
+  /**
+   * Told of a going-away, a break or a follow about to be lost: resolves true once the server
+   * answers again (resume now), false to keep to the probe schedule. The page's is
+   * lib/browser/connection_status.ts serverTrouble(), loaded on first need.
+   */
+  serverTrouble?: (what: ServerTrouble, signal: AbortSignal) => Promise<boolean>;
 }
 
 export interface Follow {
@@ -129,9 +139,12 @@ export function followStream(opts: FollowOptions): Follow {
   const stop = new AbortController();
   let seq = opts.afterSeq ?? 0;
 
-  /** Read one connection. "ended" with the terminal event, "gone" on 404, else "broken". */
+  /**
+   * Read one connection. "ended" with the terminal event, "gone" on 404, "away" when the server
+   * said it is shutting down, else "broken".
+   */
   async function connect(): Promise<
-    { r: "ended"; event: SequencedEvent } | { r: "gone" } | {
+    { r: "ended"; event: SequencedEvent } | { r: "gone" } | { r: "away" } | {
       r: "broken";
       progressed: boolean;
       error: string;
@@ -170,6 +183,10 @@ export function followStream(opts: FollowOptions): Follow {
         const { value, done } = await reader.read();
         if (done) break;
         for (const f of parse(value)) {
+          if (f.event === GOING_AWAY_EVENT) {
+            await reader.cancel().catch(() => {});
+            return { r: "away" };
+          }
           const n = seqOfId(f.id);
           if (n === null || n <= seq) continue;
           let data: unknown;
@@ -218,6 +235,10 @@ export function followStream(opts: FollowOptions): Follow {
     }
   }
 
+  /** False too when it could not be loaded (a server gone before the page finished loading). */
+  const trouble = (what: ServerTrouble) =>
+    opts.serverTrouble?.(what, stop.signal).catch(() => false) ?? false;
+
   async function run(): Promise<FollowOutcome> {
     opts.onState?.("connecting");
     // Position in the probe schedule and the time it is counted from (the first failure since
@@ -231,9 +252,14 @@ export function followStream(opts: FollowOptions): Follow {
       if (stop.signal.aborted) return { kind: "closed" };
       if (r.r === "ended") return { kind: "ended", event: r.event };
       if (r.r === "gone") return { kind: "gone" };
-      lastError = r.error;
-      if (r.progressed) attempt = elapsed = 0; // it delivered: start the schedule over
       opts.onState?.("reconnecting");
+      // A restart takes as long as it takes: no schedule to run out, resume once it answers.
+      if (await trouble(r.r)) {
+        attempt = elapsed = 0;
+        continue;
+      }
+      lastError = r.r === "away" ? t("transcript.streamClosed") : r.error;
+      if (r.r === "broken" && r.progressed) attempt = elapsed = 0; // it delivered: start over
       // Probe on the schedule until one says resume.
       let resume = false;
       while (attempt < schedule.length) {
@@ -250,7 +276,9 @@ export function followStream(opts: FollowOptions): Follow {
         }
         return { kind: "gone" };
       }
-      if (!resume) return { kind: "lost", error: lastError };
+      if (!resume && await trouble("lost")) attempt = elapsed = 0;
+      else if (stop.signal.aborted) return { kind: "closed" };
+      else if (!resume) return { kind: "lost", error: lastError };
     }
   }
 

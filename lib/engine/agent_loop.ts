@@ -34,7 +34,14 @@ import {
   uniqueToolCallId,
 } from "./tool_runner.ts";
 import { toolInputSchema } from "./tool_schema.ts";
-import { Meter, recordUsage, retryWarning, type RunPlan, type Turn } from "./turn.ts";
+import {
+  Meter,
+  recordUsage,
+  retryWarning,
+  type RunPlan,
+  type StepCounts,
+  type Turn,
+} from "./turn.ts";
 
 export type { RunMode, RunPlan } from "./turn.ts";
 
@@ -195,6 +202,13 @@ async function chatLoop(c: Turn): Promise<void> {
 
     const draft = run.newDraft();
     const calls: ModelToolCall[] = [];
+    /** What this step cost when the provider says nothing: characters ÷ 4, flagged. */
+    const estimated = (): StepCounts => ({
+      inputTokens: Math.ceil((system.length + messagesChars(messages) + toolsChars) / 4),
+      outputTokens: estimateTokens(draft.content + draft.reasoning),
+      cachedTokens: 0,
+      reported: false,
+    });
     meter.beginStep();
     let finished = false;
     const span = c.trace.step(step);
@@ -234,11 +248,7 @@ async function chatLoop(c: Turn): Promise<void> {
             break;
           case "finish": {
             finished = true;
-            const usage = part.usage.reported ? part.usage : {
-              inputTokens: Math.ceil((system.length + messagesChars(messages) + toolsChars) / 4),
-              outputTokens: estimateTokens(draft.content + draft.reasoning),
-              cachedTokens: 0,
-            };
+            const usage = part.usage.reported ? part.usage : estimated();
             meter.endStep(model, usage, opts.pricing);
             stepEnd = { ...usage, finishReason: part.finishReason };
             break;
@@ -252,9 +262,7 @@ async function chatLoop(c: Turn): Promise<void> {
       span.end(stepEnd);
     }
     if (run.finished) return;
-    if (!finished) {
-      meter.endStep(model, { inputTokens: 0, outputTokens: 0, cachedTokens: 0 }, opts.pricing);
-    }
+    if (!finished) meter.endStep(model, estimated(), opts.pricing);
 
     for (const call of calls) call.id = uniqueToolCallId(app.db, run.sessionId, call.id);
     if (calls.length) {

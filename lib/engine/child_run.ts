@@ -76,7 +76,8 @@ function childPrompt(req: ChildTaskRequest, maxSteps: number): string {
 function usageOfStream(c: Turn, streamId: string): Usage | null {
   const row = c.plan.app.db.prepare(
     `SELECT count(*) AS n, coalesce(sum(input_tokens), 0) AS i, coalesce(sum(output_tokens), 0) AS o,
-       coalesce(sum(cached_tokens), 0) AS k, sum(cost) AS cost, count(cost) AS priced
+       coalesce(sum(cached_tokens), 0) AS k, sum(cost) AS cost, count(cost) AS priced,
+       coalesce(max(estimated), 0) AS est
      FROM usage WHERE stream_id = ?`,
   ).get(streamId) as {
     n: number;
@@ -85,6 +86,7 @@ function usageOfStream(c: Turn, streamId: string): Usage | null {
     k: number;
     cost: number | null;
     priced: number;
+    est: number;
   };
   if (!row.n) return null;
   return {
@@ -92,6 +94,7 @@ function usageOfStream(c: Turn, streamId: string): Usage | null {
     output_tokens: row.o,
     cached_tokens: row.k,
     estimated_cost: row.priced === row.n ? row.cost : null,
+    estimated: row.est > 0,
   };
 }
 

@@ -45,6 +45,7 @@ async function collectText(c: Turn, system: string, user: string): Promise<strin
           inputTokens: estimateTokens(system + user),
           outputTokens: estimateTokens(text),
           cachedTokens: 0,
+          reported: false,
         },
         c.plan.opts.pricing,
       );

@@ -120,7 +120,8 @@ export async function generateTitle(
 /**
  * After a chat run's first answer: announce `title_status` in the run's stream and let the
  * model title the chat in the background (the answer never waits for it). The stored title
- * reaches the page through the sessions feed (`sessions_changed`, reason "rename").
+ * reaches the page through the sessions feed (`sessions_changed`, reason "rename"), which the
+ * sidebar's rows and the top bar both follow (lib/browser/pages/layout.ts).
  */
 export function startAutoTitle(
   host: EngineHost,

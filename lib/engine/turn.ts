@@ -1,6 +1,9 @@
 // What one turn of the agent works with (the run, its plan, session, endpoint, model and
 // meter), the token/timing meter behind `metering` events and `usage` rows, and the warning a
 // retried provider call leaves in the stream. Shared by the agent loop and the summarizer.
+// Counts a provider did not report are estimated (characters ÷ 4) and flagged `estimated` all
+// the way to the `usage` row; tokens/s is reported output over the time that output streamed
+// (first part to last, per model step), so tool time, summaries and estimates never enter it.
 // Delegated sub-tasks (child_run.ts) roll up: each token is stored once in the `usage` table,
 // under the session that spent it (the child's own row; the parent's row holds only its own
 // steps, so Insights never double counts), while the parent turn's `metering`/`done` usage and
@@ -40,6 +43,21 @@ export interface Turn {
   trace: RunTrace;
 }
 
+/** One model step's token counts: the provider's (`reported`) or estimated from characters. */
+export interface StepCounts {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  reported: boolean;
+}
+
+/**
+ * The shortest streaming span a rate is computed from: over less, the figure says how the
+ * network batched the chunks (a whole answer in one read reads as thousands per second), not
+ * how fast the model writes.
+ */
+export const MIN_TIMED_MS = 100;
+
 /** Token and timing totals of a run across its model steps. */
 export class Meter {
   input = 0;
@@ -50,22 +68,30 @@ export class Meter {
   tools = 0;
   lastInput = 0;
   ttftMs: number | null = null;
-  genMs = 0;
+  /** Some step's counts were estimated: the provider reported no usage for it. */
+  estimated = false;
   /** Usage of delegated child runs, already stored against their own sessions. */
   readonly children: Required<Usage> = {
     input_tokens: 0,
     output_tokens: 0,
     cached_tokens: 0,
     estimated_cost: 0,
+    estimated: false,
   };
+  /** Reported output tokens of the steps whose streaming was timed, and that time (ms). */
+  private timedOutput = 0;
+  private timedMs = 0;
   private stepStart = 0;
   private firstAt: number | null = null;
   private lastAt = 0;
+  private parts = 0;
 
   beginStep(): void {
     this.stepStart = performance.now();
     this.firstAt = null;
+    this.parts = 0;
   }
+  /** A part of the answer arrived (text, reasoning or a tool call). */
   sawOutput(): void {
     const now = performance.now();
     if (this.firstAt === null) {
@@ -73,19 +99,26 @@ export class Meter {
       if (this.ttftMs === null) this.ttftMs = Math.round(now - this.stepStart);
     }
     this.lastAt = now;
+    this.parts++;
   }
-  endStep(
-    model: string,
-    usage: { inputTokens: number; outputTokens: number; cachedTokens: number },
-    pricing: EngineOptions["pricing"],
-  ): void {
+  endStep(model: string, usage: StepCounts, pricing: EngineOptions["pricing"]): void {
     this.steps++;
     // The last request's prompt size: how full the context window is (the context ring).
     this.lastInput = usage.inputTokens;
     this.input += usage.inputTokens;
     this.output += usage.outputTokens;
     this.cached += usage.cachedTokens;
-    if (this.firstAt !== null) this.genMs += Math.max(0, this.lastAt - this.firstAt);
+    if (!usage.reported) this.estimated = true;
+    // Only output whose arrival was watched counts toward the rate: a step that is only a tool
+    // call arrives as one part once its arguments streamed (its time unseen), and a summary
+    // streams unseen; their tokens over someone else's span made 3,000 tokens/s of 50.
+    const span = this.firstAt === null ? 0 : this.lastAt - this.firstAt;
+    if (usage.reported && usage.outputTokens > 0 && this.parts > 1 && span >= MIN_TIMED_MS) {
+      this.timedOutput += usage.outputTokens;
+      this.timedMs += span;
+    }
+    this.firstAt = null;
+    this.parts = 0;
     const c = estimateCost(model, usage, pricing);
     this.cost = c === null || this.cost === null ? null : this.cost + c;
   }
@@ -98,6 +131,7 @@ export class Meter {
     c.estimated_cost = u.estimated_cost == null || c.estimated_cost === null
       ? null
       : c.estimated_cost + u.estimated_cost;
+    if (u.estimated) c.estimated = true;
   }
   /** This run's own steps only (the `usage` row). */
   ownUsage(): Usage {
@@ -106,6 +140,7 @@ export class Meter {
       output_tokens: this.output,
       cached_tokens: this.cached,
       estimated_cost: this.steps ? this.cost : null,
+      estimated: this.estimated,
     };
   }
   /** The turn's total: its own steps plus its delegated children. */
@@ -120,11 +155,13 @@ export class Meter {
       estimated_cost: own.estimated_cost == null || c.estimated_cost === null
         ? null
         : own.estimated_cost + c.estimated_cost,
+      estimated: own.estimated || c.estimated,
     };
   }
+  /** Reported output tokens per second of streaming; null when no step could be timed. */
   tokensPerSecond(): number | null {
-    if (this.output <= 0 || this.genMs < 1) return null;
-    return Math.round((this.output / (this.genMs / 1000)) * 10) / 10;
+    if (this.timedOutput <= 0 || this.timedMs <= 0) return null;
+    return Math.round((this.timedOutput / (this.timedMs / 1000)) * 10) / 10;
   }
 }
 
@@ -147,8 +184,8 @@ export function recordUsage(
   const { db, clock } = plan.app;
   db.prepare(
     `INSERT INTO usage (session_id, stream_id, model, model_provider, input_tokens, output_tokens,
-       cached_tokens, cost, ttft_ms, tokens_per_s, tool_count, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       cached_tokens, cost, ttft_ms, tokens_per_s, tool_count, created_at, estimated)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     run.sessionId,
     run.streamId,
@@ -162,6 +199,7 @@ export function recordUsage(
     tokensPerS,
     meter.tools,
     clock(),
+    own.estimated ? 1 : 0,
   );
   addUsage(db, run.sessionId, usage);
 }

@@ -1,7 +1,9 @@
 // Usage analytics for one resolved window (lib/insights/insights_window.ts): totals, per-model rows, a
 // daily series and activity by weekday and hour, from the per-turn `usage` table and the
 // `messages` table. Invariants: totals and the daily series are sums of the same rows over the
-// same [start, end); a turn without a price is counted as unpriced, never as $0.
+// same [start, end); a turn without a price is counted as unpriced, never as $0; a turn whose
+// tokens were estimated (the provider reported none) is counted in `estimated_turns` wherever
+// its tokens are summed, and tokens/s averages only rates measured on reported tokens.
 import type { Db } from "../storage/db.ts";
 import {
   type InsightsWindow,
@@ -22,7 +24,10 @@ export interface ModelInsight {
   /** True when at least one turn of this model had no price (its cost is then a lower bound). */
   unpriced: boolean;
   unpriced_turns: number;
+  /** Turns of this model whose tokens were (partly) estimated: its token sums are approximate. */
+  estimated_turns: number;
   avg_ttft_ms: number | null;
+  /** Reported output tokens per second of streaming, averaged over the turns that measured it. */
   avg_tokens_per_s: number | null;
   tool_calls: number;
   /** The original's names: cached input tokens and input + output. */
@@ -41,6 +46,8 @@ export interface DailyTokens {
   output_tokens: number;
   cost: number | null;
   turns: number;
+  /** Turns of the day whose tokens were (partly) estimated. */
+  estimated_turns: number;
 }
 
 /** The body of GET /api/insights (API.md), plus the additions documented on each field. */
@@ -59,6 +66,8 @@ export interface InsightsReport extends InsightsWindow {
   total_cost: number | null;
   /** Turns whose model had no known price: `total_cost` leaves them out. */
   unpriced_turns: number;
+  /** Turns whose tokens were (partly) estimated: the token totals are then approximate. */
+  estimated_turns: number;
   total_tool_calls: number;
   /** The original's fields: cached input tokens, input + output, and the cached share of input (%). */
   cache_read_tokens: number;
@@ -98,6 +107,7 @@ interface UsageSlot {
   cached_tokens: number;
   priced_cost: number | null;
   priced_turns: number;
+  estimated_turns: number;
   ttft_sum: number | null;
   ttft_n: number;
   tps_sum: number | null;
@@ -145,6 +155,7 @@ export function computeInsights(
     output_tokens: 0,
     cost: null,
     turns: 0,
+    estimated_turns: 0,
   }));
   type ModelSums = Omit<
     ModelInsight,
@@ -162,6 +173,7 @@ export function computeInsights(
               COUNT(*) AS turns, SUM(input_tokens) AS input_tokens,
               SUM(output_tokens) AS output_tokens, SUM(cached_tokens) AS cached_tokens,
               SUM(cost) AS priced_cost, COUNT(cost) AS priced_turns,
+              COUNT(CASE WHEN estimated <> 0 THEN 1 END) AS estimated_turns,
               SUM(ttft_ms) AS ttft_sum, COUNT(ttft_ms) AS ttft_n,
               SUM(tokens_per_s) AS tps_sum, COUNT(tokens_per_s) AS tps_n,
               SUM(tool_count) AS tool_calls
@@ -176,6 +188,7 @@ export function computeInsights(
     day.input_tokens += row.input_tokens;
     day.output_tokens += row.output_tokens;
     day.turns += row.turns;
+    day.estimated_turns += row.estimated_turns;
     if (row.priced_turns > 0) day.cost = (day.cost ?? 0) + (row.priced_cost ?? 0);
 
     const name = row.model ?? "unknown";
@@ -192,6 +205,7 @@ export function computeInsights(
         cost: null,
         unpriced: false,
         unpriced_turns: 0,
+        estimated_turns: 0,
         avg_ttft_ms: null,
         avg_tokens_per_s: null,
         tool_calls: 0,
@@ -206,6 +220,7 @@ export function computeInsights(
     m.cached_tokens += row.cached_tokens;
     m.tool_calls += row.tool_calls;
     m.unpriced_turns += row.turns - row.priced_turns;
+    m.estimated_turns += row.estimated_turns;
     if (row.priced_turns > 0) m.cost = (m.cost ?? 0) + (row.priced_cost ?? 0);
     m.ttft[0] += row.ttft_sum ?? 0;
     m.ttft[1] += row.ttft_n;
@@ -277,6 +292,7 @@ export function computeInsights(
     total_cached_tokens: models.reduce((s, m) => s + m.cached_tokens, 0),
     total_cost: totalTurns > 0 && unpricedTurns === totalTurns ? null : money(pricedCost),
     unpriced_turns: unpricedTurns,
+    estimated_turns: daily.reduce((s, d) => s + d.estimated_turns, 0),
     total_tool_calls: models.reduce((s, m) => s + m.tool_calls, 0),
     cache_read_tokens: totalCached,
     total_tokens: totalTokens,

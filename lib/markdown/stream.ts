@@ -18,6 +18,7 @@ import {
 } from "./render.ts";
 import type { Token, Tokens } from "marked";
 import { provisionalTable } from "./stream_table.ts";
+import { renderWithDiagramPlaceholders } from "./stream_diagram.ts";
 
 /** What changed since the previous update, for the island to apply to its DOM. */
 export interface StreamUpdate {
@@ -53,6 +54,11 @@ export interface StreamRendererOptions extends RenderOptions {
    * transcript sets it). Off, every update equals a full render of the text so far.
    */
   growingTables?: boolean;
+  /**
+   * Show a ```mermaid block still in the tail as a placeholder reading this text instead of
+   * its half-written source (the live transcript sets it). Unset, it renders as code.
+   */
+  diagramPlaceholder?: string;
 }
 
 export interface StreamRenderer {
@@ -121,7 +127,7 @@ function definitions(tokens: Token[], into: LinkMap): string[] {
  * frame by the caller); apply each update with `applyStreamUpdate`.
  */
 export function createStreamRenderer(opts: StreamRendererOptions = {}): StreamRenderer {
-  const { onRenderersLoaded, growingTables, ...renderOpts } = opts;
+  const { onRenderersLoaded, growingTables, diagramPlaceholder, ...renderOpts } = opts;
   let text = "";
   let pendingCR = false;
   /** Start of the unsettled tail in `text`. */
@@ -201,9 +207,16 @@ export function createStreamRenderer(opts: StreamRendererOptions = {}): StreamRe
     // A table still being written renders as a growing table, not a paragraph of pipes.
     const tailSrc = src.slice(settling.reduce((n, t) => n + t.raw.length, 0));
     const patched = final || !growingTables ? tailSrc : provisionalTable(tailSrc);
-    tailHtml = patched === tailSrc
-      ? renderTokens(tokens.slice(settling.length), renderOpts)
-      : renderTokens(lexMarkdown(patched, links), renderOpts);
+    const tailTokens = patched === tailSrc
+      ? tokens.slice(settling.length)
+      : lexMarkdown(patched, links);
+    tailHtml = final || diagramPlaceholder === undefined
+      ? renderTokens(tailTokens, renderOpts)
+      : renderWithDiagramPlaceholders(
+        tailTokens,
+        diagramPlaceholder,
+        (list) => renderTokens(list, renderOpts),
+      );
     stats.tailRenders++;
     out.tail = tailHtml;
     return out;

@@ -14,7 +14,7 @@ export const CHANNELS = {
   run: "hermes_run",
   /** `<replica_id>`: a command row waits for that replica (lib/replicas/run_commands.ts). */
   command: "hermes_cmd",
-  /** `<replica_id>|<reason>|<session_id>`: the session list changed. */
+  /** `<replica_id>|<reason>|<session_id>[|<title>]`: the session list changed (a rename's title). */
   sessions: "hermes_sessions",
   /** `<replica_id>`: the model catalog was refreshed; others refresh too. */
   catalog: "hermes_catalog",

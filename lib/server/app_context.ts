@@ -13,6 +13,7 @@ import type { ModelCatalog } from "../models/model_catalog.ts";
 import type { EngineHost } from "../engine/engine_host.ts";
 import type { TaskScheduler } from "../tasks/scheduler.ts";
 import type { TerminalManager } from "../terminal/terminal_manager.ts";
+import type { LiveResponses } from "./live_responses.ts";
 
 /** The app: what the engine needs (EngineHost) plus the server's own subsystems. */
 export interface AppContext extends EngineHost {
@@ -24,6 +25,11 @@ export interface AppContext extends EngineHost {
   startedAt: number;
   /** Called on shutdown, in reverse order of registration (close streams, db, servers). */
   onClose: Array<() => void | Promise<void>>;
+  /**
+   * Open event streams, sockets and long polls, ended with a going-away frame when the server
+   * shuts down (lib/server/live_responses.ts): its `signal` aborts then.
+   */
+  live: LiveResponses;
   /** Login sessions, cookie signing and per-client rate limits (lib/security/auth.ts). */
   security: Security;
   /** MCP server connections (lib/mcp/manager.ts); closed with the app. */

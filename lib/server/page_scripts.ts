@@ -13,6 +13,8 @@ export interface PageScriptChunk {
 /** The bundle manifest with the page scripts the build added (`lib/browser/pages/<name>.ts`). */
 export type PageScriptBundle = Omit<IslandBundle, "pages"> & {
   scripts?: Record<string, PageScriptChunk>;
+  /** Scripts a page outside the shell loads alone, by name (the share page's `share`). */
+  standalone?: Record<string, PageScriptChunk>;
   /** What each page loads before interaction, as measured by the build. */
   pages?: Record<string, {
     islands: string[];

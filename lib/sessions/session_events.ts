@@ -18,12 +18,14 @@ export type SessionsChangedReason =
   | "run_start"
   | "run_end";
 
-/** The payload of a `sessions_changed` event (the original's shape, plus `reason`). */
+/** The payload of a `sessions_changed` event (the original's shape, plus `reason` and `title`). */
 export interface SessionsChanged {
   type: "sessions_changed";
   version: number;
   reason: SessionsChangedReason;
   session_id?: string;
+  /** A rename's new title (≤ 80 chars): the top bar follows it without reading the session. */
+  title?: string;
 }
 
 type Listener = (e: SessionsChanged) => void;
@@ -44,9 +46,10 @@ export class SessionEventsHub {
     };
   }
 
-  publish(reason: SessionsChangedReason, sessionId?: string): void {
+  publish(reason: SessionsChangedReason, sessionId?: string, title?: string): void {
     const e: SessionsChanged = { type: "sessions_changed", version: ++this.#version, reason };
     if (sessionId) e.session_id = sessionId;
+    if (title !== undefined) e.title = title;
     for (const fn of [...this.#listeners]) {
       try {
         fn(e);
@@ -91,8 +94,9 @@ export function sessionEvents(db: Db): SessionEventsHub {
 
 /**
  * With replicas sharing the database, a change made on another one reaches this process's
- * feed through the sessions channel (`<replica>|<reason>|<session_id>`; this process's own
- * changes were already published locally and are skipped).
+ * feed through the sessions channel (`<replica>|<reason>|<session_id>[|<title>]`, a title last
+ * since it may hold "|"; this process's own changes were already published locally and are
+ * skipped).
  */
 function listenToOtherReplicas(db: Db, hub: SessionEventsHub): void {
   const bus = busOf(db);
@@ -100,9 +104,13 @@ function listenToOtherReplicas(db: Db, hub: SessionEventsHub): void {
   let listening = false;
   const stop = bus.subscribe(CHANNELS.sessions, {
     signal(payload) {
-      const [replica, reason, sessionId] = payload.split("|");
+      const [replica, reason, sessionId, ...title] = payload.split("|");
       if (replica === bus.replicaId) return;
-      hub.publish(reason as SessionsChangedReason, sessionId || undefined);
+      hub.publish(
+        reason as SessionsChangedReason,
+        sessionId || undefined,
+        title.length ? title.join("|") : undefined,
+      );
     },
     // Changes missed while the listener was away: one catch-all change makes clients re-read
     // (not at the first start of listening: nothing was missed before it).
@@ -114,17 +122,22 @@ function listenToOtherReplicas(db: Db, hub: SessionEventsHub): void {
   hub.onClose(stop);
 }
 
-/** Publish a change of the sessions list of `db`. Cheap when nobody listens. */
+/**
+ * Publish a change of the sessions list of `db`. Cheap when nobody listens. `title`: a rename's
+ * new title, carried by the event (a title is ≤ 80 chars, far below NOTIFY's payload cap).
+ */
 export function publishSessionsChanged(
   db: Db,
   reason: SessionsChangedReason,
   sessionId?: string,
+  title?: string,
 ): void {
-  hubs.get(db)?.publish(reason, sessionId);
+  hubs.get(db)?.publish(reason, sessionId, title);
   const bus = busOf(db);
   if (bus.shared) {
+    const tail = title === undefined ? "" : `|${title}`;
     try {
-      bus.publish(CHANNELS.sessions, `${bus.replicaId}|${reason}|${sessionId ?? ""}`);
+      bus.publish(CHANNELS.sessions, `${bus.replicaId}|${reason}|${sessionId ?? ""}${tail}`);
     } catch { /* a signal that cannot leave must not fail the write that published */ }
   }
 }

@@ -316,8 +316,9 @@ export function updateSession(
   sets.push("updated_at = ?");
   values.push(clock());
   db.prepare(`UPDATE sessions SET ${sets.join(", ")} WHERE session_id = ?`).run(...values, id);
-  publishSessionsChanged(db, reason, id);
-  return getSession(db, id);
+  const row = getSession(db, id);
+  publishSessionsChanged(db, reason, id, patch.title !== undefined ? row.title : undefined);
+  return row;
 }
 
 /** Rename a session (trimmed, ≤80 chars, blank → "Untitled"). */

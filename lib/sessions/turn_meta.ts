@@ -1,7 +1,8 @@
 // Per-turn figures for the message actions' hover: when each user message was sent and its
 // answer last written, and the tokens and cost its runs were metered at (the `usage` rows of
 // the turn's streams). Invariants: read-only; a turn is keyed by its user message idx (a
-// turn_id may be missing on imported sessions); runs of a regenerated turn all count.
+// turn_id may be missing on imported sessions); runs of a regenerated turn all count; a turn
+// with no usage row yet (running, imported) says `metered: false`, never "0 tokens".
 import type { Db } from "../storage/db.ts";
 import { listMessages } from "./messages.ts";
 
@@ -15,6 +16,10 @@ export interface TurnMeta {
   cached_tokens: number;
   cost: number | null;
   model: string | null;
+  /** A usage row exists for the turn (false while it runs, or for an imported turn). */
+  metered: boolean;
+  /** Some of the counts were estimated (characters ÷ 4): the provider reported no usage. */
+  estimated: boolean;
 }
 
 interface UsageSum {
@@ -24,6 +29,7 @@ interface UsageSum {
   cached_tokens: number;
   cost: number | null;
   model: string | null;
+  estimated: number;
 }
 
 export function turnMeta(db: Db, sessionId: string): TurnMeta[] {
@@ -31,7 +37,7 @@ export function turnMeta(db: Db, sessionId: string): TurnMeta[] {
     (db.prepare(
       `SELECT s.turn_id AS turn_id, sum(u.input_tokens) AS input_tokens,
          sum(u.output_tokens) AS output_tokens, sum(u.cached_tokens) AS cached_tokens,
-         sum(u.cost) AS cost, max(u.model) AS model
+         sum(u.cost) AS cost, max(u.model) AS model, max(u.estimated) AS estimated
        FROM usage u JOIN streams s ON s.stream_id = u.stream_id
        WHERE u.session_id = ? GROUP BY s.turn_id`,
     ).all(sessionId) as unknown as UsageSum[]).map((r) => [r.turn_id, r]),
@@ -50,6 +56,8 @@ export function turnMeta(db: Db, sessionId: string): TurnMeta[] {
         cached_tokens: u?.cached_tokens ?? 0,
         cost: u?.cost ?? null,
         model: u?.model ?? null,
+        metered: u !== undefined,
+        estimated: (u?.estimated ?? 0) > 0,
       });
     } else if (m.role === "assistant" && out.length) out.at(-1)!.answered_at = m.timestamp;
   }

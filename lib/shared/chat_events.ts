@@ -93,6 +93,11 @@ export interface Usage {
   output_tokens: number;
   cached_tokens?: number;
   estimated_cost?: number | null;
+  /**
+   * True when some of these counts were estimated (characters ÷ 4) because the provider
+   * reported no usage; absent or false when every count is the provider's own.
+   */
+  estimated?: boolean;
 }
 
 /** Every event a run can emit, discriminated by `event` (the SSE event name). */
@@ -153,6 +158,14 @@ export const TERMINAL_EVENTS: ReadonlySet<ChatEventName> = new Set([
   "apperror",
   "error",
 ]);
+
+/**
+ * The event of the last frame of every event stream when the server shuts down
+ * (lib/server/live_responses.ts). Not a run event: no id, no seq, never journaled, so a reader's
+ * cursor stays where it was. It says "this server is leaving: reconnect once it answers again",
+ * never "the run is over".
+ */
+export const GOING_AWAY_EVENT = "server_going_away";
 
 /** Encode one SSE frame exactly as API.md specifies: id, event, data, blank line. */
 export function encodeSseFrame(streamId: string, e: SequencedEvent): string {

@@ -62,7 +62,10 @@ export interface HermesEvents {
    * The composer dispatches it after POST /api/session/yolo answers.
    */
   "hermes:skip-approvals": { session_id: string; enabled: boolean };
-  /** A session got a (new) title, e.g. from the stream's `title` event. */
+  /**
+   * A session got a (new) title: from the stream's `title` event, or a rename on the sessions
+   * feed (the model's title written after the answer, a rename elsewhere) relayed by the sidebar.
+   */
   "hermes:session-title": { session_id: string; title: string };
   /**
    * Sessions changed in a way the sidebar cannot see (imported, cleared, deleted from
@@ -102,6 +105,12 @@ export interface HermesEvents {
   "hermes:run-discovered": { session_id: string; stream_id: string };
   /** The active profile (new chats) changed, from the composer's chip or the Control Center. */
   "hermes:profile-changed": { name: string };
+  /**
+   * The page lost its server (it said it was going away, or stopped answering) or reached it
+   * again (lib/browser/connection_status.ts, which shows the sign and, on return, also sends
+   * `hermes:sessions-changed` so the sidebar re-reads what changed meanwhile).
+   */
+  "hermes:connection": { online: boolean };
 }
 
 export type HermesEventName = keyof HermesEvents;

@@ -902,4 +902,11 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX rate_hits_by_key ON rate_hits(limiter, key, at);
   `,
   },
+  // 18: whether a run's token counts were reported by the provider (0) or estimated from the
+  // characters it sent (1, lib/engine/turn.ts): Insights and the message footers mark estimates,
+  // and an estimate never enters tokens/s.
+  {
+    sqlite: `ALTER TABLE usage ADD COLUMN estimated INTEGER NOT NULL DEFAULT 0;`,
+    postgres: `ALTER TABLE usage ADD COLUMN estimated bigint NOT NULL DEFAULT 0;`,
+  },
 ];

@@ -8,6 +8,7 @@ import { checkRequestProof } from "../security/request_proof.ts";
 import { ValidationError } from "../errors.ts";
 import { SSE_HEADERS } from "../engine/sse.ts";
 import type { TerminalManager } from "./terminal_manager.ts";
+import type { OnGoingAway } from "../server/live_responses.ts";
 
 /** Bytes a socket may have queued before the viewer counts as stuck and is dropped. */
 export const MAX_SOCKET_BACKLOG = 4 * 1024 * 1024;
@@ -42,12 +43,17 @@ function parseControl(text: string): ControlFrame | null {
   return null;
 }
 
-/** Upgrade `req` and attach it to the terminal (which must exist: checked before upgrading). */
+/**
+ * Upgrade `req` and attach it to the terminal (which must exist: checked before upgrading). With
+ * `onGoingAway` (AppContext.live), a server shutdown closes the socket with 1001 ("going away")
+ * before the shell is killed, so the page reconnects instead of reading "exited".
+ */
 export function serveTerminalSocket(
   manager: TerminalManager,
   req: Request,
   sessionId: string,
   terminalId: string,
+  onGoingAway?: OnGoingAway,
 ): Response {
   if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
     throw new ValidationError("Expected a WebSocket upgrade (Upgrade: websocket)");
@@ -105,7 +111,9 @@ export function serveTerminalSocket(
       fail();
     }
   };
+  const forget = onGoingAway?.(() => drop(1001, "server going away"));
   socket.onclose = () => {
+    forget?.();
     detach?.();
     detach = null;
   };

@@ -10,6 +10,8 @@ import { createSession, getSession } from "../../lib/sessions/sessions.ts";
 import { contentText, listMessages } from "../../lib/sessions/messages.ts";
 import { resolveTrustedWorkspace } from "../../lib/workspace/workspaces.ts";
 import { getStream } from "../../lib/engine/journal.ts";
+import { BusyError } from "../../lib/errors.ts";
+import { SHUTTING_DOWN } from "../../lib/server/live_responses.ts";
 
 const Body = z.object({
   message: z.string().trim().min(1, "must not be empty").max(1_000_000),
@@ -42,9 +44,11 @@ export const handler: Handlers = {
       ...(workspace ? { workspace } : {}),
     });
     while (getStream(app.db, started.stream_id)?.status === "running") {
-      if (req.signal.aborted) break;
+      if (req.signal.aborted || app.live.signal.aborted) break;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
+    // A long poll must not hold a shutdown (lib/server/live_responses.ts).
+    if (app.live.signal.aborted) throw new BusyError(SHUTTING_DOWN);
     const status = getStream(app.db, started.stream_id)?.status ?? "running";
     const last = listMessages(app.db, sessionId, { limit: 1 }).at(0);
     return json({

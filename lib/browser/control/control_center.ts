@@ -64,8 +64,8 @@ function errorLayer(message: string): HTMLElement {
 let panelScripts: Promise<unknown> | undefined;
 
 /**
- * The panels' own scripts (extensions, tasks, logs, sharing) load when the Control Center first
- * opens, not with the page: each registers its listeners once, on import.
+ * The panels' own scripts (extensions, tasks, logs, sharing, standing approvals) load when the
+ * Control Center first opens, not with the page: each registers its listeners once, on import.
  */
 function loadPanelScripts(): Promise<unknown> {
   return panelScripts ??= Promise.all([
@@ -73,6 +73,7 @@ function loadPanelScripts(): Promise<unknown> {
     import("./tasks_panel.ts"),
     import("./logs_panel.ts"),
     import("./shares_panel.ts"),
+    import("./standing_rules_panel.ts"),
     import("./display_panel.ts"),
   ]);
 }

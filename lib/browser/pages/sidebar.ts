@@ -9,7 +9,7 @@
 // server as the `hermes_tz` cookie (and `tz_offset`), so Today/Yesterday are the viewer's days.
 import { ApiError } from "../api_client.ts";
 import { t } from "../../i18n/t.ts";
-import { onHermesEvent } from "../../shared/ui_events.ts";
+import { emitHermesEvent, onHermesEvent } from "../../shared/ui_events.ts";
 import type { ProjectInfo } from "../project_dialogs.ts";
 import type { SidebarContext } from "../sidebar_actions.ts";
 import { SessionVList } from "../session_vlist.ts";
@@ -310,14 +310,27 @@ function init(): void {
   const feed = typeof EventSource === "undefined" ? null : new EventSource("/api/sessions/events");
   feed?.addEventListener("sessions_changed", (e) => {
     try {
-      const data = JSON.parse((e as MessageEvent).data) as { reason?: string; session_id?: string };
+      const data = JSON.parse((e as MessageEvent).data) as {
+        reason?: string;
+        session_id?: string;
+        title?: string;
+      };
       if (data.session_id && ["delete", "archive", "move"].includes(data.reason ?? "")) {
         dropped.add(data.session_id);
+      }
+      // A rename carries its title: the top bar follows from this same event.
+      if (data.session_id && typeof data.title === "string") {
+        emitHermesEvent("hermes:session-title", { session_id: data.session_id, title: data.title });
       }
     } catch { /* a refresh is right whatever the payload */ }
     scheduleRefresh();
   });
   addEventListener("pagehide", () => feed?.close());
+  // The feed is the page's one always-open connection: the connection sign (loaded once the
+  // page has loaded, well before it could be needed) hears from it when the server may be gone.
+  const watch = () => feed && import("../connection_status.ts").then((m) => m.watchFeed(feed));
+  if (document.readyState === "complete") watch();
+  else addEventListener("load", watch, { once: true });
 
   // Runs starting and ending, titles and other changes made in this page.
   for (

@@ -10,6 +10,8 @@ import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, readBody } from "../../../lib/server/http.ts";
 import { fullSession } from "../../../lib/sessions/sessions.ts";
 import { getStream } from "../../../lib/engine/journal.ts";
+import { BusyError } from "../../../lib/errors.ts";
+import { SHUTTING_DOWN } from "../../../lib/server/live_responses.ts";
 
 const Body = z.object({
   session_id: z.string().min(1),
@@ -29,9 +31,11 @@ export const handler: Handlers = {
     }
     // The run is journaled and keeps going if this caller leaves; we only wait for its end.
     while (getStream(app.db, started.stream_id)?.status === "running") {
-      if (req.signal.aborted) break;
+      if (req.signal.aborted || app.live.signal.aborted) break;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
+    // A long poll must not hold a shutdown (lib/server/live_responses.ts).
+    if (app.live.signal.aborted) throw new BusyError(SHUTTING_DOWN);
     const status = getStream(app.db, started.stream_id)?.status;
     if (status === "error") {
       return json({

@@ -1,6 +1,7 @@
 // GET /api/session/usage?session_id= → {ok, session_id, model, input_tokens, output_tokens,
-// cache_read_tokens, total_tokens, estimated_cost, turns}: the session's token counts, summed
-// from its metered runs. No id → 400; unknown → 404.
+// cache_read_tokens, total_tokens, estimated_cost, turns, estimated_turns}: the session's token
+// counts, summed from its metered runs (`estimated_turns`: runs whose provider reported no usage,
+// counted as characters ÷ 4). No id → 400; unknown → 404.
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, requireParam } from "../../../lib/server/http.ts";
 import { getSession } from "../../../lib/sessions/sessions.ts";
@@ -9,9 +10,10 @@ export const handler: Handlers = {
   GET(_req, { app, url }) {
     const s = getSession(app.db, requireParam(url, "session_id"));
     const u = app.db.prepare(
-      `SELECT count(*) AS turns, coalesce(sum(cached_tokens), 0) AS cached
+      `SELECT count(*) AS turns, coalesce(sum(cached_tokens), 0) AS cached,
+         count(CASE WHEN estimated <> 0 THEN 1 END) AS estimated
        FROM usage WHERE session_id = ?`,
-    ).get(s.session_id) as { turns: number; cached: number };
+    ).get(s.session_id) as { turns: number; cached: number; estimated: number };
     return json({
       ok: true,
       session_id: s.session_id,
@@ -22,6 +24,7 @@ export const handler: Handlers = {
       total_tokens: s.input_tokens + s.output_tokens,
       estimated_cost: s.estimated_cost,
       turns: u.turns,
+      estimated_turns: u.estimated,
     });
   },
 };

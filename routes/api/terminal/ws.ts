@@ -21,6 +21,6 @@ export const handler: Handlers = {
     );
     const sessionId = requireParam(url, "session_id");
     const id = targetTerminal(app, sessionId, url.searchParams.get("terminal_id") ?? undefined);
-    return serveTerminalSocket(app.terminals, req, sessionId, id);
+    return serveTerminalSocket(app.terminals, req, sessionId, id, app.live.onGoingAway);
   },
 };
