@@ -40,13 +40,21 @@ export interface BuiltApp {
   close(): Promise<void>;
 }
 
-/** Wire every subsystem for `config` and return the app's fetch handler. */
-export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
+/**
+ * Wire every subsystem for `config` and return the app's fetch handler. Async because the
+ * stored settings are layered onto `config` before the first request (an async query).
+ */
+export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Promise<BuiltApp> {
   const clock = opts.clock ?? systemClock;
   const log = opts.log ?? createLogger();
   if (config.password) log.addSecret(config.password);
   const db = openDatabase(config.stateDir);
-  applySettingsToConfig(db, config, log);
+  try {
+    await applySettingsToConfig(db, config, log);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   // Every configured api key is a secret of the log from the start, not from the first chat.
   resolveProviders(config, log);
   const ctx: AppContext = {
@@ -102,7 +110,10 @@ export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
   installReplicaCommands(ctx);
   syncCatalogAcrossReplicas(ctx);
   ctx.tasks = new TaskScheduler({ db, timers: systemTimers, log, runner: createTaskRunner(ctx) });
-  ctx.onClose.push(() => ctx.tasks.stop());
+  ctx.onClose.push(async () => {
+    ctx.tasks.stop();
+    await ctx.tasks.idle(); // a tick under way finishes its queries before the database closes
+  });
   ctx.onProviderConfigChange.push(() => ctx.models.invalidate());
   ctx.onClose.push(() => ctx.models.close());
   ctx.onClose.push(() => ctx.mcp.close());
@@ -134,8 +145,8 @@ export function buildApp(config: AppConfig, opts: BuildOptions = {}): BuiltApp {
  * Refuse configurations that would expose the console unsafely: a non-loopback bind needs a
  * password, from the environment or stored through the settings (pass `db` to count that one).
  */
-export function checkStartupSafety(config: AppConfig, db?: Db): void {
-  const stored = db ? storedPasswordHash(db) !== null : false;
+export async function checkStartupSafety(config: AppConfig, db?: Db): Promise<void> {
+  const stored = db ? await storedPasswordHash(db) !== null : false;
   if (!isLoopbackHost(config.host) && !config.password && !stored) {
     throw new ConfigError(
       `Refusing to listen on ${config.host} without a password. Set HERMES_WEBUI_PASSWORD ` +
@@ -154,7 +165,7 @@ export async function logSandboxStatus(ctx: AppContext): Promise<void> {
   }
 }
 
-function main(): void {
+async function main(): Promise<void> {
   let config: AppConfig;
   try {
     config = loadConfig();
@@ -165,9 +176,9 @@ function main(): void {
     }
     throw err;
   }
-  const app = buildApp(config);
+  const app = await buildApp(config);
   try {
-    checkStartupSafety(config, app.ctx.db); // now also counting a password set in settings
+    await checkStartupSafety(config, app.ctx.db); // now also counting a password set in settings
   } catch (err) {
     console.error(`hermes-console: ${(err as Error).message}`);
     Deno.exit(1);
@@ -179,7 +190,9 @@ function main(): void {
   );
   // Scheduled tasks start with the server (tests start them explicitly): a slot missed while
   // it was down runs once now if it is less than one period late (lib/tasks/scheduler.ts).
-  app.ctx.tasks.start();
+  // Not awaited: serving does not wait for the catch-up, and start() never rejects (a database
+  // failure is logged and the scheduler tries again).
+  void app.ctx.tasks.start();
   const server = Deno.serve({
     hostname: config.host,
     port: config.port,
@@ -191,4 +204,4 @@ function main(): void {
   exitOnSignals({ live: app.ctx.live, server, closeApp: () => app.close(), log: app.ctx.log });
 }
 
-if (import.meta.main) main();
+if (import.meta.main) await main();

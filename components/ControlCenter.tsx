@@ -112,13 +112,13 @@ export async function loadControlPanel<T extends ControlTab>(
   const settings = () => getSettings(app.db, app.config);
   const load: { [K in ControlTab]: () => Promise<ControlCenterData[K]> | ControlCenterData[K] } = {
     conversation: () => loadConversation(app, q.sessionId),
-    appearance: () => {
-      const s = settings();
+    appearance: async () => {
+      const s = await settings();
       const language = typeof s.language === "string" ? s.language : "auto";
       return { theme: s.theme, show_thinking: s.show_thinking, language, ...displayOptionsOf(s) };
     },
-    preferences: () => loadPreferences(app, settings()),
-    providers: () => loadProviders(app, settings()),
+    preferences: async () => loadPreferences(app, await settings()),
+    providers: async () => loadProviders(app, await settings()),
     profiles: () => loadProfiles(app, q.profileEdit ?? null),
     prompts: () => loadPrompts(app, q.promptEdit ?? null),
     mcp: () => loadMcp(app, q.mcpEdit),
@@ -128,7 +128,7 @@ export async function loadControlPanel<T extends ControlTab>(
     logs: () => loadLogs(app, q.logLevel ?? null, q.logQuery ?? null),
     sharing: () => loadShares(app),
     rules: () => loadStandingRules(app),
-    system: () => loadSystem(app, settings()),
+    system: async () => loadSystem(app, await settings()),
   };
   return await load[tab]() as ControlCenterData[T];
 }

@@ -8,8 +8,9 @@
 import type { AppContext } from "../lib/server/app_context.ts";
 import { listProjects } from "../lib/sessions/projects.ts";
 import { SEARCH_MAX_LIMIT, searchSessions } from "../lib/sessions/session_search.ts";
-import { archivedCount } from "../lib/sessions/sessions.ts";
+import { sql } from "../lib/storage/db.ts";
 import {
+  countSessions,
   listSessionPage,
   type SessionFilter,
   viewerUtcOffset,
@@ -44,16 +45,16 @@ export const SIDEBAR_RESULTS = 100;
  * `archived`): the page and the partial route read the same state the same way. A query
  * searches titles and message text (full-text); unknown project ids are ignored.
  */
-export function loadSidebar(
+export async function loadSidebar(
   app: Pick<AppContext, "db" | "clock" | "config">,
   params: URLSearchParams,
   activeSessionId: string | null,
   cookieHeader: string | null = null,
-): SidebarBodyProps {
+): Promise<SidebarBodyProps> {
   const { db, clock } = app;
   const query = (params.get("q") ?? "").trim().slice(0, MAX_QUERY);
   const archivedView = params.get("archived") === "1";
-  const projects = listProjects(db);
+  const projects = await listProjects(db);
   const projectParam = params.get("project");
   const activeProjectId = projects.some((p) => p.project_id === projectParam) ? projectParam : null;
   const now = clock();
@@ -64,10 +65,12 @@ export function loadSidebar(
   const activeProfile = profileParam && profiles.includes(profileParam) ? profileParam : null;
   const tasksView = params.get("tasks") === "1";
   const filterChoices = {
-    tasks: !!db.prepare("SELECT 1 FROM cron_jobs LIMIT 1").get() ||
-      !!db.prepare("SELECT 1 FROM sessions WHERE cron_job_id IS NOT NULL LIMIT 1").get(),
+    tasks: !!(await db.get(sql`SELECT 1 AS one FROM cron_jobs LIMIT 1`)) ||
+      !!(await db.get(sql`SELECT 1 AS one FROM sessions WHERE cron_job_id IS NOT NULL LIMIT 1`)),
     profiles,
   };
+  // The archive's total (what archivedCount() in sessions.ts answers), read asynchronously.
+  const archivedTotal = await countSessions(db, { archived: "only" });
   const base = {
     projects,
     activeSessionId,
@@ -83,7 +86,7 @@ export function loadSidebar(
     // The sidebar shows the best SIDEBAR_RESULTS matches (its DOM stays small) and says how
     // many there are in all; narrowing the search finds the rest.
     const filtered = archivedView || activeProjectId;
-    const found = searchSessions(db, query, {
+    const found = await searchSessions(db, query, {
       content: true,
       limit: filtered ? SEARCH_MAX_LIMIT : SIDEBAR_RESULTS,
     });
@@ -93,7 +96,7 @@ export function loadSidebar(
     return {
       ...base,
       sessions: rows.slice(0, SIDEBAR_RESULTS),
-      archivedCount: archivedCount(db),
+      archivedCount: archivedTotal,
       utcOffsetMinutes,
       rowGroups: [],
       nextCursor: null,
@@ -108,7 +111,7 @@ export function loadSidebar(
     ...(activeProfile ? { profile: activeProfile } : {}),
   };
   const cursor = params.get("cursor");
-  const page = listSessionPage(db, filter, {
+  const page = await listSessionPage(db, filter, {
     limit: SIDEBAR_PAGE,
     cursor,
     now,
@@ -117,7 +120,7 @@ export function loadSidebar(
   return {
     ...base,
     sessions: page.sessions,
-    archivedCount: archivedCount(db),
+    archivedCount: archivedTotal,
     utcOffsetMinutes,
     rowGroups: page.row_groups,
     nextCursor: page.next_cursor,

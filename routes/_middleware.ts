@@ -14,7 +14,7 @@ import {
   RateLimitError,
 } from "../lib/errors.ts";
 import { json, MAX_UNAUTHENTICATED_BODY_BYTES } from "../lib/server/http.ts";
-import { readPreferences, readStoredSettings } from "../lib/settings/stored_settings.ts";
+import { readPreferences, readSettingsAndPreferences } from "../lib/settings/stored_settings.ts";
 import { pickLocale } from "../lib/i18n/locales.ts";
 import { fontSizeOf, skinOf } from "../lib/shared/appearance.ts";
 import {
@@ -83,6 +83,11 @@ export const handler: Middleware = async (req, ctx) => {
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 };
 
+/** Public paths whose answer does not depend on the person or the settings. */
+function answersAnyone(path: string): boolean {
+  return path.startsWith("/static/") || path === "/health";
+}
+
 async function guard(req: Request, ctx: RouteContext): Promise<Response> {
   const { app } = ctx;
   const path = decodedPath(ctx.url.pathname);
@@ -104,7 +109,13 @@ async function guard(req: Request, ctx: RouteContext): Promise<Response> {
   }
 
   const sec = app.security;
-  const auth: AuthState = { enabled: authEnabled(sec), loggedIn: false };
+  // Static files and /health are the same for everyone and read nothing of who asks: they skip
+  // the login lookup, so a database that stalls never holds them (a stylesheet, a health probe).
+  if ((method === "GET" || method === "HEAD") && answersAnyone(path)) {
+    ctx.state.auth = { enabled: false, loggedIn: false } satisfies AuthState;
+    return await ctx.next();
+  }
+  const auth: AuthState = { enabled: await authEnabled(sec), loggedIn: false };
   if (auth.enabled) {
     const session = await readLoginSession(sec, req);
     if (session) Object.assign(auth, { loggedIn: true, ...session });
@@ -149,7 +160,7 @@ async function guard(req: Request, ctx: RouteContext): Promise<Response> {
 
   if (method === "POST" && (path === "/api/chat/start" || path === "/api/upload")) {
     const limiter = path === "/api/upload" ? sec.limits.upload : sec.limits.chatStart;
-    const decision = limiter.hit(ctx.remoteAddr);
+    const decision = await limiter.hit(ctx.remoteAddr);
     if (!decision.ok) {
       const what = path === "/api/upload" ? "uploads" : "chat starts";
       throw new RateLimitError(
@@ -162,18 +173,18 @@ async function guard(req: Request, ctx: RouteContext): Promise<Response> {
   // HTML fragments (/partials/*) speak the page's language too.
   if (method === "GET" && path.startsWith("/partials/")) {
     ctx.state.locale = pickLocale(
-      readPreferences(app.db).language,
+      (await readPreferences(app.db)).language,
       req.headers.get("accept-language"),
     );
   }
   // Pages paint in the user's theme from the first frame (routes/_app.tsx reads it).
   if (!isApi && method === "GET" && !path.startsWith("/static/")) {
-    const stored = readStoredSettings(app.db);
+    // One query for all of it: this runs before every page.
+    const { settings: stored, preferences: prefs } = await readSettingsAndPreferences(app.db);
     ctx.state.theme = stored.theme;
     // The Control Center's "Show thinking" toggle: hidden thinking never flashes in first.
     ctx.state.showThinking = stored.show_thinking !== false;
     // The language: the `language` setting when one is chosen, else the browser's.
-    const prefs = readPreferences(app.db);
     ctx.state.locale = pickLocale(prefs.language, req.headers.get("accept-language"));
     // The skin and text size paint from the first frame too; the desktop sidebar's hidden
     // state (Ctrl/Cmd+B) is this browser's own, kept in a cookie (lib/browser/pages/comfort.ts).

@@ -16,7 +16,7 @@ import Transcript from "../islands/Transcript.tsx";
 import { loadSidebar, type SidebarProps } from "../components/Sidebar.tsx";
 import { displayPath } from "../components/Topbar.tsx";
 import { PANEL_COOKIE, PANEL_WIDTH_COOKIE, panelWidthFrom } from "../components/WorkspacePanel.tsx";
-import { readPreferences, readStoredSettings } from "../lib/settings/settings.ts";
+import { readSettingsAndPreferences } from "../lib/settings/settings.ts";
 import type { MessageMode } from "../lib/browser/composer/message_mode.ts";
 import { onboardingNeeded } from "../lib/settings/onboarding.ts";
 import { resolveProviders } from "../lib/providers/provider_config.ts";
@@ -67,7 +67,7 @@ export const handler: Handlers<HomeData> = {
   async GET(req, ctx) {
     const { db, config } = ctx.app;
     // First run with no usable provider: the setup wizard first (it can be skipped).
-    if (onboardingNeeded(ctx.app)) {
+    if (await onboardingNeeded(ctx.app)) {
       return new Response(null, {
         status: 302,
         headers: { location: "/onboarding", "cache-control": "no-store" },
@@ -85,7 +85,7 @@ export const handler: Handlers<HomeData> = {
         isLocale(ctx.state.locale) ? ctx.state.locale : undefined,
       )
       : null;
-    const sidebar = loadSidebar(
+    const sidebar = await loadSidebar(
       ctx.app,
       params,
       session?.session_id ?? null,
@@ -101,9 +101,10 @@ export const handler: Handlers<HomeData> = {
 
     if (session) ctx.state.title = session.title;
     const profileName = session
-      ? sessionProfile(db, session.session_id)
-      : activeProfileName(db, config);
+      ? await sessionProfile(db, session.session_id)
+      : await activeProfileName(db, config);
     const profiles = config.file.profiles;
+    const { settings: stored, preferences: prefs } = await readSettingsAndPreferences(db);
     return ctx.render({
       sidebar,
       session,
@@ -115,10 +116,10 @@ export const handler: Handlers<HomeData> = {
       defaultWorkspace: config.defaultWorkspace,
       defaultModel: config.defaultModel ?? null,
       home: config.home,
-      sendKey: readStoredSettings(db).send_key,
+      sendKey: stored.send_key,
       // The preference's rule admits only the three modes.
-      messageMode: readPreferences(db).default_message_mode as MessageMode,
-      goal: session ? goalPayload(getGoal(db, session.session_id)) as GoalView | null : null,
+      messageMode: prefs.default_message_mode as MessageMode,
+      goal: session ? goalPayload(await getGoal(db, session.session_id)) as GoalView | null : null,
       profile: {
         name: profileName,
         model: session ? null : getProfileSettings(config, profileName).model ?? null,

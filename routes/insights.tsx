@@ -50,7 +50,7 @@ const param = (q: URLSearchParams, name: string) => {
 };
 
 export const handler: Handlers<InsightsData> = {
-  GET(_req, ctx) {
+  async GET(_req, ctx) {
     const { app, url } = ctx;
     const q = url.searchParams;
     const cal = serverCalendar(app.config.env.TZ);
@@ -60,7 +60,7 @@ export const handler: Handlers<InsightsData> = {
       now,
       cal,
     );
-    const report = computeInsights(app.db, window, cal);
+    const report = await computeInsights(app.db, window, cal);
     const p = cal.parts(now);
     const today = isoDate(p.year, p.month, p.day);
     let rangeStart = isoDate(...normalizeDate(p.year, p.month, p.day - 29));

@@ -32,7 +32,7 @@ interface LoginData {
 }
 
 export const handler: Handlers<LoginData> = {
-  GET(_req, ctx) {
+  async GET(_req, ctx) {
     const next = safeNextPath(ctx.url.searchParams.get("next"));
     const auth = ctx.state.auth as AuthState | undefined;
     const authOff = !auth?.enabled;
@@ -46,14 +46,16 @@ export const handler: Handlers<LoginData> = {
     // The handler runs outside the page render, so it formats with the page's locale directly.
     const say = (key: string) =>
       new IntlMessageFormat(messagesFor(lang)[key], lang).format() as string;
-    const botName = readPreferences(ctx.app.db).bot_name as string;
+    const botName = (await readPreferences(ctx.app.db)).bot_name as string;
     ctx.state.title = `${say("login.signIn")} · ${botName}`;
     const code = ctx.url.searchParams.get("error");
     const error = code === "invalid" ? "invalid" : code === "rate" ? "rate" : null;
-    const bundle = passkeysEnabled(ctx.app.security) ? readBundle() : undefined;
+    const bundle = await passkeysEnabled(ctx.app.security) ? readBundle() : undefined;
     const script = bundle?.scripts?.passkeys;
     const passkeyScript = bundle && script ? bundle.base + script.file : null;
-    const oidcProvider = oidcEnabled(ctx.app.security) ? oidcProviderName(ctx.app.config) : null;
+    const oidcProvider = await oidcEnabled(ctx.app.security)
+      ? oidcProviderName(ctx.app.config)
+      : null;
     return ctx.render({ next, error, botName, authOff, passkeyScript, oidcProvider }, {
       headers: { "cache-control": "no-store", "content-language": lang },
     });

@@ -5,8 +5,8 @@ import { webManifest } from "../lib/pwa/web_manifest.ts";
 import { readPreferences } from "../lib/settings/settings.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app }) {
-    const botName = String(readPreferences(app.db).bot_name ?? "");
+  async GET(_req, { app }) {
+    const botName = String((await readPreferences(app.db)).bot_name ?? "");
     return new Response(JSON.stringify(webManifest(botName), null, 2), {
       headers: {
         "content-type": "application/manifest+json; charset=utf-8",

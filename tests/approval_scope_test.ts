@@ -21,6 +21,10 @@ type Ctx = Awaited<ReturnType<typeof toolContext>>;
 const ask = (app: TestApp, ctx: Ctx, req = RM) =>
   requestApproval(app.ctx, { sessionId: ctx.sessionId, emit: ctx.emit, ...req });
 
+/** Wait until the session has `n` pending approvals (a request stores itself asynchronously). */
+const pendingCount = (app: TestApp, sessionId: string, n: number, what = `${n} pending`) =>
+  until(async () => (await pendingApprovals(app.ctx.db, sessionId)).pending_count === n, what);
+
 async function withApp(fn: (app: TestApp, ctx: Ctx) => Promise<void>) {
   const app = await createTestApp({ configYaml: "# mine\nmodel: {}\n" });
   try {
@@ -33,6 +37,7 @@ async function withApp(fn: (app: TestApp, ctx: Ctx) => Promise<void>) {
 Deno.test("POST /api/approval/respond always+scope command allows only that command in that workspace", async () => {
   await withApp(async (app, ctx) => {
     const first = ask(app, ctx);
+    await pendingCount(app, ctx.sessionId, 1);
     const res = await app.call("POST", "/api/approval/respond", {
       session_id: ctx.sessionId,
       choice: "always",
@@ -59,7 +64,7 @@ Deno.test("POST /api/approval/respond always+scope command allows only that comm
     });
     // Another recursive delete still asks.
     const wider = ask(app, other, { ...RM, command: "rm -rf src" });
-    await until(() => pendingApprovals(app.ctx.db, other.sessionId).pending_count === 1, "asks");
+    await pendingCount(app, other.sessionId, 1, "asks");
     await app.call("POST", "/api/approval/respond", {
       session_id: other.sessionId,
       choice: "deny",
@@ -70,7 +75,7 @@ Deno.test("POST /api/approval/respond always+scope command allows only that comm
     try {
       const s = createSession(app.ctx.db, app.ctx.clock, { workspace: elsewhere });
       const p = requestApproval(app.ctx, { sessionId: s.session_id, ...RM });
-      strictEqual(pendingApprovals(app.ctx.db, s.session_id).pending_count, 1);
+      await pendingCount(app, s.session_id, 1);
       await app.call("POST", "/api/approval/respond", { session_id: s.session_id, choice: "deny" });
       strictEqual((await p).approved, false);
     } finally {
@@ -82,6 +87,7 @@ Deno.test("POST /api/approval/respond always+scope command allows only that comm
 Deno.test("POST /api/approval/respond session+scope command grants the exact command for the session only", async () => {
   await withApp(async (app, ctx) => {
     const first = ask(app, ctx);
+    await pendingCount(app, ctx.sessionId, 1);
     await app.call("POST", "/api/approval/respond", {
       session_id: ctx.sessionId,
       choice: "session",
@@ -94,7 +100,7 @@ Deno.test("POST /api/approval/respond session+scope command grants the exact com
       rule: 'exact command "rm -rf build"',
     });
     const wider = ask(app, ctx, { ...RM, command: "rm -rf /tmp/x" });
-    strictEqual(pendingApprovals(app.ctx.db, ctx.sessionId).pending_count, 1);
+    await pendingCount(app, ctx.sessionId, 1);
     await app.call("POST", "/api/approval/respond", { session_id: ctx.sessionId, choice: "deny" });
     strictEqual((await wider).approved, false);
     ok(!(await Deno.readTextFile(app.ctx.config.configPath)).includes("command_allowlist"));
@@ -104,13 +110,14 @@ Deno.test("POST /api/approval/respond session+scope command grants the exact com
 Deno.test("POST /api/approval/respond rejects an unknown scope with 400", async () => {
   await withApp(async (app, ctx) => {
     const p = ask(app, ctx);
+    await pendingCount(app, ctx.sessionId, 1);
     const res = await app.call("POST", "/api/approval/respond", {
       session_id: ctx.sessionId,
       choice: "always",
       scope: "everything",
     });
     strictEqual(res.status, 400);
-    strictEqual(pendingApprovals(app.ctx.db, ctx.sessionId).pending_count, 1);
+    strictEqual((await pendingApprovals(app.ctx.db, ctx.sessionId)).pending_count, 1);
     await app.call("POST", "/api/approval/respond", { session_id: ctx.sessionId, choice: "deny" });
     strictEqual((await p).approved, false);
   });
@@ -121,7 +128,7 @@ Deno.test("terminal names the rule that allowed a command without asking", async
     await Deno.mkdir(join(app.workspace, "build"));
     const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
     const first = runToolCall(tools, "terminal", { command: "rm -rf build" }, ctx);
-    await until(() => pendingApprovals(app.ctx.db, ctx.sessionId).pending_count === 1, "pending");
+    await pendingCount(app, ctx.sessionId, 1, "pending");
     await app.call("POST", "/api/approval/respond", {
       session_id: ctx.sessionId,
       choice: "session",

@@ -237,7 +237,7 @@ Deno.test("chat starts and uploads are rate limited per client", async () => {
     strictEqual(limited.status, 429);
     ok(/Too many uploads/.test(String(limited.body.error)));
     for (let i = 0; i < limits.chatStart.limit; i++) {
-      strictEqual(limits.chatStart.hit("local").ok, true);
+      strictEqual((await limits.chatStart.hit("local")).ok, true);
     }
     strictEqual((await app.call("POST", "/api/chat/start", {})).status, 429);
     now += 61;

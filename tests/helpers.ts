@@ -66,7 +66,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     ...opts.env,
   });
   const logs: string[] = [];
-  const app = buildApp(config, {
+  const app = await buildApp(config, {
     clock: opts.clock,
     tools: opts.tools,
     log: createLogger({ write: (l) => logs.push(l) }),

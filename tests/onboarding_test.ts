@@ -324,7 +324,7 @@ Deno.test("POST /api/onboarding/complete never overwrites a malformed config fil
     ok(res.body.error.includes(configPath(app)), res.body.error);
     match(res.body.error, /line \d+/);
     deepStrictEqual(await Deno.readFile(configPath(app)), before, "byte-for-byte intact");
-    strictEqual(storedPasswordHash(app.ctx.db), null, "nothing else was applied either");
+    strictEqual(await storedPasswordHash(app.ctx.db), null, "nothing else was applied either");
     const status = await app.call<OnboardingStatus>("GET", "/api/onboarding/status");
     match(status.body.config_error ?? "", /malformed at line/);
     const dir = await Array.fromAsync(Deno.readDir(join(configPath(app), "..")));
@@ -370,7 +370,7 @@ Deno.test("POST /api/onboarding/complete writes a key, keeps it on a masked echo
     strictEqual(body.workspace, await Deno.realPath(dir));
     const cookie = first.headers.get("set-cookie")?.split(";")[0] ?? "";
     match(cookie, /^hermes_session=/);
-    ok(storedPasswordHash(app.ctx.db));
+    ok(await storedPasswordHash(app.ctx.db));
     const text = await Deno.readTextFile(configPath(app));
     match(text, new RegExp(`api_key: ${key}`));
     strictEqual(

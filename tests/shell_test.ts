@@ -138,7 +138,7 @@ Deno.test("GET / says plainly when no model is configured, and how to set one up
 Deno.test("GET / lists seeded sessions by group with project chips in their colours", async () => {
   const app = await createTestApp();
   try {
-    const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
+    const seeded = await seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
     const html = await (await app.request("GET", "/")).text();
     const labels = textsOf(html, "session-group-label");
     assertEquals(labels.slice(0, 1), ["Pinned"]);
@@ -171,7 +171,7 @@ Deno.test("GET / lists seeded sessions by group with project chips in their colo
 Deno.test("GET /?project= and ?q= filter the sidebar and keep each other", async () => {
   const app = await createTestApp();
   try {
-    const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
+    const seeded = await seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
     const docs = await (await app.request("GET", `/?project=${seeded.projects.docs}`)).text();
     assertEquals(textsOf(docs, "session-title"), [
       "Draft the migration guide",
@@ -201,7 +201,7 @@ Deno.test("GET /?project= and ?q= filter the sidebar and keep each other", async
 Deno.test("GET /?session= opens the conversation; an unknown id is a 404 with a notice", async () => {
   const app = await createTestApp();
   try {
-    const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
+    const seeded = await seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
     const res = await app.request("GET", `/?session=${seeded.withTranscript}`);
     strictEqual(res.status, 200);
     const html = await res.text();
@@ -239,7 +239,10 @@ Deno.test("GET / escapes session titles and project names", async () => {
       role: "user",
       content: "<b>hi</b>",
     }]);
-    createProject(app.ctx.db, app.ctx.clock, { name: "</a><script>x</script>", color: "#abc" });
+    await createProject(app.ctx.db, app.ctx.clock, {
+      name: "</a><script>x</script>",
+      color: "#abc",
+    });
     const html = await (await app.request("GET", `/?session=${s.session_id}`)).text();
     assert(!html.includes("<img src=x"));
     assert(!html.includes("<script>x"));
@@ -323,7 +326,7 @@ Deno.test("highlightSegments() marks whole words starting with a query word, kee
 Deno.test("GET /partials/sidebar renders the sidebar body alone, as the page does", async () => {
   const app = await createTestApp();
   try {
-    const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
+    const seeded = await seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
     const res = await app.request("GET", `/partials/sidebar?session=${seeded.withTranscript}`);
     strictEqual(res.status, 200);
     strictEqual(res.headers.get("content-type"), "text/html; charset=utf-8");
@@ -345,7 +348,7 @@ Deno.test("GET /partials/sidebar renders the sidebar body alone, as the page doe
 Deno.test("the sidebar searches message text and shows an escaped, highlighted snippet", async () => {
   const app = await createTestApp();
   try {
-    seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
+    await seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
     const s = createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace, title: "Sync" });
     appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [
       { role: "user", content: "the <i>zeppelin</i> landed" },
@@ -368,7 +371,7 @@ Deno.test("the sidebar searches message text and shows an escaped, highlighted s
 Deno.test("?archived=1 shows only archived chats; the list links to it with the count", async () => {
   const app = await createTestApp();
   try {
-    const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
+    const seeded = await seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
     archiveSession(app.ctx.db, seeded.byTitle["Changelog wording"], true);
     const main = await (await app.request("GET", "/")).text();
     assert(!textsOf(main, "session-title").includes("Changelog wording"));
@@ -396,7 +399,7 @@ Deno.test("?archived=1 shows only archived chats; the list links to it with the 
 Deno.test("GET / paints the workspace panel open from its cookie, root folder listed", async () => {
   const app = await createTestApp();
   try {
-    const seeded = seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
+    const seeded = await seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
     await Deno.mkdir(`${app.workspace}/src`);
     await Deno.writeTextFile(`${app.workspace}/README.md`, "# hi\n");
     const url = `/?session=${seeded.withTranscript}`;

@@ -143,10 +143,10 @@ Deno.test("no provider, an unusable one, or no model is a 409 that says what to 
   await t.step("OpenAI itself needs no model: whisper-1, tts-1 and alloy", async () => {
     const app = await createTestApp({ env: { OPENAI_API_KEY: "sk-test" } });
     try {
-      const stt = voiceSetup(app.ctx, "transcription");
+      const stt = await voiceSetup(app.ctx, "transcription");
       strictEqual(stt.endpoint.id, "openai");
       strictEqual(stt.model, "whisper-1");
-      const speech = voiceSetup(app.ctx, "speech");
+      const speech = await voiceSetup(app.ctx, "speech");
       strictEqual(speech.model, "tts-1");
       strictEqual(speech.voice, "alloy");
     } finally {

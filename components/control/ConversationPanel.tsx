@@ -12,16 +12,16 @@ export interface ConversationData {
   voice?: VoiceData;
 }
 
-export function loadConversation(
+export async function loadConversation(
   app: Pick<AppContext, "db" | "config">,
   sessionId: string | null,
-): ConversationData {
+): Promise<ConversationData> {
   const s = sessionId ? findSession(app.db, sessionId) : null;
   return {
     session: s
       ? { session_id: s.session_id, title: s.title, message_count: s.message_count }
       : null,
-    voice: loadVoice(app),
+    voice: await loadVoice(app),
   };
 }
 

@@ -20,7 +20,7 @@ export interface MemoryData {
 }
 
 export async function loadMemory(app: Pick<AppContext, "config" | "db">): Promise<MemoryData> {
-  const profile = activeProfileName(app.db, app.config);
+  const profile = await activeProfileName(app.db, app.config);
   const files = await memoryFiles(profileHome(app.config, profile));
   const text = (s: string) => files.find((f) => f.section === s)?.content ?? "";
   return {

@@ -15,16 +15,16 @@ export interface PreferencesData extends
   workspaces: Array<{ path: string; name: string }>;
 }
 
-export function loadPreferences(
+export async function loadPreferences(
   app: Pick<AppContext, "db" | "config">,
   settings: PublicSettings,
-): PreferencesData {
+): Promise<PreferencesData> {
   return {
     send_key: settings.send_key,
     default_model: settings.default_model,
     default_workspace: settings.default_workspace,
     approval_timeout_seconds: settings.approval_timeout_seconds,
-    workspaces: listWorkspaces(app),
+    workspaces: await listWorkspaces(app),
   };
 }
 

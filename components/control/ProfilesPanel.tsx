@@ -27,7 +27,7 @@ export async function loadProfiles(app: AppContext, edit: string | null): Promis
   const profiles = (await listProfiles(app.db, app.config)).map(profileJson);
   const data: ProfilesData = {
     profiles,
-    workspaces: listWorkspaces(app).map((w) => ({ path: w.path, name: w.name })),
+    workspaces: (await listWorkspaces(app)).map((w) => ({ path: w.path, name: w.name })),
     personalities: listPersonalities(app.config.file).map((p) => p.name),
     editing: null,
   };

@@ -16,11 +16,11 @@ export interface PromptsData {
   error?: string;
 }
 
-export function loadPrompts(app: AppContext, edit: string | null): PromptsData {
-  const data: PromptsData = { prompts: listPrompts(app.db), editing: null };
+export async function loadPrompts(app: AppContext, edit: string | null): Promise<PromptsData> {
+  const data: PromptsData = { prompts: await listPrompts(app.db), editing: null };
   try {
     if (edit === "") data.editing = { prompt: null };
-    else if (edit) data.editing = { prompt: getPrompt(app.db, edit) };
+    else if (edit) data.editing = { prompt: await getPrompt(app.db, edit) };
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
     data.error = err.message;

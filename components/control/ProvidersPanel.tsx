@@ -39,16 +39,20 @@ const LABELS: Record<KeyedProvider, { label: string; env: string }> = {
   openrouter: { label: "OpenRouter", env: "OPENROUTER_API_KEY" }, // i18n-ignore: product name
 };
 
-export function loadProviders(
+export async function loadProviders(
   app: Pick<AppContext, "config" | "db" | "clock">,
   settings: PublicSettings,
-): ProvidersData {
+): Promise<ProvidersData> {
   const resolved = resolveProviders(app.config);
   const list = listProviders(app.config).providers;
   const reasoning = reasoningStatus(app.config);
+  const now = app.clock();
+  // One provider after another: a panel render holds one pooled connection, not one each.
+  const usage: Record<string, UsageDay[]> = {};
+  for (const p of list) usage[p.id] = await usageByDay(app.db, p.id, 14, now);
   return {
     list,
-    usage: Object.fromEntries(list.map((p) => [p.id, usageByDay(app.db, p.id, 14, app.clock())])),
+    usage,
     auxiliary: auxiliaryStatus(app.config).auxiliary?.model ?? null,
     reasoning: reasoning.reasoning_effort,
     efforts: reasoning.supported_efforts,

@@ -11,8 +11,8 @@ export interface SharesData {
   shares: Share[];
 }
 
-export function loadShares(app: AppContext): SharesData {
-  return { shares: listShares(app.db, app.clock) };
+export async function loadShares(app: AppContext): Promise<SharesData> {
+  return { shares: await listShares(app.db, app.clock) };
 }
 
 const iso = (at: number) => new Date(at * 1000).toISOString();

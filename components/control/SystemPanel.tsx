@@ -54,7 +54,7 @@ export async function loadSystem(
       password_from_env: settings.password_from_env,
       auth_enabled: settings.auth_enabled,
     },
-    passkeys: listPasskeys(app),
+    passkeys: await listPasskeys(app),
   };
 }
 

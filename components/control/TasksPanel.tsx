@@ -7,7 +7,7 @@ import type { VNode } from "preact";
 import type { AppContext } from "../../lib/server/app_context.ts";
 import { formatDate, formatNumber, t } from "../../lib/i18n/t.ts";
 import { getJob, listJobs, runHistory } from "../../lib/tasks/jobs.ts";
-import { jobView, runView } from "../../lib/tasks/job_view.ts";
+import { type JobView, jobView, jobViews, runView } from "../../lib/tasks/job_view.ts";
 import { listWorkspaces } from "../../lib/workspace/workspaces.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import {
@@ -22,7 +22,6 @@ import {
   type Tone,
 } from "./parts.tsx";
 
-type JobView = ReturnType<typeof jobView>;
 type RunView = ReturnType<typeof runView>;
 
 export interface TasksData {
@@ -35,20 +34,22 @@ export interface TasksData {
   error?: string;
 }
 
-export function loadTasks(
+export async function loadTasks(
   app: AppContext,
   edit: string | null,
   historyOf: string | null,
-): TasksData {
-  const jobs = listJobs(app.db).map((j) => jobView(app.db, app.tasks, j));
-  const workspaces = listWorkspaces(app).map((w) => ({ path: w.path, name: w.name }));
+): Promise<TasksData> {
+  const jobs = await jobViews(app.db, app.tasks, await listJobs(app.db));
+  const workspaces = (await listWorkspaces(app)).map((w) => ({ path: w.path, name: w.name }));
   const data: TasksData = { jobs, workspaces, editing: null, history: null };
   try {
     if (edit === "") data.editing = { job: null };
-    else if (edit) data.editing = { job: jobView(app.db, app.tasks, getJob(app.db, edit)) };
+    else if (edit) {
+      data.editing = { job: await jobView(app.db, app.tasks, await getJob(app.db, edit)) };
+    }
     if (historyOf) {
-      const job = jobView(app.db, app.tasks, getJob(app.db, historyOf));
-      data.history = { job, runs: runHistory(app.db, historyOf, 0, 10).map(runView) };
+      const job = await jobView(app.db, app.tasks, await getJob(app.db, historyOf));
+      data.history = { job, runs: (await runHistory(app.db, historyOf, 0, 10)).map(runView) };
     }
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;

@@ -25,8 +25,8 @@ export interface VoiceData {
   serverVoice: string;
 }
 
-export function loadVoice(app: Pick<AppContext, "db" | "config">): VoiceData {
-  const p = readPreferences(app.db);
+export async function loadVoice(app: Pick<AppContext, "db" | "config">): Promise<VoiceData> {
+  const p = await readPreferences(app.db);
   const resolved = resolveProviders(app.config);
   const str = (v: unknown) => typeof v === "string" ? v : "";
   return {

@@ -3,7 +3,7 @@
 // may pick one (`/personality name`, POST /api/personality/set); its prompt then opens the
 // system prompt. Invariants: read from the config on every use (edits apply without restart);
 // an unknown name is a clear error, never a silent default.
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import { NotFoundError } from "../errors.ts";
 
 export interface Personality {
@@ -54,29 +54,35 @@ export function getPersonality(file: Record<string, unknown>, name: string): Per
 }
 
 /** The session's personality name, or null. */
-export function sessionPersonality(db: Db, sessionId: string): string | null {
-  const row = db.prepare("SELECT personality FROM sessions WHERE session_id = ?").get(sessionId) as
-    | { personality: string | null }
-    | undefined;
+export async function sessionPersonality(
+  db: AsyncQueries,
+  sessionId: string,
+): Promise<string | null> {
+  const row = await db.get<{ personality: string | null }>(
+    sql`SELECT personality FROM sessions WHERE session_id = ${sessionId}`,
+  );
   return row?.personality ?? null;
 }
 
 /** Set (or with null, clear) the session's personality. */
-export function setSessionPersonality(db: Db, sessionId: string, name: string | null): void {
-  const res = db.prepare("UPDATE sessions SET personality = ? WHERE session_id = ?").run(
-    name,
-    sessionId,
+export async function setSessionPersonality(
+  db: AsyncQueries,
+  sessionId: string,
+  name: string | null,
+): Promise<void> {
+  const res = await db.run(
+    sql`UPDATE sessions SET personality = ${name} WHERE session_id = ${sessionId}`,
   );
-  if (Number(res.changes) === 0) throw new NotFoundError(`Session "${sessionId}" not found`);
+  if (res.changes === 0) throw new NotFoundError(`Session "${sessionId}" not found`);
 }
 
 /** The system prompt's opening for the session's personality, or null. */
-export function personalityPromptSection(
-  db: Db,
+export async function personalityPromptSection(
+  db: AsyncQueries,
   file: Record<string, unknown>,
   sessionId: string,
-): string | null {
-  const name = sessionPersonality(db, sessionId);
+): Promise<string | null> {
+  const name = await sessionPersonality(db, sessionId);
   if (!name) return null;
   const p = listPersonalities(file).find((x) => x.name === name);
   return p?.prompt ? `## Personality: ${p.name}\n${p.prompt}` : null;

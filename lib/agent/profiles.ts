@@ -7,7 +7,7 @@
 // only changes new chats; a profile's files never leave its home.
 import { join } from "node:path";
 import { type Document, isMap } from "yaml";
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, type Db, sql } from "../storage/db.ts";
 import type { AppConfig } from "../settings/config.ts";
 import { type ConfigHost, detachAliases, editConfig } from "../settings/config_writer.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
@@ -92,20 +92,24 @@ export function profileNames(config: AppConfig): string[] {
   ];
 }
 
-export function activeProfileName(db: Db, config: AppConfig): string {
-  const row = db.prepare("SELECT value FROM app_state WHERE key = 'active_profile'").get() as
-    | { value: string }
-    | undefined;
+export async function activeProfileName(db: AsyncQueries, config: AppConfig): Promise<string> {
+  const row = await db.get<{ value: string }>(
+    sql`SELECT value FROM app_state WHERE key = 'active_profile'`,
+  );
   const name = row?.value ?? DEFAULT_PROFILE;
   return name === DEFAULT_PROFILE || name in section(config.file) ? name : DEFAULT_PROFILE;
 }
 
-export function setActiveProfile(db: Db, config: AppConfig, name: string): void {
+export async function setActiveProfile(
+  db: AsyncQueries,
+  config: AppConfig,
+  name: string,
+): Promise<void> {
   getProfileSettings(config, name);
-  db.prepare(
-    `INSERT INTO app_state (key, value) VALUES ('active_profile', ?)
-     ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
-  ).run(name);
+  await db.run(
+    sql`INSERT INTO app_state (key, value) VALUES ('active_profile', ${name})
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  );
 }
 
 /** The settings of `name` (`default` has its own section too, or none). NotFound if unknown. */
@@ -117,7 +121,20 @@ export function getProfileSettings(config: AppConfig, name: string): ProfileSett
   return settingsOf(all[name] ?? {});
 }
 
-export function sessionProfile(db: Db, sessionId: string): string {
+export async function sessionProfile(db: AsyncQueries, sessionId: string): Promise<string> {
+  const row = await db.get<{ profile: string | null }>(
+    sql`SELECT profile FROM sessions WHERE session_id = ${sessionId}`,
+  );
+  return row?.profile || DEFAULT_PROFILE;
+}
+
+/**
+ * The old synchronous path of sessionProfile(), kept only for buildToolset()
+ * (lib/tools/registry.ts) when its caller does not pass the profile: the engine passes it
+ * (read with sessionProfile()), the tool tests that call buildToolset() directly do not. It
+ * goes once buildToolset() is asynchronous.
+ */
+export function sessionProfileSync(db: Db, sessionId: string): string {
   const row = db.prepare("SELECT profile FROM sessions WHERE session_id = ?").get(sessionId) as
     | { profile: string | null }
     | undefined;
@@ -132,12 +149,12 @@ async function countSkills(home: string): Promise<number> {
   return n;
 }
 
-export async function listProfiles(db: Db, config: AppConfig): Promise<Profile[]> {
-  const active = activeProfileName(db, config);
+export async function listProfiles(db: AsyncQueries, config: AppConfig): Promise<Profile[]> {
+  const active = await activeProfileName(db, config);
   const counts = new Map(
-    (db.prepare(
-      "SELECT COALESCE(profile, 'default') AS p, count(*) AS n FROM sessions GROUP BY 1",
-    ).all() as Array<{ p: string; n: number }>).map((r) => [r.p, r.n]),
+    (await db.all<{ p: string; n: number }>(
+      sql`SELECT COALESCE(profile, 'default') AS p, count(*) AS n FROM sessions GROUP BY 1`,
+    )).map((r) => [r.p, Number(r.n)]),
   );
   const names = [
     DEFAULT_PROFILE,
@@ -211,16 +228,17 @@ export async function updateProfile(
  * folder is kept on disk (memories are not thrown away by a click); only its settings go.
  */
 export async function deleteProfile(
-  host: ConfigHost & { db: Db },
+  host: ConfigHost & { db: AsyncQueries },
   name: string,
   sessions?: "move" | "delete",
 ): Promise<{ moved: number; deleted: number }> {
   const n = requireProfileName(name);
   if (n === DEFAULT_PROFILE) throw new ValidationError("The default profile cannot be deleted");
   getProfileSettings(host.config, n);
-  const { c } = host.db.prepare("SELECT count(*) AS c FROM sessions WHERE profile = ?").get(n) as {
-    c: number;
-  };
+  const count = await host.db.get<{ c: number }>(
+    sql`SELECT count(*) AS c FROM sessions WHERE profile = ${n}`,
+  );
+  const c = Number(count?.c ?? 0);
   if (c > 0 && !sessions) {
     throw new ConflictError(
       `Profile "${n}" has ${c} session(s): say whether to move them to default or delete them`,
@@ -228,39 +246,42 @@ export async function deleteProfile(
   }
   let moved = 0, deleted = 0;
   if (c > 0 && sessions === "move") {
-    moved = Number(
-      host.db.prepare("UPDATE sessions SET profile = NULL WHERE profile = ?").run(n).changes,
-    );
+    moved = (await host.db.run(sql`UPDATE sessions SET profile = NULL WHERE profile = ${n}`))
+      .changes;
   } else if (c > 0 && sessions === "delete") {
-    deleted = Number(host.db.prepare("DELETE FROM sessions WHERE profile = ?").run(n).changes);
+    deleted = (await host.db.run(sql`DELETE FROM sessions WHERE profile = ${n}`)).changes;
   }
   await editConfig(host, (doc) => {
     detachAliases(doc, ["profiles", n]);
     doc.deleteIn(["profiles", n]);
   });
-  host.db.prepare("DELETE FROM app_state WHERE key = 'active_profile' AND value = ?").run(n);
+  await host.db.run(
+    sql`DELETE FROM app_state WHERE key = 'active_profile' AND value = ${n}`,
+  );
   return { moved, deleted };
 }
 
 /** The active profile and its defaults, for a chat being created now. */
-export function newSessionProfile(
-  db: Db,
+export async function newSessionProfile(
+  db: AsyncQueries,
   config: AppConfig,
-): ProfileSettings & { name: string } {
-  const name = activeProfileName(db, config);
+): Promise<ProfileSettings & { name: string }> {
+  const name = await activeProfileName(db, config);
   return { name, ...getProfileSettings(config, name) };
 }
 
 /** Record a new session's profile (NULL for default) and its personality preset. */
-export function tagSessionProfile(
-  db: Db,
+export async function tagSessionProfile(
+  db: AsyncQueries,
   sessionId: string,
   profile: { name: string; personality: string | null },
-): void {
-  db.prepare(
-    "UPDATE sessions SET profile = ?, personality = COALESCE(CAST(? AS TEXT), personality) WHERE session_id = ?",
-  )
-    .run(profile.name === DEFAULT_PROFILE ? null : profile.name, profile.personality, sessionId);
+): Promise<void> {
+  const name = profile.name === DEFAULT_PROFILE ? null : profile.name;
+  await db.run(
+    sql`UPDATE sessions SET profile = ${name},
+          personality = COALESCE(CAST(${profile.personality} AS TEXT), personality)
+        WHERE session_id = ${sessionId}`,
+  );
 }
 
 /** The public shape of one profile (the original's fields plus ours). */

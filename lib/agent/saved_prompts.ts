@@ -2,7 +2,7 @@
 // `{{variables}}` the user fills in before sending. Stored in the `saved_prompts` table by name.
 // Invariants: names are unique (saving a name again replaces it); variables are derived from the
 // text, never stored apart from it.
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 
 export interface SavedPrompt {
@@ -31,7 +31,17 @@ export function fillPrompt(content: string, values: Record<string, string>): str
   return content.replace(VAR_RE, (_, v: string) => values[v]);
 }
 
-function row(r: Record<string, unknown>): SavedPrompt {
+interface PromptRow {
+  name: string;
+  content: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The columns a prompt is read from (named: PostgreSQL tables carry an extra rowid). */
+const COLUMNS = sql`name, content, created_at, updated_at`;
+
+function fromRow(r: PromptRow): SavedPrompt {
   const content = String(r.content);
   return {
     name: String(r.name),
@@ -42,22 +52,26 @@ function row(r: Record<string, unknown>): SavedPrompt {
   };
 }
 
-export function listPrompts(db: Db): SavedPrompt[] {
+export async function listPrompts(db: AsyncQueries): Promise<SavedPrompt[]> {
   // lower() rather than COLLATE NOCASE, which PostgreSQL does not have (both fold ASCII only).
-  return (db.prepare("SELECT * FROM saved_prompts ORDER BY lower(name), name").all() as Record<
-    string,
-    unknown
-  >[]).map(row);
+  return (await db.all<PromptRow>(
+    sql`SELECT ${COLUMNS} FROM saved_prompts ORDER BY lower(name), name`,
+  )).map(fromRow);
 }
 
-export function getPrompt(db: Db, name: string): SavedPrompt {
-  const r = db.prepare("SELECT * FROM saved_prompts WHERE name = ?").get(name);
+export async function getPrompt(db: AsyncQueries, name: string): Promise<SavedPrompt> {
+  const r = await db.get<PromptRow>(sql`SELECT ${COLUMNS} FROM saved_prompts WHERE name = ${name}`);
   if (!r) throw new NotFoundError(`No saved prompt "${name}"`);
-  return row(r as Record<string, unknown>);
+  return fromRow(r);
 }
 
 /** Create or replace the prompt called `name`. */
-export function savePrompt(db: Db, name: string, content: string, now: number): SavedPrompt {
+export async function savePrompt(
+  db: AsyncQueries,
+  name: string,
+  content: string,
+  now: number,
+): Promise<SavedPrompt> {
   const n = name.trim();
   if (!NAME_RE.test(n)) {
     throw new ValidationError(
@@ -69,14 +83,16 @@ export function savePrompt(db: Db, name: string, content: string, now: number): 
   if (content.length > 100_000) {
     throw new ValidationError("A saved prompt is at most 100,000 characters", "content");
   }
-  db.prepare(
-    `INSERT INTO saved_prompts (name, content, created_at, updated_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT(name) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at`,
-  ).run(n, content, now, now);
-  return getPrompt(db, n);
+  await db.run(
+    sql`INSERT INTO saved_prompts (name, content, created_at, updated_at)
+        VALUES (${n}, ${content}, ${now}, ${now})
+        ON CONFLICT (name) DO UPDATE
+        SET content = excluded.content, updated_at = excluded.updated_at`,
+  );
+  return await getPrompt(db, n);
 }
 
-export function deletePrompt(db: Db, name: string): void {
-  const res = db.prepare("DELETE FROM saved_prompts WHERE name = ?").run(name);
-  if (Number(res.changes) === 0) throw new NotFoundError(`No saved prompt "${name}"`);
+export async function deletePrompt(db: AsyncQueries, name: string): Promise<void> {
+  const res = await db.run(sql`DELETE FROM saved_prompts WHERE name = ${name}`);
+  if (res.changes === 0) throw new NotFoundError(`No saved prompt "${name}"`);
 }

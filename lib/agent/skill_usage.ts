@@ -2,7 +2,7 @@
 // counted from the tool_calls table, so the numbers need no bookkeeping of their own and survive
 // restarts. Invariant: a skill never used is listed with count 0 (GET /api/skills/usage lists
 // every installed skill).
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 
 export interface SkillUsage {
   name: string;
@@ -12,12 +12,15 @@ export interface SkillUsage {
 }
 
 /** Usage of `installed` skills plus any used skill no longer installed, most used first. */
-export function skillUsage(db: Db, installed: readonly string[]): SkillUsage[] {
+export async function skillUsage(
+  db: AsyncQueries,
+  installed: readonly string[],
+): Promise<SkillUsage[]> {
   // The skill name is read from the JSON here, not with json_extract (PostgreSQL lacks it): the
   // rows are the completed `skill` calls only, a small set.
-  const rows = db.prepare(
-    "SELECT args, started_at FROM tool_calls WHERE name = 'skill' AND status = 'completed'",
-  ).all() as Array<{ args: string; started_at: number }>;
+  const rows = await db.all<{ args: string; started_at: number }>(
+    sql`SELECT args, started_at FROM tool_calls WHERE name = 'skill' AND status = 'completed'`,
+  );
   const used = new Map<string, { count: number; last: number }>();
   for (const row of rows) {
     const name = skillName(row.args);

@@ -1,8 +1,7 @@
 // The approval inbox: every session's pending approvals in one list ("3 agents are waiting on
 // you"), oldest first, each with its chat's title. Read-only: answering goes through
 // resolveApproval() as for a single session; a session's FIFO order is kept within the list.
-import type { Db } from "../storage/db.ts";
-import { parseJsonColumn } from "../storage/db.ts";
+import { type AsyncQueries, parseJsonColumn, sql } from "../storage/db.ts";
 import type { Approval } from "./approvals.ts";
 
 export interface InboxItem extends Approval {
@@ -22,33 +21,46 @@ export interface Inbox {
 /** Most approvals listed at once (the count still says how many there are). */
 export const INBOX_LIMIT = 200;
 
+interface InboxRow {
+  approval_id: string;
+  session_id: string;
+  stream_id: string | null;
+  command: string;
+  description: string;
+  pattern_key: string;
+  pattern_keys: string;
+  created_at: number;
+  session_title: string;
+}
+
 /** Every pending approval across sessions, oldest first. */
-export function approvalInbox(db: Db): Inbox {
-  const rows = db.prepare(
-    `SELECT a.*, s.title AS session_title FROM approvals a
-     JOIN sessions s ON s.session_id = a.session_id
-     WHERE a.status = 'pending' ORDER BY a.created_at, a.rowid LIMIT ?`,
-  ).all(INBOX_LIMIT) as Record<string, unknown>[];
-  const { n, k } = db.prepare(
-    `SELECT COUNT(*) AS n, COUNT(DISTINCT session_id) AS k FROM approvals WHERE status = 'pending'`,
-  ).get() as { n: number; k: number };
+export async function approvalInbox(db: AsyncQueries): Promise<Inbox> {
+  const rows = await db.all<InboxRow>(
+    sql`SELECT a.approval_id, a.session_id, a.stream_id, a.command, a.description,
+          a.pattern_key, a.pattern_keys, a.created_at, s.title AS session_title
+        FROM approvals a JOIN sessions s ON s.session_id = a.session_id
+        WHERE a.status = 'pending' ORDER BY a.created_at, a.rowid LIMIT ${INBOX_LIMIT}`,
+  );
+  const totals = await db.get<{ n: number; k: number }>(
+    sql`SELECT COUNT(*) AS n, COUNT(DISTINCT session_id) AS k FROM approvals
+        WHERE status = 'pending'`,
+  );
   const seen = new Map<string, number>();
   const approvals = rows.map((r) => {
-    const sid = r.session_id as string;
-    const position = (seen.get(sid) ?? 0) + 1;
-    seen.set(sid, position);
+    const position = (seen.get(r.session_id) ?? 0) + 1;
+    seen.set(r.session_id, position);
     return {
-      approval_id: r.approval_id as string,
-      session_id: sid,
-      stream_id: (r.stream_id as string | null) ?? null,
-      command: r.command as string,
-      description: r.description as string,
-      pattern_key: r.pattern_key as string,
+      approval_id: r.approval_id,
+      session_id: r.session_id,
+      stream_id: r.stream_id ?? null,
+      command: r.command,
+      description: r.description,
+      pattern_key: r.pattern_key,
       pattern_keys: parseJsonColumn<string[]>(r.pattern_keys, []),
-      created_at: r.created_at as number,
-      session_title: r.session_title as string,
+      created_at: Number(r.created_at),
+      session_title: r.session_title,
       position,
     };
   });
-  return { approvals, count: n, sessions: k };
+  return { approvals, count: Number(totals?.n ?? 0), sessions: Number(totals?.k ?? 0) };
 }

@@ -3,7 +3,7 @@
 // The tab title, favicon and system notifications follow it (lib/browser/attention.ts).
 // Invariants: read-only; hidden child sessions (delegates, side questions) count as the chat
 // they belong to; only session ids, stream ids and titles leave, never message content.
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import type { ClarifyHub } from "./clarify.ts";
 
 export interface AttentionChat {
@@ -24,18 +24,18 @@ export interface Attention {
 export const MAX_WATCHED_STREAMS = 50;
 
 /** The visible chat a session belongs to: itself, or the parent of a hidden child (any depth). */
-function visibleChat(db: Db, sessionId: string): AttentionChat | null {
-  const find = db.prepare(
-    "SELECT session_id, title, parent_session_id, delegate_call_id FROM sessions WHERE session_id = ?",
-  );
+async function visibleChat(db: AsyncQueries, sessionId: string): Promise<AttentionChat | null> {
   let id = sessionId;
   for (let depth = 0; depth < 16; depth++) {
-    const row = find.get(id) as {
+    const row = await db.get<{
       session_id: string;
       title: string;
       parent_session_id: string | null;
       delegate_call_id: string | null;
-    } | undefined;
+    }>(
+      sql`SELECT session_id, title, parent_session_id, delegate_call_id FROM sessions
+          WHERE session_id = ${id}`,
+    );
     if (!row) return null;
     if (row.delegate_call_id === null || !row.parent_session_id) {
       return { session_id: row.session_id, title: row.title };
@@ -46,39 +46,51 @@ function visibleChat(db: Db, sessionId: string): AttentionChat | null {
 }
 
 /** What needs the person now; `streams` are stream ids the caller saw running. */
-export function readAttention(db: Db, clarify: ClarifyHub, streams: string[] = []): Attention {
+export async function readAttention(
+  db: AsyncQueries,
+  clarify: ClarifyHub,
+  streams: string[] = [],
+): Promise<Attention> {
   const waiting: Attention["waiting"] = [];
   const seen = new Set<string>();
-  const wait = (sessionId: string, kind: "approval" | "clarify") => {
-    const chat = visibleChat(db, sessionId);
+  const wait = async (sessionId: string, kind: "approval" | "clarify") => {
+    const chat = await visibleChat(db, sessionId);
     if (!chat || seen.has(chat.session_id)) return;
     seen.add(chat.session_id);
     waiting.push({ ...chat, kind });
   };
-  const pending = db.prepare(
-    `SELECT session_id FROM approvals WHERE status = 'pending'
-     GROUP BY session_id ORDER BY MIN(created_at)`,
-  ).all() as Array<{ session_id: string }>;
-  for (const row of pending) wait(row.session_id, "approval");
-  for (const sessionId of clarify.open.keys()) wait(sessionId, "clarify");
+  const pending = await db.all<{ session_id: string }>(
+    sql`SELECT session_id FROM approvals WHERE status = 'pending'
+        GROUP BY session_id ORDER BY MIN(created_at)`,
+  );
+  for (const row of pending) await wait(row.session_id, "approval");
+  // Copied first: the open questions may change while the lookups above and below await.
+  for (const sessionId of [...clarify.open.keys()]) await wait(sessionId, "clarify");
 
-  const running = (db.prepare(
-    `SELECT st.stream_id, s.session_id, s.title FROM streams st
-     JOIN sessions s ON s.session_id = st.session_id
-     WHERE st.status = 'running' AND s.delegate_call_id IS NULL
-     ORDER BY st.started_at`,
-  ).all()).map((r) => ({
+  const running = (await db.all<{ stream_id: string; session_id: string; title: string }>(
+    sql`SELECT st.stream_id, s.session_id, s.title FROM streams st
+        JOIN sessions s ON s.session_id = st.session_id
+        WHERE st.status = 'running' AND s.delegate_call_id IS NULL
+        ORDER BY st.started_at`,
+  )).map((r) => ({
     stream_id: String(r.stream_id),
     session_id: String(r.session_id),
     title: String(r.title),
   }));
 
   const ended: Attention["ended"] = [];
-  const stream = db.prepare("SELECT session_id, status FROM streams WHERE stream_id = ?");
-  for (const id of new Set(streams.slice(0, MAX_WATCHED_STREAMS))) {
-    const row = stream.get(id) as { session_id: string; status: string } | undefined;
+  const watched = [...new Set(streams.slice(0, MAX_WATCHED_STREAMS))];
+  const rows = watched.length === 0 ? [] : await db.all<
+    { stream_id: string; session_id: string; status: string }
+  >(
+    sql`SELECT stream_id, session_id, status FROM streams
+        WHERE stream_id IN (${sql.join(watched.map((id) => sql`${id}`))})`,
+  );
+  const byId = new Map(rows.map((r) => [r.stream_id, r]));
+  for (const id of watched) {
+    const row = byId.get(id);
     if (!row || row.status === "running") continue;
-    const chat = visibleChat(db, row.session_id);
+    const chat = await visibleChat(db, row.session_id);
     if (chat) ended.push({ ...chat, stream_id: id, status: row.status });
   }
   return { waiting, running, ended };

@@ -153,7 +153,11 @@ export async function runChildTask(
     ).get(parent.streamId) as
       | { owner_replica: string | null; lease_until: number | null }
       | undefined;
-    const claimed = claimSession(app.db, app.clock, {
+    // Renewed with the parent's from before the claim: it awaits the database, and the lease
+    // taken from the parent's row must not lapse meanwhile (a sweep would close the child).
+    parent.childStreams.add(streamId);
+    childStream = streamId;
+    const claimed = await claimSession(app.db, app.clock, {
       streamId,
       sessionId: session.session_id,
       turnId,
@@ -162,9 +166,11 @@ export async function runChildTask(
       ownerReplica: lease?.owner_replica ?? undefined,
       leaseUntil: lease?.lease_until ?? undefined,
     });
-    if (!claimed || claimed.conflict !== null) throw new Error("could not start the child run");
-    parent.childStreams.add(streamId);
-    childStream = streamId;
+    if (!claimed.ok) {
+      throw new Error(
+        `could not start the child run: stream ${claimed.conflict} holds its session`,
+      );
+    }
     appendMessages(app.db, app.clock, session.session_id, [{
       role: "user",
       content: childPrompt(req, maxSteps),

@@ -3,10 +3,11 @@
 // reconnecting client can always replay what it missed; seq numbers start at 1 and have no
 // gaps; a session points at most one running stream (`sessions.active_stream_id`), claimed
 // atomically; a run found `running` at start-up was cut off and is closed as interrupted.
-import { type Db, parseJsonColumn, transaction } from "../storage/db.ts";
+import { type Db, parseJsonColumn, sql, transaction } from "../storage/db.ts";
 import type { ChatEvent, SequencedEvent } from "../shared/chat_events.ts";
 import type { Clock } from "../ids.ts";
-import { claimActiveStream } from "../sessions/sessions.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
+import { publishSessionsChanged } from "../sessions/session_events.ts";
 import { recoverRunMessages } from "./journal_recovery.ts";
 import { CHANNELS } from "../replicas/bus.ts";
 import { OWNER_GONE } from "../replicas/replica_liveness.ts";
@@ -36,43 +37,113 @@ export interface NewStream {
   leaseUntil?: number;
 }
 
+/** How a claim ended: the session is this run's now, or another run holds it (named). */
+export type SessionClaim = { ok: true } | { ok: false; conflict: string };
+
+/** Claims tried in a row when each one finds the session just freed by the run that held it. */
+const CLAIM_ATTEMPTS = 3;
+
 /**
- * Atomically make `streamId` the session's active run and record it as running. Returns
- * null on success, or the id of the run that already holds the session (the caller answers
- * 409). An unknown session returns undefined.
+ * Make `streamId` the session's active run and record it as running, or name the run that
+ * already holds the session (the caller answers 409 with it). An unknown session is a
+ * NotFoundError.
+ *
+ * The claim is one conditional UPDATE, so of two replicas starting a run at once exactly one
+ * changes the row. Each step is a statement of its own, not one transaction: on PostgreSQL an
+ * open transaction that wrote `sessions` holds its row locks (and the sessions_generation row
+ * every write to sessions bumps) across event-loop turns, and a synchronous statement of this
+ * same process waiting on them would block the thread the transaction needs to commit — a
+ * deadlock the database cannot see. So the run is recorded first, then claimed: a session never
+ * points at a run that was not recorded, and a lost claim deletes its record again (if the
+ * process dies in between, the record's lease lapses and recovery closes it).
  */
-export function claimSession(
-  db: Db,
-  clock: Clock,
-  s: NewStream,
-): { conflict: string } | { conflict: null } | undefined {
-  return transaction(db, () => {
-    const row = db.prepare("SELECT active_stream_id FROM sessions WHERE session_id = ?").get(
-      s.sessionId,
-    ) as { active_stream_id: string | null } | undefined;
-    if (!row) return undefined;
-    if (row.active_stream_id || !claimActiveStream(db, s.sessionId, s.streamId)) {
-      return { conflict: row.active_stream_id ?? "" };
+export async function claimSession(db: Db, clock: Clock, s: NewStream): Promise<SessionClaim> {
+  await recordRun(db, clock, s);
+  let claim: SessionClaim | undefined;
+  try {
+    claim = await claimRecordedRun(db, s);
+  } finally {
+    if (!claim?.ok) {
+      await db.run(sql`DELETE FROM streams WHERE stream_id = ${s.streamId}`).catch(() => {
+        // Left running with its lease: recovery closes it once the lease lapses.
+      });
     }
-    db.prepare(
-      `INSERT INTO streams (stream_id, session_id, turn_id, status, model, model_provider, started_at,
-         owner_replica, lease_until)
-       VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
-    ).run(
-      s.streamId,
-      s.sessionId,
-      s.turnId,
-      s.model ?? null,
-      s.modelProvider ?? null,
-      clock(),
-      s.ownerReplica ?? null,
-      s.leaseUntil ?? null,
-    );
-    return { conflict: null };
-  });
+  }
+  if (claim.ok) publishSessionsChanged(db, "run_start", s.sessionId);
+  return claim;
 }
 
-/** Clear the session's active run, but only if it is still `streamId` (never a newer one). */
+/** Insert the run's `streams` row (status running). A session that is gone is a 404. */
+async function recordRun(db: Db, clock: Clock, s: NewStream): Promise<void> {
+  try {
+    await db.run(
+      sql`INSERT INTO streams (stream_id, session_id, turn_id, status, model, model_provider,
+            started_at, owner_replica, lease_until)
+          VALUES (${s.streamId}, ${s.sessionId}, ${s.turnId}, 'running', ${s.model ?? null},
+            ${s.modelProvider ?? null}, ${clock()}, ${s.ownerReplica ?? null},
+            ${s.leaseUntil ?? null})`,
+    );
+  } catch (err) {
+    // The foreign key refused it: say which session, as a 404, in both dialects' terms.
+    if (!await sessionExists(db, s.sessionId)) {
+      throw new NotFoundError(`Session "${s.sessionId}" not found`, { cause: err });
+    }
+    throw err;
+  }
+}
+
+async function sessionExists(db: Db, sessionId: string): Promise<boolean> {
+  const row = await db.get<{ session_id: string }>(
+    sql`SELECT session_id FROM sessions WHERE session_id = ${sessionId}`,
+  );
+  return row !== undefined;
+}
+
+/** The conditional UPDATE, and on a loss the winner's stream, read after the winner's commit. */
+async function claimRecordedRun(db: Db, s: NewStream): Promise<SessionClaim> {
+  for (let attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt++) {
+    const won = await db.all<{ session_id: string }>(
+      sql`UPDATE sessions SET active_stream_id = ${s.streamId}
+          WHERE session_id = ${s.sessionId} AND active_stream_id IS NULL
+          RETURNING session_id`,
+    );
+    if (won.length === 1) return { ok: true };
+    // Lost, or the session was deleted meanwhile. On PostgreSQL the UPDATE waited for a
+    // concurrent winner's commit, and this read, a statement of its own, sees that commit.
+    const row = await db.get<{ active_stream_id: string | null }>(
+      sql`SELECT active_stream_id FROM sessions WHERE session_id = ${s.sessionId}`,
+    );
+    if (row === undefined) throw new NotFoundError(`Session "${s.sessionId}" not found`);
+    if (row.active_stream_id !== null) return { ok: false, conflict: row.active_stream_id };
+    // The winner already finished and freed the session between the two statements: the
+    // session is free again, so claim it once more rather than name a holder that is gone.
+  }
+  throw new ConflictError(
+    `Session "${s.sessionId}" was taken and freed ${CLAIM_ATTEMPTS} times while a run tried ` +
+      "to start in it; send again",
+  );
+}
+
+/**
+ * Undo a claim whose run never started (what came after the claim failed): free the session if
+ * this run still holds it, then forget the stream, which has no events yet. Two statements, not
+ * one transaction, for the reason claimSession gives; freeing first means a stop in between
+ * leaves a running record that recovery closes, never a session held by nothing.
+ */
+export async function abandonClaim(db: Db, sessionId: string, streamId: string): Promise<void> {
+  const { changes } = await db.run(
+    sql`UPDATE sessions SET active_stream_id = NULL
+        WHERE session_id = ${sessionId} AND active_stream_id = ${streamId}`,
+  );
+  await db.run(sql`DELETE FROM streams WHERE stream_id = ${streamId}`);
+  if (changes === 1) publishSessionsChanged(db, "run_end", sessionId);
+}
+
+/**
+ * Clear the session's active run, but only if it is still `streamId` (never a newer one).
+ * Synchronous still, like finishStream: both run inside Run.end's and the recovery's
+ * transactions, next to the synchronous event appender that keeps a stream's events in order.
+ */
 export function releaseSession(db: Db, sessionId: string, streamId: string): void {
   db.prepare(
     "UPDATE sessions SET active_stream_id = NULL WHERE session_id = ? AND active_stream_id = ?",
@@ -118,8 +189,20 @@ export function lastSeq(db: Db, streamId: string): number {
   return row.s ?? 0;
 }
 
+/**
+ * The columns of a StreamRow, named: on PostgreSQL the table also has a `rowid`, which must not
+ * leak into the rows handed out.
+ */
+const STREAM_COLUMNS = "stream_id, session_id, turn_id, status, model, model_provider, " +
+  "started_at, ended_at, last_seq";
+
+/**
+ * One run's row. Synchronous still: finishStream reads it inside Run.end's transaction, which
+ * also writes the run's last events through the synchronous appender, and the SSE replay reads
+ * it between subscribing and replaying.
+ */
 export function getStream(db: Db, streamId: string): StreamRow | null {
-  return (db.prepare("SELECT * FROM streams WHERE stream_id = ?").get(streamId) as
+  return (db.prepare(`SELECT ${STREAM_COLUMNS} FROM streams WHERE stream_id = ?`).get(streamId) as
     | StreamRow
     | undefined) ?? null;
 }
@@ -166,23 +249,35 @@ export function recoverInterruptedStreams(
       } OR ${OWNER_GONE})`
       : "";
     const candidates = (opts.expiredBefore === undefined
-      ? db.prepare("SELECT * FROM streams WHERE status = 'running'").all()
+      ? db.prepare(`SELECT ${STREAM_COLUMNS} FROM streams WHERE status = 'running'`).all()
       : db.prepare(
-        `SELECT * FROM streams WHERE status = 'running'
+        `SELECT ${STREAM_COLUMNS} FROM streams WHERE status = 'running'
          AND (lease_until IS NULL OR lease_until < ?)${ownerGone}`,
       ).all(opts.expiredBefore)) as unknown as StreamRow[];
-    const claim = db.prepare(
-      "UPDATE streams SET status = 'interrupted' WHERE stream_id = ? AND status = 'running'",
-    );
-    const running = candidates.filter((s) =>
-      Number(claim.run(s.stream_id).changes) === 1
-    );
+    // The claim re-checks what made a run a candidate: on PostgreSQL its owner may renew the
+    // lease between the read above and this write, and at READ COMMITTED the UPDATE re-checks
+    // only its own WHERE against the newest row. A run whose lease was just renewed is alive.
+    const claim = opts.expiredBefore === undefined
+      ? db.prepare(
+        "UPDATE streams SET status = 'interrupted' WHERE stream_id = ? AND status = 'running'",
+      )
+      : db.prepare(
+        `UPDATE streams SET status = 'interrupted' WHERE stream_id = ? AND status = 'running'
+         AND (lease_until IS NULL OR lease_until < ?)`,
+      );
+    const running = candidates.filter((s) => {
+      const params = opts.expiredBefore === undefined
+        ? [s.stream_id]
+        : [s.stream_id, opts.expiredBefore];
+      return Number(claim.run(...params).changes) === 1;
+    });
     const append = createEventAppender(db, clock);
     for (const s of running) {
       try {
         // What the client saw may be ahead of the last periodic save of the answer. Its own
         // savepoint: a failed rebuild must not abort the transaction that closes the run.
-        transaction(db, () => recoverRunMessages(db, clock, s, readEvents(db, s.stream_id)));
+        transaction(db, () =>
+          recoverRunMessages(db, clock, s, readEvents(db, s.stream_id)));
       } catch { /* the rebuild is best effort; closing the run is not */ }
       let seq = lastSeq(db, s.stream_id);
       append(s.stream_id, ++seq, {

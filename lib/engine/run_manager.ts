@@ -6,8 +6,8 @@
 import { sharedFilesDir } from "../settings/config.ts";
 import type { AppConfig } from "../settings/config.ts";
 import type { EngineHost } from "./engine_host.ts";
-import type { Db } from "../storage/db.ts";
-import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
+import { type Db, transaction } from "../storage/db.ts";
+import { ConflictError, ValidationError } from "../errors.ts";
 import { type Clock, newStreamId, randomHex } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { appendMessages, listMessages, truncateMessages } from "../sessions/messages.ts";
@@ -15,12 +15,11 @@ import { getSession, normalizeTitle, UNTITLED, updateSession } from "../sessions
 import { publishSessionsChanged } from "../sessions/session_events.ts";
 import { resolveTrustedWorkspace } from "../workspace/workspaces.ts";
 import {
+  abandonClaim,
   claimSession,
   createEventAppender,
-  getStream,
   pruneJournal,
   recoverInterruptedStreams,
-  releaseSession,
 } from "./journal.ts";
 import type { RunMode } from "./agent_loop.ts";
 import { type EngineOptions, engineOptionsFromConfig } from "./engine_options.ts";
@@ -29,7 +28,7 @@ import { setToolCallStatus } from "./tool_runner.ts";
 import { attachmentFields } from "./model_messages.ts";
 import { resolveAttachment } from "../workspace/uploads.ts";
 import { mimeForName, sniffImage } from "../workspace/mime.ts";
-import { expireOrphanedApprovals } from "../approvals/approvals.ts";
+import { expireOrphanedApprovalsSync } from "../approvals/approvals.ts";
 import { type LeaseTimings, type RunCommand, RunLeases } from "../replicas/run_leases.ts";
 import { pushSteer } from "./steer.ts";
 
@@ -84,6 +83,12 @@ const loadAgentLoop = () =>
 export class RunManager {
   private overrides: Partial<EngineOptions>;
   private runs = new Map<string, Run>();
+  /**
+   * Streams claimed here whose run has not launched yet. Their leases are renewed like a
+   * running run's: the claim awaits the database, and on a busy server the time until launch
+   * could outlast a lease, and another replica's sweep would close the run before it began.
+   */
+  private starting = new Set<string>();
   private append: ReturnType<typeof createEventAppender>;
   private closed = false;
   /** Leases and commands between replicas (lib/replicas/run_leases.ts; idle on SQLite). */
@@ -112,12 +117,15 @@ export class RunManager {
         streams: recovered.map((s) => s.stream_id),
       });
     }
-    const orphaned = expireOrphanedApprovals(deps.db, deps.clock);
+    const orphaned = expireOrphanedApprovalsSync(deps.db, deps.clock);
     if (orphaned) deps.log.warn(`expired ${orphaned} approval(s) left pending by the last process`);
     pruneJournal(deps.db, deps.clock, (overrides.journalRetentionDays ?? 14) * 86400);
     this.leases.start(
       (cmd) => this.onCommand(cmd),
-      () => [...this.runs.values()].flatMap((r) => [r.streamId, ...r.childStreams]),
+      () => [
+        ...this.starting,
+        ...[...this.runs.values()].flatMap((r) => [r.streamId, ...r.childStreams]),
+      ],
     );
   }
 
@@ -169,7 +177,7 @@ export class RunManager {
     const attachments = await this.checkAttachments(app, session.session_id, input.attachments);
     const streamId = newStreamId();
     const turnId = randomHex(16);
-    this.claim(
+    await this.claim(
       session.session_id,
       streamId,
       turnId,
@@ -204,15 +212,23 @@ export class RunManager {
         } else newTitle = undefined;
       }
     } catch (err) {
-      this.abandon(session.session_id, streamId);
+      await this.abandon(session.session_id, streamId);
       throw err;
     }
     this.launch(app, { streamId, sessionId: session.session_id, turnId }, "chat", newTitle);
     return { stream_id: streamId, session_id: session.session_id, turn_id: turnId, title };
   }
 
-  /** POST /api/session/retry: drop the last answer and run the last user message again. */
-  retry(app: EngineHost, sessionId: string): StartResult {
+  /**
+   * POST /api/session/retry: drop the last answer and run the last user message again.
+   * `beforeDrop` runs once the session is claimed, in the transaction that drops the answer
+   * (regenerate keeps that answer as a variant there).
+   */
+  async retry(
+    app: EngineHost,
+    sessionId: string,
+    beforeDrop?: () => void,
+  ): Promise<StartResult> {
     const { db, clock } = this.deps;
     const session = getSession(db, sessionId);
     this.refuseIfActive(sessionId, session.active_stream_id);
@@ -226,17 +242,20 @@ export class RunManager {
     }
     const streamId = newStreamId();
     const turnId = lastUser.turn_id ?? randomHex(16);
-    this.claim(sessionId, streamId, turnId, session.model, session.model_provider);
+    await this.claim(sessionId, streamId, turnId, session.model, session.model_provider);
     try {
-      truncateMessages(db, sessionId, lastUser.idx + 1, clock());
-      if (lastUser.turn_id) {
-        db.prepare("DELETE FROM tool_calls WHERE session_id = ? AND turn_id = ?").run(
-          sessionId,
-          lastUser.turn_id,
-        );
-      }
+      transaction(db, () => {
+        beforeDrop?.();
+        truncateMessages(db, sessionId, lastUser.idx + 1, clock());
+        if (lastUser.turn_id) {
+          db.prepare("DELETE FROM tool_calls WHERE session_id = ? AND turn_id = ?").run(
+            sessionId,
+            lastUser.turn_id,
+          );
+        }
+      });
     } catch (err) {
-      this.abandon(sessionId, streamId);
+      await this.abandon(sessionId, streamId);
       throw err;
     }
     this.launch(app, { streamId, sessionId, turnId }, "chat");
@@ -244,12 +263,12 @@ export class RunManager {
   }
 
   /** POST /api/session/compress: summarize older turns now, as a run of its own. */
-  compress(app: EngineHost, sessionId: string, focus?: string): StartResult {
+  async compress(app: EngineHost, sessionId: string, focus?: string): Promise<StartResult> {
     const session = getSession(this.deps.db, sessionId);
     this.refuseIfActive(sessionId, session.active_stream_id);
     const streamId = newStreamId();
     const turnId = randomHex(16);
-    this.claim(sessionId, streamId, turnId, session.model, session.model_provider);
+    await this.claim(sessionId, streamId, turnId, session.model, session.model_provider);
     this.launch(app, { streamId, sessionId, turnId }, "compress", undefined, focus);
     return { stream_id: streamId, session_id: sessionId, turn_id: turnId, title: session.title };
   }
@@ -351,15 +370,17 @@ export class RunManager {
     void sessionId;
   }
 
-  private claim(
+  /** Claim the session for a new run, or answer 409 naming the run that holds it. */
+  private async claim(
     sessionId: string,
     streamId: string,
     turnId: string,
     model: string | null | undefined,
     provider: string | null | undefined,
-  ): void {
+  ): Promise<void> {
     if (this.closed) throw new ConflictError("The server is shutting down");
-    const res = claimSession(this.deps.db, this.deps.clock, {
+    this.starting.add(streamId);
+    const claim = await claimSession(this.deps.db, this.deps.clock, {
       streamId,
       sessionId,
       turnId,
@@ -367,21 +388,37 @@ export class RunManager {
       modelProvider: provider ?? null,
       ownerReplica: this.leases.replicaId,
       leaseUntil: this.leases.newLeaseUntil() ?? undefined,
+    }).catch((err) => {
+      this.starting.delete(streamId);
+      throw err;
     });
-    if (res === undefined) throw new NotFoundError(`Session "${sessionId}" not found`);
-    if (res.conflict) {
+    if (!claim.ok) {
+      this.starting.delete(streamId);
       throw new ConflictError("session already has an active stream", {
-        active_stream_id: res.conflict,
+        active_stream_id: claim.conflict,
       });
+    }
+    if (this.closed) {
+      // Shutdown began while the claim was in flight: this run would start after close().
+      await this.abandon(sessionId, streamId);
+      throw new ConflictError("The server is shutting down");
     }
   }
 
-  /** Undo a claim whose run never started. */
-  private abandon(sessionId: string, streamId: string): void {
-    const { db } = this.deps;
-    releaseSession(db, sessionId, streamId);
-    if (getStream(db, streamId)) {
-      db.prepare("DELETE FROM streams WHERE stream_id = ?").run(streamId);
+  /**
+   * Undo a claim whose run never started. Best effort: the error that made the caller give up
+   * is the one to report, and a claim left behind is closed by recovery (a replica's sweep
+   * once its lease expires, or the next start).
+   */
+  private async abandon(sessionId: string, streamId: string): Promise<void> {
+    this.starting.delete(streamId);
+    try {
+      await abandonClaim(this.deps.db, sessionId, streamId);
+    } catch (err) {
+      this.deps.log.error("could not undo the claim of a run that never started", {
+        stream_id: streamId,
+        error: String(err),
+      });
     }
   }
 
@@ -401,6 +438,7 @@ export class RunManager {
       persistIntervalMs: opts.persistIntervalMs,
     }, ids);
     this.runs.set(ids.streamId, run);
+    this.starting.delete(ids.streamId);
     // Start on the next macrotask so the HTTP response leaves first.
     run.done = new Promise<void>((resolve) => setTimeout(resolve, 0))
       .then(loadAgentLoop)

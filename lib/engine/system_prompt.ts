@@ -61,8 +61,8 @@ const userInstructions: PromptSection = ({ app }) => {
 };
 
 /** The session's profile home: where its SOUL.md, MEMORY.md, USER.md and skills live. */
-function profileHomeOf(app: EngineHost, sessionId: string): string {
-  return profileHome(app.config, sessionProfile(app.db, sessionId));
+async function profileHomeOf(app: EngineHost, sessionId: string): Promise<string> {
+  return profileHome(app.config, await sessionProfile(app.db, sessionId));
 }
 
 /** Ordered sections. Other subsystems (skills, memory) append theirs here. */
@@ -73,16 +73,16 @@ export const SECTIONS: PromptSection[] = [
   toolGuide,
   contextFiles,
   userInstructions,
-  ({ app, session }) => soulPromptSection(profileHomeOf(app, session.session_id)),
-  ({ app, session, tools }) =>
-    memoryPromptSection(profileHomeOf(app, session.session_id), {
+  async ({ app, session }) => soulPromptSection(await profileHomeOf(app, session.session_id)),
+  async ({ app, session, tools }) =>
+    memoryPromptSection(await profileHomeOf(app, session.session_id), {
       toolOffered: tools.some((t) => t.name === "memory"),
     }),
-  ({ app, session, tools }) =>
+  async ({ app, session, tools }) =>
     sessionSkillsSection(
       {
         db: app.db,
-        config: configForProfile(app.config, sessionProfile(app.db, session.session_id)),
+        config: configForProfile(app.config, await sessionProfile(app.db, session.session_id)),
       },
       session.session_id,
       { toolOffered: tools.some((t) => t.name === "skill") },

@@ -28,9 +28,9 @@ function mcpServerOf(toolName: string): string {
 }
 
 /** The MCP servers the session's profile allows, or null for all of them. */
-function profileMcpServers(app: EngineHost, sessionId: string): string[] | null {
+function profileMcpServers(app: EngineHost, profile: string): string[] | null {
   try {
-    return getProfileSettings(app.config, sessionProfile(app.db, sessionId)).mcp_servers;
+    return getProfileSettings(app.config, profile).mcp_servers;
   } catch {
     return null; // a deleted profile's sessions moved to default, which allows all
   }
@@ -48,14 +48,16 @@ export const TOOL_HOOKS: EngineHooks = {
     // A `/btw` side question is answered from the context alone (lib/engine/side_question.ts).
     if (sideKindOf(app.db, session.session_id) === "btw") return [];
     const [{ buildToolset }, { loadMcpTools }] = await loadToolModules();
-    const builtIn = buildToolset(app, session);
+    // The session's profile: whose skills and memory its tools use, which MCP servers it allows.
+    const profile = await sessionProfile(app.db, session.session_id);
+    const builtIn = buildToolset(app, session, profile);
     const mcp = await loadMcpTools(app.mcp).catch((err) => {
       app.log.warn("MCP tools unavailable for this turn", { error: String(err) });
       return [];
     });
     const names = new Set(builtIn.map((t) => t.name));
     // A profile may limit which MCP servers its sessions use (`profiles.<name>.mcp_servers`).
-    const allowed = profileMcpServers(app, session.session_id);
+    const allowed = profileMcpServers(app, profile);
     return [
       ...builtIn,
       ...mcp.filter((t) =>
@@ -68,7 +70,7 @@ export const TOOL_HOOKS: EngineHooks = {
       sessionId: run.sessionId,
       streamId: run.streamId,
       ...req,
-      unattended: unattendedReason(app.db, run.sessionId) ??
+      unattended: (await unattendedReason(app.db, run.sessionId)) ??
         backgroundUnattended(app, run.sessionId),
       emit: (e) => run.emit(e),
       signal: run.signal,

@@ -91,15 +91,14 @@ function saveShown(db: Db, clock: Clock, sessionId: string, turnId: string, tail
  * POST /api/session/regenerate: keep the last answer as a variant and run the last user
  * message again (like retry); the new answer becomes the shown variant.
  */
-export function regenerate(app: EngineHost & { runs: RunManager }, sessionId: string): StartResult {
+export function regenerate(
+  app: EngineHost & { runs: RunManager },
+  sessionId: string,
+): Promise<StartResult> {
   const { db, clock } = app;
-  return transaction(db, () => {
-    const s = getSession(db, sessionId);
-    if (s.active_stream_id) {
-      throw new ConflictError("session already has an active stream", {
-        active_stream_id: s.active_stream_id,
-      });
-    }
+  // Under the new run's claim (no other run can change the turn meanwhile) and in the
+  // transaction that drops the old answer: the variant is kept exactly when the answer goes.
+  return app.runs.retry(app, sessionId, () => {
     const turn = lastTurn(db, sessionId);
     const turnId = turn?.user.turn_id;
     if (turn && turnId && turn.tail.length) {
@@ -110,7 +109,6 @@ export function regenerate(app: EngineHost & { runs: RunManager }, sessionId: st
          VALUES (?, ?, ?, NULL, NULL, ?)`,
       ).run(sessionId, turnId, next, clock());
     }
-    return app.runs.retry(app, sessionId);
   });
 }
 

@@ -8,6 +8,7 @@ import type { EngineHost } from "../engine/engine_host.ts";
 import { createLanguageModel } from "../providers/model_stream.ts";
 import { pickEndpoint, resolveProviders } from "../providers/provider_config.ts";
 import { contentText, listMessages } from "../sessions/messages.ts";
+import { sql } from "../storage/db.ts";
 import type { Goal } from "./goal_store.ts";
 
 export const VerdictSchema = z.object({
@@ -56,9 +57,9 @@ export async function evaluateGoal(
   goal: Goal,
   opts: EvaluateOptions = {},
 ): Promise<{ verdict: Verdict; tokens: number }> {
-  const session = host.db.prepare(
-    "SELECT model, model_provider FROM sessions WHERE session_id = ?",
-  ).get(sessionId) as { model: string | null; model_provider: string | null } | undefined;
+  const session = await host.db.get<{ model: string | null; model_provider: string | null }>(
+    sql`SELECT model, model_provider FROM sessions WHERE session_id = ${sessionId}`,
+  );
   const resolved = resolveProviders(host.config, host.log);
   const endpoint = pickEndpoint(resolved, session?.model_provider);
   const aux = auxiliaryModel(host.config.file);

@@ -6,6 +6,7 @@
 // row before anything starts, so a restart never repeats or loses it.
 import type { EngineHost } from "../engine/engine_host.ts";
 import type { RunManager } from "../engine/run_manager.ts";
+import { sql } from "../storage/db.ts";
 import { getGoal, type Goal, updateGoal } from "./goal_store.ts";
 import { evaluateGoal, type EvaluateOptions, type Verdict } from "./evaluator.ts";
 
@@ -25,18 +26,19 @@ export function continuationPrompt(goal: Goal, reason: string): string {
     `If the goal is already met, say so plainly; if you need the user, ask.`;
 }
 
-function pendingApprovals(app: EngineHost, sessionId: string): number {
-  const { n } = app.db.prepare(
-    "SELECT count(*) AS n FROM approvals WHERE session_id = ? AND status = 'pending'",
-  ).get(sessionId) as { n: number };
-  return n;
+async function pendingApprovals(app: EngineHost, sessionId: string): Promise<number> {
+  const row = await app.db.get<{ n: number }>(
+    sql`SELECT count(*) AS n FROM approvals WHERE session_id = ${sessionId} AND status = 'pending'`,
+  );
+  return Number(row?.n ?? 0);
 }
 
-function runTokens(app: EngineHost, streamId: string): number {
-  const { t } = app.db.prepare(
-    "SELECT COALESCE(SUM(input_tokens + output_tokens), 0) AS t FROM usage WHERE stream_id = ?",
-  ).get(streamId) as { t: number };
-  return t;
+async function runTokens(app: EngineHost, streamId: string): Promise<number> {
+  const row = await app.db.get<{ t: number }>(
+    sql`SELECT COALESCE(SUM(input_tokens + output_tokens), 0) AS t FROM usage
+        WHERE stream_id = ${streamId}`,
+  );
+  return Number(row?.t ?? 0);
 }
 
 /** Judge the goal after the run `streamId` of `sessionId` ended with `status`. */
@@ -45,11 +47,11 @@ export async function afterTurn(
   run: { sessionId: string; streamId: string; status: string },
   opts: EvaluateOptions = {},
 ): Promise<GoalDecision> {
-  const goal = getGoal(app.db, run.sessionId);
+  const goal = await getGoal(app.db, run.sessionId);
   if (!goal || goal.status !== "active") return { action: "none", reason: "no active goal" };
   if (run.status !== "done") return { action: "none", reason: `the turn ended ${run.status}` };
   const now = () => app.clock();
-  const spent = runTokens(app, run.streamId);
+  const spent = await runTokens(app, run.streamId);
   let verdict: Verdict;
   let evalTokens = 0;
   try {
@@ -74,9 +76,9 @@ export async function afterTurn(
     last_reason: verdict.reason,
     subgoals: verdict.subgoals.length ? verdict.subgoals : goal.subgoals,
   };
-  const stop = (status: Goal["status"], paused_reason: string | null) => ({
+  const stop = async (status: Goal["status"], paused_reason: string | null) => ({
     action: "stop" as const,
-    goal: updateGoal(app.db, run.sessionId, { ...base, status, paused_reason }, now())!,
+    goal: (await updateGoal(app.db, run.sessionId, { ...base, status, paused_reason }, now()))!,
   });
   if (verdict.verdict === "met") return stop("done", null);
   if (verdict.verdict === "blocked") return stop("blocked", verdict.reason);
@@ -89,11 +91,12 @@ export async function afterTurn(
   if (stalls >= goal.max_no_progress) {
     return stop("paused", `no progress in ${stalls} evaluations`);
   }
-  const updated = updateGoal(app.db, run.sessionId, { ...base, paused_reason: null }, now())!;
+  const updated =
+    (await updateGoal(app.db, run.sessionId, { ...base, paused_reason: null }, now()))!;
   // The run that just ended must have let go of the session, and nothing may be waiting on the
   // user, before the goal starts the next turn by itself.
   await app.runs.get(run.streamId)?.done;
-  if (pendingApprovals(app, run.sessionId) > 0) {
+  if (await pendingApprovals(app, run.sessionId) > 0) {
     return { action: "none", reason: "an approval is pending" };
   }
   const started = await app.runs.start(app, {

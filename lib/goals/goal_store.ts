@@ -2,7 +2,7 @@
 // budgets, the count of evaluations without progress, the evaluator's last verdict and reason and
 // its subgoals. Invariants: one goal per session (setting a new one replaces it); status moves
 // only through these functions; the row survives restarts; "cleared" rows are deleted.
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import { ValidationError } from "../errors.ts";
 
 export type GoalStatus = "active" | "paused" | "done" | "blocked";
@@ -69,74 +69,86 @@ function toGoal(r: Record<string, unknown>): Goal {
   return { ...(r as unknown as Goal), subgoals };
 }
 
-export function getGoal(db: Db, sessionId: string): Goal | null {
-  const r = db.prepare("SELECT * FROM goals WHERE session_id = ?").get(sessionId);
-  return r ? toGoal(r as Record<string, unknown>) : null;
+// Named, never `*`: on PostgreSQL every table also has a `rowid` that must not reach a Goal.
+const COLUMNS = sql.raw(
+  `session_id, goal, status, turns_used, max_turns, tokens_used, max_tokens, no_progress,
+   max_no_progress, last_verdict, last_reason, paused_reason, subgoals, created_at, updated_at`,
+);
+
+export async function getGoal(db: AsyncQueries, sessionId: string): Promise<Goal | null> {
+  const r = await db.get(sql`SELECT ${COLUMNS} FROM goals WHERE session_id = ${sessionId}`);
+  return r ? toGoal(r) : null;
 }
 
 /** Set a new active goal for the session, replacing any other. */
-export function setGoal(
-  db: Db,
+export async function setGoal(
+  db: AsyncQueries,
   sessionId: string,
   text: string,
   budgets: GoalBudgets,
   now: number,
-): Goal {
+): Promise<Goal> {
   const goal = text.trim();
   if (!goal) throw new ValidationError("goal text is empty");
   if (goal.length > 4000) throw new ValidationError("A goal is at most 4,000 characters");
-  db.prepare(
-    // A new goal replaces the old one whole (the columns not listed go back to NULL), written as
-    // ON CONFLICT because PostgreSQL has no INSERT OR REPLACE.
-    `INSERT INTO goals (session_id, goal, status, turns_used, max_turns, tokens_used,
-       max_tokens, no_progress, max_no_progress, subgoals, created_at, updated_at)
-     VALUES (?, ?, 'active', 0, ?, 0, ?, 0, ?, '[]', ?, ?)
-     ON CONFLICT (session_id) DO UPDATE SET goal = excluded.goal, status = excluded.status,
-       turns_used = excluded.turns_used, max_turns = excluded.max_turns,
-       tokens_used = excluded.tokens_used, max_tokens = excluded.max_tokens,
-       no_progress = excluded.no_progress, max_no_progress = excluded.max_no_progress,
-       last_verdict = NULL, last_reason = NULL, paused_reason = NULL,
-       subgoals = excluded.subgoals, created_at = excluded.created_at,
-       updated_at = excluded.updated_at`,
-  ).run(sessionId, goal, budgets.max_turns, budgets.max_tokens, budgets.max_no_progress, now, now);
-  return getGoal(db, sessionId)!;
+  // A new goal replaces the old one whole (the columns not listed go back to NULL), written as
+  // ON CONFLICT because PostgreSQL has no INSERT OR REPLACE; RETURNING reads what was written.
+  const r = await db.get(
+    sql`INSERT INTO goals (session_id, goal, status, turns_used, max_turns, tokens_used,
+          max_tokens, no_progress, max_no_progress, subgoals, created_at, updated_at)
+        VALUES (${sessionId}, ${goal}, 'active', 0, ${budgets.max_turns}, 0, ${budgets.max_tokens},
+          0, ${budgets.max_no_progress}, '[]', ${now}, ${now})
+        ON CONFLICT (session_id) DO UPDATE SET goal = excluded.goal, status = excluded.status,
+          turns_used = excluded.turns_used, max_turns = excluded.max_turns,
+          tokens_used = excluded.tokens_used, max_tokens = excluded.max_tokens,
+          no_progress = excluded.no_progress, max_no_progress = excluded.max_no_progress,
+          last_verdict = NULL, last_reason = NULL, paused_reason = NULL,
+          subgoals = excluded.subgoals, created_at = excluded.created_at,
+          updated_at = excluded.updated_at
+        RETURNING ${COLUMNS}`,
+  );
+  return toGoal(r!);
 }
+
+/** The columns a patch may change (everything but the key and the creation time). */
+const PATCHABLE = [
+  "goal",
+  "status",
+  "turns_used",
+  "max_turns",
+  "tokens_used",
+  "max_tokens",
+  "no_progress",
+  "max_no_progress",
+  "last_verdict",
+  "last_reason",
+  "paused_reason",
+  "subgoals",
+] as const satisfies readonly (keyof Goal)[];
 
 /** Change fields of the session's goal; null when there is none. */
-export function updateGoal(
-  db: Db,
+export async function updateGoal(
+  db: AsyncQueries,
   sessionId: string,
-  patch: Partial<Omit<Goal, "session_id" | "created_at">>,
+  patch: Partial<Omit<Goal, "session_id" | "created_at" | "updated_at">>,
   now: number,
-): Goal | null {
-  const current = getGoal(db, sessionId);
-  if (!current) return null;
-  const next = { ...current, ...patch, updated_at: now };
-  db.prepare(
-    `UPDATE goals SET goal = ?, status = ?, turns_used = ?, max_turns = ?, tokens_used = ?,
-       max_tokens = ?, no_progress = ?, max_no_progress = ?, last_verdict = ?, last_reason = ?,
-       paused_reason = ?, subgoals = ?, updated_at = ? WHERE session_id = ?`,
-  ).run(
-    next.goal,
-    next.status,
-    next.turns_used,
-    next.max_turns,
-    next.tokens_used,
-    next.max_tokens,
-    next.no_progress,
-    next.max_no_progress,
-    next.last_verdict,
-    next.last_reason,
-    next.paused_reason,
-    JSON.stringify(next.subgoals),
-    now,
-    sessionId,
+): Promise<Goal | null> {
+  // Only the patched columns are written, in one statement: a concurrent patch of other fields
+  // (the user pausing while the runner records a verdict) is never overwritten by a stale read.
+  const sets = PATCHABLE.filter((k) => patch[k] !== undefined).map((k) =>
+    sql`${sql.ref(k)} = ${k === "subgoals" ? JSON.stringify(patch.subgoals) : patch[k]}`
   );
-  return getGoal(db, sessionId);
+  const r = await db.get(
+    sql`UPDATE goals SET ${sql.join([...sets, sql`updated_at = ${now}`])}
+        WHERE session_id = ${sessionId}
+        RETURNING ${COLUMNS}`,
+  );
+  return r ? toGoal(r) : null;
 }
 
-export function clearGoal(db: Db, sessionId: string): boolean {
-  return Number(db.prepare("DELETE FROM goals WHERE session_id = ?").run(sessionId).changes) > 0;
+export async function clearGoal(db: AsyncQueries, sessionId: string): Promise<boolean> {
+  const { changes } = await db.run(sql`DELETE FROM goals WHERE session_id = ${sessionId}`);
+  return changes > 0;
 }
 
 /** The original's `goal` object in API answers. */

@@ -4,7 +4,7 @@
 // same [start, end); a turn without a price is counted as unpriced, never as $0; a turn whose
 // tokens were estimated (the provider reported none) is counted in `estimated_turns` wherever
 // its tokens are summed, and tokens/s averages only rates measured on reported tokens.
-import type { Db } from "../storage/db.ts";
+import { type Db, sql, type SqlQuery } from "../storage/db.ts";
 import {
   type InsightsWindow,
   type LocalCalendar,
@@ -91,10 +91,11 @@ const SLOT = 900;
  * The 15-minute slot of an epoch-seconds column. Timestamps are positive, so SQLite's CAST (which
  * truncates) is the floor; PostgreSQL's CAST rounds, hence its floor() (which SQLite lacks).
  */
-function slotSql(db: Db, column: string): string {
+function slotSql(db: Db, column: "created_at" | "timestamp"): SqlQuery {
+  const col = sql.raw(column); // one of two fixed column names, never input
   return db.backend === "postgres"
-    ? `CAST(floor(${column} / ${SLOT}) AS BIGINT)`
-    : `CAST(${column} / ${SLOT} AS INTEGER)`;
+    ? sql`CAST(floor(${col} / ${sql.lit(SLOT)}) AS BIGINT)`
+    : sql`CAST(${col} / ${sql.lit(SLOT)} AS INTEGER)`;
 }
 
 interface UsageSlot {
@@ -143,11 +144,11 @@ const money = (n: number) => round(n, 10);
  * Aggregate usage and activity over `window`. `window` must come from
  * `resolveInsightsWindow` with the same calendar, so its days and the series agree.
  */
-export function computeInsights(
+export async function computeInsights(
   db: Db,
   window: InsightsWindow,
   cal: LocalCalendar,
-): InsightsReport {
+): Promise<InsightsReport> {
   const days = windowDays(window, cal);
   const daily: DailyTokens[] = days.map((d) => ({
     date: d.date,
@@ -168,18 +169,18 @@ export function computeInsights(
   const { start, end } = window;
   const usageSlot = slotSql(db, "created_at");
   const usage = end > start
-    ? db.prepare(
-      `SELECT model, model_provider, ${usageSlot} AS slot,
-              COUNT(*) AS turns, SUM(input_tokens) AS input_tokens,
-              SUM(output_tokens) AS output_tokens, SUM(cached_tokens) AS cached_tokens,
-              SUM(cost) AS priced_cost, COUNT(cost) AS priced_turns,
-              COUNT(CASE WHEN estimated <> 0 THEN 1 END) AS estimated_turns,
-              SUM(ttft_ms) AS ttft_sum, COUNT(ttft_ms) AS ttft_n,
-              SUM(tokens_per_s) AS tps_sum, COUNT(tokens_per_s) AS tps_n,
-              SUM(tool_count) AS tool_calls
-       FROM usage WHERE created_at >= ? AND created_at < ?
-       GROUP BY model, model_provider, slot`,
-    ).all(start, end) as unknown as UsageSlot[]
+    ? await db.all<UsageSlot>(
+      sql`SELECT model, model_provider, ${usageSlot} AS slot,
+                 COUNT(*) AS turns, SUM(input_tokens) AS input_tokens,
+                 SUM(output_tokens) AS output_tokens, SUM(cached_tokens) AS cached_tokens,
+                 SUM(cost) AS priced_cost, COUNT(cost) AS priced_turns,
+                 COUNT(CASE WHEN estimated <> 0 THEN 1 END) AS estimated_turns,
+                 SUM(ttft_ms) AS ttft_sum, COUNT(ttft_ms) AS ttft_n,
+                 SUM(tokens_per_s) AS tps_sum, COUNT(tokens_per_s) AS tps_n,
+                 SUM(tool_count) AS tool_calls
+          FROM usage WHERE created_at >= ${start} AND created_at < ${end}
+          GROUP BY model, model_provider, slot`,
+    )
     : [];
 
   for (const row of usage) {
@@ -231,11 +232,11 @@ export function computeInsights(
   for (const d of daily) d.cost = d.turns === 0 ? 0 : d.cost === null ? null : money(d.cost);
 
   const messageSlots = end > start
-    ? db.prepare(
-      `SELECT ${slotSql(db, "timestamp")} AS slot, COUNT(*) AS n FROM messages
-       WHERE timestamp >= ? AND timestamp < ? AND role IN ('user', 'assistant')
-       GROUP BY slot`,
-    ).all(start, end) as Array<{ slot: number; n: number }>
+    ? await db.all<{ slot: number; n: number }>(
+      sql`SELECT ${slotSql(db, "timestamp")} AS slot, COUNT(*) AS n FROM messages
+          WHERE timestamp >= ${start} AND timestamp < ${end} AND role IN ('user', 'assistant')
+          GROUP BY slot`,
+    )
     : [];
   let totalMessages = 0;
   for (const { slot, n } of messageSlots) {
@@ -247,11 +248,13 @@ export function computeInsights(
   }
 
   const { sessions } = end > start
-    ? db.prepare(
-      `SELECT COUNT(*) AS sessions FROM (
-         SELECT session_id FROM messages WHERE timestamp >= ? AND timestamp < ?
-         UNION SELECT session_id FROM usage WHERE created_at >= ? AND created_at < ?) AS active`,
-    ).get(start, end, start, end) as { sessions: number }
+    ? (await db.get<{ sessions: number }>(
+      sql`SELECT COUNT(*) AS sessions FROM (
+            SELECT session_id FROM messages WHERE timestamp >= ${start} AND timestamp < ${end}
+            UNION
+            SELECT session_id FROM usage WHERE created_at >= ${start} AND created_at < ${end}
+          ) AS active`,
+    ))!
     : { sessions: 0 };
 
   const models: ModelInsight[] = [...byModel.values()].map(({ ttft, tps, ...m }) => ({

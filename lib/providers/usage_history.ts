@@ -2,7 +2,7 @@
 // after every turn: tokens and estimated cost per model and provider). Invariants: read-only;
 // never asks a provider's billing API; days are UTC calendar days and every day of the window
 // is listed (zero when unused), so a chart never skips a gap.
-import type { Db } from "../storage/db.ts";
+import { type Db, sql } from "../storage/db.ts";
 
 /** Tokens and cost of a set of turns. `cost` is null when no turn had a known price. */
 export interface UsageTotals {
@@ -43,22 +43,27 @@ interface Row {
  * The last `days` UTC days (today included, oldest first) of turns metered for `provider`
  * (the endpoint id stored in `usage.model_provider`).
  */
-export function usageByDay(db: Db, provider: string, days: number, nowSec: number): UsageDay[] {
+export async function usageByDay(
+  db: Db,
+  provider: string,
+  days: number,
+  nowSec: number,
+): Promise<UsageDay[]> {
   const first = startOfDay(nowSec) - (days - 1) * DAY;
   // SQLite's CAST truncates (the floor of a positive time); PostgreSQL's rounds, and SQLite
   // has no floor(): the day number is written per backend.
   const day = db.backend === "postgres"
-    ? `CAST(floor(created_at / ${DAY}) AS BIGINT)`
-    : `CAST(created_at / ${DAY} AS INTEGER)`;
-  const rows = db.prepare(
-    `SELECT ${day} AS day, COUNT(*) AS turns,
-            COALESCE(SUM(input_tokens), 0) AS input_tokens,
-            COALESCE(SUM(output_tokens), 0) AS output_tokens,
-            COALESCE(SUM(cached_tokens), 0) AS cached_tokens,
-            SUM(cost) AS cost
-       FROM usage WHERE model_provider = ? AND created_at >= ?
-      GROUP BY day`,
-  ).all(provider, first) as unknown as Row[];
+    ? sql`CAST(floor(created_at / ${sql.lit(DAY)}) AS BIGINT)`
+    : sql`CAST(created_at / ${sql.lit(DAY)} AS INTEGER)`;
+  const rows = await db.all<Row>(
+    sql`SELECT ${day} AS day, COUNT(*) AS turns,
+               COALESCE(SUM(input_tokens), 0) AS input_tokens,
+               COALESCE(SUM(output_tokens), 0) AS output_tokens,
+               COALESCE(SUM(cached_tokens), 0) AS cached_tokens,
+               SUM(cost) AS cost
+          FROM usage WHERE model_provider = ${provider} AND created_at >= ${first}
+         GROUP BY day`,
+  );
   const byDay = new Map(rows.map((r) => [Number(r.day), r]));
   const out: UsageDay[] = [];
   for (let i = 0; i < days; i++) {

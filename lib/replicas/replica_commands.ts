@@ -11,11 +11,19 @@ import { getSession } from "../sessions/sessions.ts";
 export function installReplicaCommands(app: AppContext): void {
   app.runs.onReplicaCommand("approval", (cmd) => {
     const id = String(cmd.payload.approval_id ?? "");
-    if (!settleAnsweredApproval(app, id)) {
-      app.log.warn("an approval answered on another replica had no waiting run here", {
+    // Runs on its own: commands are handled one after another and must not wait on a query.
+    void settleAnsweredApproval(app, id).then((settled) => {
+      if (!settled) {
+        app.log.warn("an approval answered on another replica had no waiting run here", {
+          approval_id: id,
+        });
+      }
+    }).catch((err) =>
+      app.log.warn("settling an approval answered on another replica failed", {
         approval_id: id,
-      });
-    }
+        error: String(err),
+      })
+    );
   });
   app.runs.onReplicaCommand("clarify", (cmd) => {
     respondClarify(app.tools.clarify, {

@@ -7,7 +7,7 @@
 // travel as rows in run_commands with a signal on the command channel; the owner drains its
 // rows on every signal and each time its listening (re)starts, so none is lost.
 // With one process on the database (SQLite) none of this runs: every run is local.
-import type { Db } from "../storage/db.ts";
+import { type Db, sql } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { type Bus, busOf, CHANNELS } from "./bus.ts";
@@ -15,7 +15,7 @@ import { recoverInterruptedStreams } from "../engine/journal.ts";
 import { parseJsonColumn } from "../storage/db.ts";
 import { expireOrphanedApprovals } from "../approvals/approvals.ts";
 import { publishSessionsChanged } from "../sessions/session_events.ts";
-import { holdLivenessLock } from "./replica_liveness.ts";
+import { holdLivenessLock, OWNER_GONE } from "./replica_liveness.ts";
 
 /**
  * How long a lease holds without renewal, how often it is renewed and swept, and how long a lapsed
@@ -135,21 +135,39 @@ export class RunLeases {
    * Push forward the leases of the runs alive in this process — only those: a run this process
    * no longer runs (its end could not be recorded) lets its lease lapse, and a sweep closes it.
    */
-  renew(): void {
+  async renew(): Promise<void> {
     holdLivenessLock(this.#db, this.replicaId);
     const live = this.#live();
     if (live.length === 0) return;
-    this.#db.prepare(
-      `UPDATE streams SET lease_until = ? WHERE owner_replica = ? AND status = 'running'
-       AND stream_id IN (${live.map(() => "?").join(", ")})`,
-    ).run(this.#clock() + this.#timings.leaseSeconds, this.replicaId, ...live);
+    const ids = sql.join(live.map((id) => sql`${id}`));
+    await this.#db.run(
+      sql`UPDATE streams SET lease_until = ${this.#clock() + this.#timings.leaseSeconds}
+          WHERE owner_replica = ${this.replicaId} AND status = 'running'
+          AND stream_id IN (${ids})`,
+    );
   }
 
-  /** Recover the runs whose owner stopped renewing. Returns how many. */
-  sweep(): number {
-    const recovered = recoverInterruptedStreams(this.#db, this.#clock, this.recoverable());
+  /**
+   * Recover the runs whose owner is gone (or hung). Returns how many. The look for one is
+   * asynchronous (it runs every few seconds: a stalled database must not freeze the process
+   * through it); only when one is found does the recovery itself run.
+   */
+  async sweep(): Promise<number> {
+    const { expiredBefore, hungBefore } = this.recoverable();
+    const expired = await this.#db.get(
+      sql`SELECT stream_id FROM streams
+          WHERE status = 'running' AND (lease_until IS NULL OR lease_until < ${expiredBefore})
+          AND (owner_replica IS NULL OR lease_until IS NULL OR lease_until < ${hungBefore}
+            OR ${sql.raw(OWNER_GONE)})
+          LIMIT 1`,
+    );
+    if (!expired) return 0;
+    const recovered = recoverInterruptedStreams(this.#db, this.#clock, {
+      expiredBefore,
+      hungBefore,
+    });
     if (recovered.length) {
-      expireOrphanedApprovals(this.#db, this.#clock);
+      await expireOrphanedApprovals(this.#db, this.#clock);
       this.#log.warn(`recovered ${recovered.length} run(s) whose replica stopped`, {
         streams: recovered.map((s) => s.stream_id),
       });
@@ -200,11 +218,17 @@ export class RunLeases {
   }
 
   #drain(): void {
-    const rows = this.#db.prepare(
-      "DELETE FROM run_commands WHERE replica_id = ? RETURNING id, stream_id, kind, payload",
-    ).all(this.replicaId) as Array<
+    this.#guard("drain", () => this.#drainNow());
+  }
+
+  /** Take this replica's command rows (each drain takes its own: DELETE … RETURNING). */
+  async #drainNow(): Promise<void> {
+    const rows = await this.#db.all<
       { id: number; stream_id: string | null; kind: RunCommandKind; payload: string }
-    >;
+    >(
+      sql`DELETE FROM run_commands WHERE replica_id = ${this.replicaId}
+          RETURNING id, stream_id, kind, payload`,
+    );
     rows.sort((a, b) => a.id - b.id);
     for (const r of rows) {
       this.#guard(`command ${r.kind}`, () =>
@@ -216,11 +240,15 @@ export class RunLeases {
     }
   }
 
-  #guard(what: string, fn: () => void): void {
-    try {
-      fn();
-    } catch (err) {
+  #guard(what: string, fn: () => void | Promise<unknown>): void {
+    const failed = (err: unknown) =>
       this.#log.warn(`replica ${what} failed`, { error: String(err) });
+    try {
+      const done = fn();
+      // An async step (the sweep) fails later: heard here all the same.
+      if (done instanceof Promise) done.catch(failed);
+    } catch (err) {
+      failed(err);
     }
   }
 }

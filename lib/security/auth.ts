@@ -5,7 +5,7 @@
 // is derived from a random secret (0600 file in the state dir) and the current password, so
 // changing the password invalidates every cookie; the CSRF token is an HMAC of the nonce.
 import type { AppConfig } from "../settings/config.ts";
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, type Db, sql } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import { randomHex } from "../ids.ts";
 import { stateSecretHex } from "./state_secret.ts";
@@ -79,21 +79,22 @@ export function createSecurity(config: AppConfig, db: Db, clock: Clock): Securit
 }
 
 /** The password hash stored through the settings UI, or null. */
-export function storedPasswordHash(db: Db): string | null {
-  const row = db.prepare("SELECT value FROM settings WHERE key = ?").get(PASSWORD_HASH_SETTING) as
-    | { value: string }
-    | undefined;
+export async function storedPasswordHash(db: AsyncQueries): Promise<string | null> {
+  const row = await db.get<{ value: string }>(
+    sql`SELECT value FROM settings WHERE key = ${PASSWORD_HASH_SETTING}`,
+  );
   return row?.value ? row.value : null;
 }
 
 /** Auth is on when a password is configured in the environment or stored in settings. */
-export function authEnabled(sec: Pick<Security, "config" | "db">): boolean {
-  return !!sec.config.password || storedPasswordHash(sec.db) !== null;
+export async function authEnabled(sec: Pick<Security, "config" | "db">): Promise<boolean> {
+  // The environment's password needs no query (the common case of a served console).
+  return !!sec.config.password || await storedPasswordHash(sec.db) !== null;
 }
 
 /** Forget every login session (call after the password changes or is cleared). */
-export function revokeAllSessions(db: Db): void {
-  db.prepare("DELETE FROM auth_sessions").run();
+export async function revokeAllSessions(db: AsyncQueries): Promise<void> {
+  await db.run(sql`DELETE FROM auth_sessions`);
 }
 
 /** The random signing secret: created once (0600), then read back on every start. */
@@ -125,15 +126,15 @@ async function importHmacKey(bytes: Uint8Array): Promise<CryptoKey> {
 }
 
 /** Which password is in force: the environment's wins over a stored one. */
-function passwordIdentity(sec: Security): string | null {
+async function passwordIdentity(sec: Security): Promise<string | null> {
   if (sec.config.password) return `env:${sec.config.password}`;
-  const hash = storedPasswordHash(sec.db);
+  const hash = await storedPasswordHash(sec.db);
   return hash ? `hash:${hash}` : null;
 }
 
 /** The HMAC key for cookies and CSRF tokens under the current password (null: auth off). */
 async function signingKey(sec: Security): Promise<CryptoKey | null> {
-  const identity = passwordIdentity(sec);
+  const identity = await passwordIdentity(sec);
   if (identity === null) return null;
   let key = sec.cache.keys.get(identity);
   if (!key) {
@@ -172,7 +173,7 @@ export async function checkPassword(sec: Security, password: unknown): Promise<b
     ]);
     return constantTimeEqual(a, b);
   }
-  return await verifyPassword(password, storedPasswordHash(sec.db));
+  return await verifyPassword(password, await storedPasswordHash(sec.db));
 }
 
 /** Start a login session; returns the cookie value to set. */
@@ -182,13 +183,17 @@ export async function createLoginSession(sec: Security): Promise<string> {
   const now = sec.clock();
   const nonce = randomHex(32);
   const expires = Math.floor(now + SESSION_TTL_SECONDS);
-  sec.db.prepare("DELETE FROM auth_sessions WHERE expires_at <= ?").run(now);
-  sec.db.prepare("INSERT INTO auth_sessions (nonce, created_at, expires_at) VALUES (?, ?, ?)")
-    .run(nonce, now, expires);
-  sec.db.prepare(
-    `DELETE FROM auth_sessions WHERE nonce NOT IN
-       (SELECT nonce FROM auth_sessions ORDER BY created_at DESC LIMIT ?)`,
-  ).run(MAX_SESSIONS);
+  // Expired sessions and those past the cap go in the same transaction the new one lands in.
+  await sec.db.transaction(async (tx) => {
+    await tx.run(sql`DELETE FROM auth_sessions WHERE expires_at <= ${now}`);
+    await tx.run(
+      sql`INSERT INTO auth_sessions (nonce, created_at, expires_at) VALUES (${nonce}, ${now}, ${expires})`,
+    );
+    await tx.run(
+      sql`DELETE FROM auth_sessions WHERE nonce NOT IN
+            (SELECT nonce FROM auth_sessions ORDER BY created_at DESC LIMIT ${MAX_SESSIONS})`,
+    );
+  });
   const payload = `${nonce}.${expires}`;
   return `${payload}.${toBase64Url(await hmac(key, payload))}`;
 }
@@ -222,9 +227,9 @@ export async function readLoginSession(
   if (!key) return null;
   const expected = await hmac(key, `${nonce}.${expText}`);
   if (!constantTimeEqual(expected, fromBase64Url(sigText))) return null;
-  const row = sec.db.prepare("SELECT expires_at FROM auth_sessions WHERE nonce = ?").get(nonce) as
-    | { expires_at: number }
-    | undefined;
+  const row = await sec.db.get<{ expires_at: number }>(
+    sql`SELECT expires_at FROM auth_sessions WHERE nonce = ${nonce}`,
+  );
   if (!row || row.expires_at <= now) return null;
   return { nonce, csrfToken: toBase64Url(await hmac(key, `csrf\0${nonce}`)) };
 }
@@ -232,7 +237,7 @@ export async function readLoginSession(
 /** Revoke the login session a request carries (logout). Unknown or absent cookies: no-op. */
 export async function endLoginSession(sec: Security, req: Request): Promise<void> {
   const session = await readLoginSession(sec, req);
-  if (session) sec.db.prepare("DELETE FROM auth_sessions WHERE nonce = ?").run(session.nonce);
+  if (session) await sec.db.run(sql`DELETE FROM auth_sessions WHERE nonce = ${session.nonce}`);
 }
 
 /** True when `token` is the CSRF token of the login session `expected` (constant time). */

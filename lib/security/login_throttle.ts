@@ -61,20 +61,24 @@ export async function beginLoginAttempt(
 ): Promise<LoginAttempt> {
   const device = await deviceProof(sec, req);
   const key = loginKey(account, client, device);
-  const decision = sec.limits.login.hit(key);
+  const decision = await sec.limits.login.hit(key);
   if (!decision.ok) throw tooMany(decision);
   return { account, client, key, device, decision };
 }
 
 /** A wrong password (the caller answers 401). The one that fills the window logs the lock. */
-export function failedLoginAttempt(sec: Security, log: Logger, attempt: LoginAttempt): void {
+export async function failedLoginAttempt(
+  sec: Security,
+  log: Logger,
+  attempt: LoginAttempt,
+): Promise<void> {
   const { client, account, decision } = attempt;
   // A device id is a bearer secret: only a prefix reaches the log, enough to tell browsers apart.
   const device = attempt.device ? { device: attempt.device.slice(0, 8) } : {};
   log.warn("Failed login attempt", { client, account, ...device });
   const limiter = sec.limits.login;
   if (decision.count >= limiter.limit) {
-    const now = limiter.peek(attempt.key);
+    const now = await limiter.peek(attempt.key);
     log.warn("Login locked: too many failed passwords", {
       client,
       account,
@@ -92,7 +96,7 @@ export async function succeededLoginAttempt(
   attempt: LoginAttempt,
   secure: boolean,
 ): Promise<string> {
-  sec.limits.login.reset(attempt.key);
+  await sec.limits.login.reset(attempt.key);
   return await deviceCookie(sec, secure);
 }
 

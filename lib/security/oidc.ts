@@ -42,8 +42,8 @@ export class OidcRefusedError extends Error {
 }
 
 /** True when sign-in through the configured provider is offered (auth on, issuer set). */
-export function oidcEnabled(sec: Pick<Security, "config" | "db">): boolean {
-  return !!sec.config.oidc && authEnabled(sec);
+export async function oidcEnabled(sec: Pick<Security, "config" | "db">): Promise<boolean> {
+  return !!sec.config.oidc && await authEnabled(sec);
 }
 
 /** The provider's name for "Sign in with <name>". */
@@ -99,10 +99,10 @@ function configuration(sec: Security, oidc: OidcConfig): Promise<OidcClient.Conf
   return pending;
 }
 
-function requireOidc(sec: Security): OidcConfig {
+async function requireOidc(sec: Security): Promise<OidcConfig> {
   const oidc = sec.config.oidc;
   if (!oidc) throw new ValidationError("Sign-in with OpenID Connect is not configured (auth.oidc)");
-  if (!authEnabled(sec)) {
+  if (!(await authEnabled(sec))) {
     throw new ValidationError(
       "Sign-in with OpenID Connect needs sign-in to be on: set a password first",
     );
@@ -120,7 +120,7 @@ export async function startOidcLogin(
   url: URL,
   next: string | null,
 ): Promise<{ url: URL; state: string }> {
-  const oidc = requireOidc(sec);
+  const oidc = await requireOidc(sec);
   checkHost(req, sec.config);
   const host = (req.headers.get("host") ?? url.host).trim().toLowerCase();
   const redirectUri = oidc.redirectUri ?? `${url.protocol}//${host}${OIDC_CALLBACK_PATH}`;
@@ -136,7 +136,7 @@ export async function startOidcLogin(
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
-  putChallenge(sec.db, sec.clock, "oidc", state, {
+  await putChallenge(sec.db, sec.clock, "oidc", state, {
     verifier,
     nonce,
     redirectUri,
@@ -170,7 +170,7 @@ export async function finishOidcLogin(
   req: Request,
   url: URL,
 ): Promise<OidcIdentity> {
-  const oidc = requireOidc(sec);
+  const oidc = await requireOidc(sec);
   const state = url.searchParams.get("state") ?? "";
   const mine = readCookie(req.headers.get("cookie"), OIDC_STATE_COOKIE) ?? "";
   const enc = new TextEncoder();
@@ -180,7 +180,7 @@ export async function finishOidcLogin(
         "login page.",
     );
   }
-  const pending = takeChallenge(sec.db, sec.clock, "oidc", state);
+  const pending = await takeChallenge(sec.db, sec.clock, "oidc", state);
   if (!pending) {
     throw new OidcRefusedError(
       "This sign-in link has expired or was already used. Start again from the login page.",

@@ -12,6 +12,7 @@ import type { AppConfig } from "../settings/config.ts";
 import { AuthError, NotFoundError, ValidationError } from "../errors.ts";
 import { authEnabled, type Security } from "./auth.ts";
 import { putChallenge, takeChallenge } from "./auth_challenges.ts";
+import { sql } from "../storage/db.ts";
 import { checkHost, hostName } from "./request_guard.ts";
 import { fromBase64Url } from "./password.ts";
 
@@ -79,8 +80,8 @@ export const LoginBody = z.object({
 });
 
 /** Refuse passkey routes while auth is off: a passkey would guard nothing. */
-export function requirePasskeyAuth(sec: Security): void {
-  if (!authEnabled(sec)) {
+export async function requirePasskeyAuth(sec: Security): Promise<void> {
+  if (!(await authEnabled(sec))) {
     throw new ValidationError(
       "Passkeys need sign-in to be on: set a password first (Control Center → System)",
     );
@@ -116,25 +117,28 @@ interface PasskeyRow {
 }
 
 /** The registered passkeys, newest first. */
-export function listPasskeys(sec: Pick<Security, "db">): PasskeyInfo[] {
-  return sec.db.prepare(
-    "SELECT id, name, created_at, last_used_at FROM passkeys ORDER BY created_at DESC",
-  ).all() as unknown as PasskeyInfo[];
+export async function listPasskeys(sec: Pick<Security, "db">): Promise<PasskeyInfo[]> {
+  const rows = await sec.db.all<PasskeyInfo>(
+    sql`SELECT id, name, created_at, last_used_at FROM passkeys ORDER BY created_at DESC`,
+  );
+  return rows.map((r) => ({ ...r }));
 }
 
 /** True when at least one passkey is registered and auth is on (login offers the button). */
-export function passkeysEnabled(sec: Pick<Security, "db" | "config">): boolean {
-  if (!authEnabled(sec)) return false;
-  return sec.db.prepare("SELECT 1 FROM passkeys LIMIT 1").get() !== undefined;
+export async function passkeysEnabled(sec: Pick<Security, "db" | "config">): Promise<boolean> {
+  if (!(await authEnabled(sec))) return false;
+  return await sec.db.get(sql`SELECT 1 AS one FROM passkeys LIMIT 1`) !== undefined;
+}
+
+/** The registered credentials' ids and transports (what a ceremony lists). */
+function credentials(sec: Pick<Security, "db">) {
+  return sec.db.all<{ id: string; transports: string }>(sql`SELECT id, transports FROM passkeys`);
 }
 
 /** Options for navigator.credentials.create(), with a fresh challenge bound to `rp`. */
 export async function startRegistration(sec: Security, rp: RpContext, rpName: string) {
-  requirePasskeyAuth(sec);
-  const existing = sec.db.prepare("SELECT id, transports FROM passkeys").all() as unknown as {
-    id: string;
-    transports: string;
-  }[];
+  await requirePasskeyAuth(sec);
+  const existing = await credentials(sec);
   if (existing.length >= MAX_PASSKEYS) {
     throw new ValidationError(`Up to ${MAX_PASSKEYS} passkeys can be registered; remove one first`);
   }
@@ -151,7 +155,7 @@ export async function startRegistration(sec: Security, rp: RpContext, rpName: st
     supportedAlgorithmIDs: ALGORITHMS,
     timeout: 60_000,
   });
-  putChallenge(
+  await putChallenge(
     sec.db,
     sec.clock,
     "passkey_register",
@@ -168,9 +172,14 @@ export async function finishRegistration(
   rp: RpContext,
   body: z.infer<typeof RegistrationBody>,
 ): Promise<PasskeyInfo> {
-  requirePasskeyAuth(sec);
+  await requirePasskeyAuth(sec);
   const response = body.response as unknown as RegistrationResponseJSON;
-  const expected = takeCeremony(sec, "passkey_register", response.response.clientDataJSON, rp);
+  const expected = await takeCeremony(
+    sec,
+    "passkey_register",
+    response.response.clientDataJSON,
+    rp,
+  );
   let verification;
   try {
     verification = await (await webauthn()).verifyRegistrationResponse({
@@ -190,16 +199,12 @@ export async function finishRegistration(
   const name = body.name || `Passkey ${new Date(now * 1000).toISOString().slice(0, 10)}`;
   // A known id is skipped, not a failed insert: on PostgreSQL a failed statement would abort an
   // enclosing transaction.
-  const res = sec.db.prepare(
-    `INSERT INTO passkeys (id, name, public_key, counter, transports, created_at)
-     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-  ).run(
-    credential.id,
-    name,
-    credential.publicKey,
-    credential.counter,
-    JSON.stringify(credential.transports ?? []),
-    now,
+  const transports = JSON.stringify(credential.transports ?? []);
+  const res = await sec.db.run(
+    sql`INSERT INTO passkeys (id, name, public_key, counter, transports, created_at)
+        VALUES (${credential.id}, ${name}, ${credential.publicKey}, ${credential.counter},
+          ${transports}, ${now})
+        ON CONFLICT (id) DO NOTHING`,
   );
   if (Number(res.changes) === 0) throw new ValidationError("This passkey is already registered");
   return { id: credential.id, name, created_at: now, last_used_at: null };
@@ -207,11 +212,8 @@ export async function finishRegistration(
 
 /** Options for navigator.credentials.get(): a fresh challenge and the known credentials. */
 export async function startLogin(sec: Security, rp: RpContext) {
-  requirePasskeyAuth(sec);
-  const creds = sec.db.prepare("SELECT id, transports FROM passkeys").all() as unknown as {
-    id: string;
-    transports: string;
-  }[];
+  await requirePasskeyAuth(sec);
+  const creds = await credentials(sec);
   if (creds.length === 0) throw new ValidationError("No passkeys are registered");
   const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: rp.rpID,
@@ -219,7 +221,7 @@ export async function startLogin(sec: Security, rp: RpContext) {
     userVerification: "required",
     timeout: 60_000,
   });
-  putChallenge(
+  await putChallenge(
     sec.db,
     sec.clock,
     "passkey_login",
@@ -239,17 +241,18 @@ export async function finishLogin(
   rp: RpContext,
   body: z.infer<typeof LoginBody>,
 ): Promise<void> {
-  requirePasskeyAuth(sec);
+  await requirePasskeyAuth(sec);
   const response = body.response as unknown as AuthenticationResponseJSON;
   let expected: { challenge: string };
   try {
-    expected = takeCeremony(sec, "passkey_login", response.response.clientDataJSON, rp);
+    expected = await takeCeremony(sec, "passkey_login", response.response.clientDataJSON, rp);
   } catch (err) {
     throw new AuthError((err as Error).message);
   }
-  const row = sec.db.prepare("SELECT * FROM passkeys WHERE id = ?").get(response.id) as
-    | PasskeyRow
-    | undefined;
+  const row = await sec.db.get<PasskeyRow>(
+    sql`SELECT id, name, public_key, counter, transports, created_at, last_used_at
+        FROM passkeys WHERE id = ${response.id}`,
+  );
   if (!row) throw new AuthError("Passkey sign-in failed: this passkey is not registered here");
   let verification;
   try {
@@ -271,15 +274,17 @@ export async function finishLogin(
   }
   if (!verification.verified) throw new AuthError("Passkey sign-in failed");
   // Conditional on the counter read above: of two racing uses of one assertion, one wins.
-  const updated = sec.db.prepare(
-    "UPDATE passkeys SET counter = ?, last_used_at = ? WHERE id = ? AND counter = ?",
-  ).run(verification.authenticationInfo.newCounter, sec.clock(), row.id, row.counter);
+  const updated = await sec.db.run(
+    sql`UPDATE passkeys SET counter = ${verification.authenticationInfo.newCounter},
+          last_used_at = ${sec.clock()}
+        WHERE id = ${row.id} AND counter = ${row.counter}`,
+  );
   if (updated.changes !== 1) throw new AuthError("Passkey sign-in failed: counter changed");
 }
 
 /** Forget one passkey. Unknown id → 404. */
-export function removePasskey(sec: Pick<Security, "db">, id: string): void {
-  const res = sec.db.prepare("DELETE FROM passkeys WHERE id = ?").run(id);
+export async function removePasskey(sec: Pick<Security, "db">, id: string): Promise<void> {
+  const res = await sec.db.run(sql`DELETE FROM passkeys WHERE id = ${id}`);
   if (res.changes === 0) throw new NotFoundError(`Passkey "${id.slice(0, 40)}" not found`);
 }
 
@@ -287,12 +292,12 @@ export function removePasskey(sec: Pick<Security, "db">, id: string): void {
  * Read the challenge a response signed (clientDataJSON) and take its pending ceremony. It
  * must exist, be unused and unexpired, and have been issued for this same RP ID and origin.
  */
-function takeCeremony(
+async function takeCeremony(
   sec: Security,
   kind: "passkey_register" | "passkey_login",
   clientDataJSON: string,
   rp: RpContext,
-): { challenge: string } {
+): Promise<{ challenge: string }> {
   let challenge: unknown;
   try {
     challenge = JSON.parse(new TextDecoder().decode(fromBase64Url(clientDataJSON))).challenge;
@@ -302,7 +307,7 @@ function takeCeremony(
   if (typeof challenge !== "string" || !B64URL.test(challenge)) {
     throw new ValidationError("Malformed passkey response: no challenge");
   }
-  const stored = takeChallenge(sec.db, sec.clock, kind, challenge);
+  const stored = await takeChallenge(sec.db, sec.clock, kind, challenge);
   if (!stored) throw new ValidationError("Passkey challenge expired or already used; try again");
   if (stored.rpID !== rp.rpID || stored.origin !== rp.origin) {
     throw new ValidationError("Passkey challenge was issued for another address");

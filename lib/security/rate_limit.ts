@@ -21,15 +21,19 @@ export interface RateDecision {
   count: number;
 }
 
+/**
+ * A limiter's verbs are async because the replicas' one counts in the database
+ * (lib/security/shared_rate_limit.ts); the in-memory one answers at once.
+ */
 export interface RateLimiter {
   readonly limit: number;
   readonly windowSeconds: number;
   /** Record one event for `key` unless the key is already at its limit. */
-  hit(key: string): RateDecision;
+  hit(key: string): Promise<RateDecision>;
   /** The current state for `key` without recording anything. */
-  peek(key: string): RateDecision;
+  peek(key: string): Promise<RateDecision>;
   /** Forget `key` (e.g. after a successful login). */
-  reset(key: string): void;
+  reset(key: string): Promise<void>;
 }
 
 /**
@@ -74,23 +78,25 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   return {
     limit,
     windowSeconds,
+    // No await inside: check and record happen in one turn of the event loop.
     hit(key) {
       const now = clock();
       const list = current(key, now);
-      if (list.length >= limit) return decision(list, now, false);
+      if (list.length >= limit) return Promise.resolve(decision(list, now, false));
       list.push(now);
       hits.delete(key);
       hits.set(key, list);
       while (hits.size > maxKeys) hits.delete(hits.keys().next().value as string);
-      return decision(list, now, true);
+      return Promise.resolve(decision(list, now, true));
     },
     peek(key) {
       const now = clock();
       const list = current(key, now);
-      return decision(list, now, list.length < limit);
+      return Promise.resolve(decision(list, now, list.length < limit));
     },
     reset(key) {
       hits.delete(key);
+      return Promise.resolve();
     },
   };
 }

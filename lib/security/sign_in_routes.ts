@@ -12,8 +12,8 @@ export function requireLoggedIn(state: Record<string, unknown>): AuthState {
 }
 
 /** Count a sign-in attempt against the login limit (5 per 60 s per client); 429 past it. */
-export function countSignInAttempt(sec: Security, client: string): void {
-  const attempt = sec.limits.login.hit(client);
+export async function countSignInAttempt(sec: Security, client: string): Promise<void> {
+  const attempt = await sec.limits.login.hit(client);
   if (!attempt.ok) {
     throw new RateLimitError(
       `Too many failed sign-in attempts; try again in ${attempt.retryAfterSeconds} s`,

@@ -50,7 +50,7 @@ export async function deepHealthChecks(
       const { sessions, archived_count } = listSessions(deps.db, { includeArchived: true });
       return { count: sessions.length, archived_count };
     }),
-    projects: await timed(() => ({ count: listProjects(deps.db).length })),
+    projects: await timed(async () => ({ count: (await listProjects(deps.db)).length })),
     state_dir: await timed(async () => {
       const probe = join(deps.stateDir, `.health-${randomHex(8)}`);
       await Deno.writeTextFile(probe, "ok");

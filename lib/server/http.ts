@@ -133,43 +133,53 @@ export function requireParam(url: URL, name: string): string {
   return value;
 }
 
-/** A JSON response with the API's caching header. */
 /**
  * A JSON object `{...fields, [listKey]: [...]}` as a stream, the list's items coming in
- * pre-encoded chunks from `nextChunk` (each: one or more items' JSON joined by commas; null
- * ends the list). A long list is never one string in memory, and a chunk may be reused from a
+ * pre-encoded chunks (each: one or more items' JSON joined by commas). Each chunk is taken from
+ * `chunks` only when the client has taken the one before (a pull per chunk), so a long list is
+ * never one string in memory and an async source (database batches) is read at the client's
+ * pace; a client that goes away ends the source (its `return`). A chunk may be reused from a
  * cache (lib/sessions/session_list_cache.ts).
  */
 export function jsonEncodedListStream(
   listKey: string,
-  nextChunk: () => Uint8Array | null,
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   fields: Record<string, unknown>,
 ): Response {
   const enc = new TextEncoder();
   const comma = enc.encode(",");
-  let started = false;
+  let source: AsyncIterator<Uint8Array> | Iterator<Uint8Array> | null = null;
   let sent = 0;
   const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (!started) {
-        started = true;
+    async pull(controller) {
+      if (!source) {
+        source = Symbol.asyncIterator in chunks
+          ? chunks[Symbol.asyncIterator]()
+          : chunks[Symbol.iterator]();
         const head = JSON.stringify(fields).slice(0, -1);
         controller.enqueue(
           enc.encode(`${head}${head.length > 1 ? "," : ""}${JSON.stringify(listKey)}:[`),
         );
         return;
       }
-      const chunk = nextChunk();
-      if (chunk === null) {
-        controller.enqueue(enc.encode("]}"));
-        controller.close();
+      for (;;) {
+        const next = await source.next();
+        if (next.done) {
+          controller.enqueue(enc.encode("]}"));
+          controller.close();
+          return;
+        }
+        if (next.value.byteLength === 0) continue;
+        if (sent++ > 0) controller.enqueue(comma);
+        // Enqueued as is: a default stream hands chunks on without transferring their buffer,
+        // so a cached chunk stays whole (tests/storage/session_list_cache_test.ts serves one
+        // three times).
+        controller.enqueue(next.value);
         return;
       }
-      if (chunk.byteLength === 0) return;
-      if (sent++ > 0) controller.enqueue(comma);
-      // Enqueued as is: a default stream hands chunks on without transferring their buffer, so a
-      // cached chunk stays whole (tests/session_list_cache_test.ts serves one three times).
-      controller.enqueue(chunk);
+    },
+    async cancel() {
+      await source?.return?.();
     },
   });
   return new Response(body, {
@@ -188,10 +198,10 @@ export function jsonListStream(
   next: () => readonly unknown[] | null,
   fields: Record<string, unknown>,
 ): Response {
-  return jsonEncodedListStream(listKey, () => {
-    const items = next();
-    return items === null ? null : encodeListChunk(items);
-  }, fields);
+  function* chunks(): Generator<Uint8Array> {
+    for (let items = next(); items !== null; items = next()) yield encodeListChunk(items);
+  }
+  return jsonEncodedListStream(listKey, chunks(), fields);
 }
 
 /** Batches of `items` for jsonListStream. */
@@ -200,6 +210,7 @@ export function inBatches<T>(items: readonly T[], size = 200): () => T[] | null 
   return () => (at >= items.length ? null : items.slice(at, at += size));
 }
 
+/** A JSON response with the API's caching header. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,

@@ -160,7 +160,7 @@ export async function loadTranscriptPage(
   let math = false;
   for (const t of turns) math = renderSegments(t) || math;
   if (live) math = renderSegments(live.turn) || math;
-  const snapshot = pendingApprovals(app.db, sid);
+  const snapshot = await pendingApprovals(app.db, sid);
   const p = snapshot.pending;
   return {
     sessionId: sid,

@@ -2,7 +2,7 @@
 // default workspace, a model). Invariants: ids are 12 hex chars; names are 1–128 chars;
 // colours match ^#[0-9a-fA-F]{3,8}$; default_workspace ∈ workspaces; deleting a project
 // unassigns its sessions and never deletes them.
-import { type Db, parseJsonColumn, transaction } from "../storage/db.ts";
+import { type AsyncQueries, type Db, parseJsonColumn, sql } from "../storage/db.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { publishSessionsChanged } from "./session_events.ts";
 import { type Clock, newSessionId } from "../ids.ts";
@@ -39,6 +39,10 @@ interface ProjectDbRow {
   created_at: number;
 }
 
+/** The columns a project is read from (named: PostgreSQL tables carry an extra rowid). */
+const COLUMNS = sql`project_id, name, color, workspaces, default_workspace, workspace, model,
+  model_provider, reasoning_effort, auto_assign, created_at`;
+
 function fromRow(r: ProjectDbRow): Project {
   const list = parseJsonColumn<unknown>(r.workspaces, []);
   const workspaces = Array.isArray(list) ? list.filter((w) => typeof w === "string") : [];
@@ -52,7 +56,7 @@ function fromRow(r: ProjectDbRow): Project {
     default_workspace: r.default_workspace,
     model: r.model,
     model_provider: r.model_provider,
-    created_at: r.created_at,
+    created_at: Number(r.created_at),
     reasoning_effort: r.reasoning_effort,
     auto_assign: !!r.auto_assign,
   };
@@ -84,68 +88,73 @@ export function checkColor(color: string | null | undefined): string | null {
 }
 
 /** Every project, oldest first (the order chips appear in). */
-export function listProjects(db: Db): Project[] {
-  const rows = db.prepare("SELECT * FROM projects ORDER BY created_at, rowid").all();
-  return (rows as unknown as ProjectDbRow[]).map(fromRow);
+export async function listProjects(db: AsyncQueries): Promise<Project[]> {
+  const rows = await db.all<ProjectDbRow>(
+    sql`SELECT ${COLUMNS} FROM projects ORDER BY created_at, rowid`,
+  );
+  return rows.map(fromRow);
 }
 
-export function findProject(db: Db, id: string): Project | null {
-  const row = db.prepare("SELECT * FROM projects WHERE project_id = ?").get(id);
-  return row ? fromRow(row as unknown as ProjectDbRow) : null;
+export async function findProject(db: AsyncQueries, id: string): Promise<Project | null> {
+  const row = await db.get<ProjectDbRow>(
+    sql`SELECT ${COLUMNS} FROM projects WHERE project_id = ${id}`,
+  );
+  return row ? fromRow(row) : null;
 }
 
 /** A project by id; unknown ids are a NotFoundError (404). */
-export function getProject(db: Db, id: string): Project {
-  const p = findProject(db, id);
+export async function getProject(db: AsyncQueries, id: string): Promise<Project> {
+  const p = await findProject(db, id);
   if (!p) throw new NotFoundError(`Project "${id}" not found`);
   return p;
 }
 
-export function createProject(
-  db: Db,
+export async function createProject(
+  db: AsyncQueries,
   clock: Clock,
   input: { name: string; color?: string | null },
-): Project {
+): Promise<Project> {
   const id = newSessionId();
-  db.prepare("INSERT INTO projects (project_id, name, color, created_at) VALUES (?, ?, ?, ?)").run(
-    id,
-    normalizeProjectName(input.name),
-    checkColor(input.color),
-    clock(),
+  const name = normalizeProjectName(input.name);
+  const color = checkColor(input.color);
+  await db.run(
+    sql`INSERT INTO projects (project_id, name, color, created_at)
+        VALUES (${id}, ${name}, ${color}, ${clock()})`,
   );
-  return getProject(db, id);
+  return await getProject(db, id);
 }
 
 /** Change a project's name and/or colour (`color: null` removes the colour). */
-export function renameProject(
-  db: Db,
+export async function renameProject(
+  db: AsyncQueries,
   id: string,
   patch: { name?: string; color?: string | null },
-): Project {
-  getProject(db, id);
-  if (patch.name !== undefined) {
-    db.prepare("UPDATE projects SET name = ? WHERE project_id = ?").run(
-      normalizeProjectName(patch.name),
-      id,
-    );
-  }
-  if (patch.color !== undefined) {
-    db.prepare("UPDATE projects SET color = ? WHERE project_id = ?").run(
-      checkColor(patch.color),
-      id,
-    );
-  }
-  return getProject(db, id);
+): Promise<Project> {
+  return await db.transaction(async (tx) => {
+    await getProject(tx, id);
+    // One statement per field, so a rename and a recolour at the same time both land.
+    if (patch.name !== undefined) {
+      const name = normalizeProjectName(patch.name);
+      await tx.run(sql`UPDATE projects SET name = ${name} WHERE project_id = ${id}`);
+    }
+    if (patch.color !== undefined) {
+      const color = checkColor(patch.color);
+      await tx.run(sql`UPDATE projects SET color = ${color} WHERE project_id = ${id}`);
+    }
+    return await getProject(tx, id);
+  });
 }
 
 /** Delete a project; its sessions stay, unassigned. Unknown ids are a 404. */
-export function deleteProject(db: Db, id: string): void {
-  transaction(db, () => {
-    getProject(db, id);
-    db.prepare("UPDATE sessions SET project_id = NULL WHERE project_id = ?").run(id);
-    db.prepare("DELETE FROM projects WHERE project_id = ?").run(id);
-    publishSessionsChanged(db, "move");
+export async function deleteProject(db: Db, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.run(sql`UPDATE sessions SET project_id = NULL WHERE project_id = ${id}`);
+    const { changes } = await tx.run(sql`DELETE FROM projects WHERE project_id = ${id}`);
+    // Thrown inside, so the sessions' unassignment above rolls back with it.
+    if (changes === 0) throw new NotFoundError(`Project "${id}" not found`);
   });
+  // Announced once committed: a listener that reloads sees the project gone.
+  publishSessionsChanged(db, "move");
 }
 
 /**
@@ -187,34 +196,49 @@ function nextWorkspaces(p: Project, b: ProjectBinding) {
 }
 
 /** Apply a validated binding to a project, touching only the supplied fields. */
-export function bindProject(db: Db, id: string, b: ProjectBinding): Project {
-  return transaction(db, () => {
-    const p = getProject(db, id);
+export async function bindProject(
+  db: AsyncQueries,
+  id: string,
+  b: ProjectBinding,
+): Promise<Project> {
+  return await db.transaction(async (tx) => {
+    // The workspace list is read, changed and written back: a no-op write first takes the
+    // row's lock (PostgreSQL) or the write lock (SQLite), so two binds at once, from two
+    // replicas too, apply in turn instead of the second overwriting the first's list.
+    const locked = await tx.run(
+      sql`UPDATE projects SET project_id = project_id WHERE project_id = ${id}`,
+    );
+    if (locked.changes === 0) throw new NotFoundError(`Project "${id}" not found`);
+    const p = await getProject(tx, id);
     const { list, def } = nextWorkspaces(p, b);
-    db.prepare(
-      `UPDATE projects SET workspaces = ?, default_workspace = ?, workspace = ? WHERE project_id = ?`,
-    ).run(JSON.stringify(list), def, list.length === 1 ? list[0] : null, id);
+    const single = list.length === 1 ? list[0] : null;
+    await tx.run(
+      sql`UPDATE projects SET workspaces = ${JSON.stringify(list)}, default_workspace = ${def},
+            workspace = ${single}
+          WHERE project_id = ${id}`,
+    );
     for (const key of ["model", "model_provider", "reasoning_effort"] as const) {
       if (b[key] !== undefined) {
-        db.prepare(`UPDATE projects SET ${key} = ? WHERE project_id = ?`).run(b[key] ?? null, id);
+        await tx.run(
+          sql`UPDATE projects SET ${sql.ref(key)} = ${b[key] ?? null} WHERE project_id = ${id}`,
+        );
       }
     }
     if (b.auto_assign !== undefined) {
-      db.prepare("UPDATE projects SET auto_assign = ? WHERE project_id = ?").run(
-        b.auto_assign ? 1 : 0,
-        id,
-      );
+      const flag = b.auto_assign ? 1 : 0;
+      await tx.run(sql`UPDATE projects SET auto_assign = ${flag} WHERE project_id = ${id}`);
     }
-    return getProject(db, id);
+    return await getProject(tx, id);
   });
 }
 
 /** Count of sessions filed under each project (for chips). */
-export function projectSessionCounts(db: Db): Record<string, number> {
-  const rows = db.prepare(
-    "SELECT project_id, count(*) AS n FROM sessions WHERE project_id IS NOT NULL GROUP BY project_id",
-  ).all() as Array<{ project_id: string; n: number }>;
-  return Object.fromEntries(rows.map((r) => [r.project_id, r.n]));
+export async function projectSessionCounts(db: AsyncQueries): Promise<Record<string, number>> {
+  const rows = await db.all<{ project_id: string; n: number }>(
+    sql`SELECT project_id, count(*) AS n FROM sessions
+        WHERE project_id IS NOT NULL GROUP BY project_id`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.project_id, Number(r.n)]));
 }
 
 /**

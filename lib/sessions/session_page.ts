@@ -4,9 +4,10 @@
 // never shift it: nothing is missed or repeated); a cursor is opaque and validated; a group
 // header is emitted only where a row's group differs from the row before it (across pages too,
 // since the cursor carries the previous row's key), so a page boundary never splits or repeats one.
-import type { Db } from "../storage/db.ts";
+// Every query goes through the async storage interface, written once for both backends.
+import { type AsyncQueries, sql, type SqlQuery } from "../storage/db.ts";
 import { ValidationError } from "../errors.ts";
-import { COMPACT_COLUMNS, selectCompactRows, type SessionRow, toCompact } from "./sessions.ts";
+import { COMPACT_COLUMNS, type SessionRow, toCompact } from "./sessions.ts";
 import {
   type SessionGroupKey,
   sessionGroupLabel,
@@ -41,7 +42,7 @@ export interface SessionFilter {
 
 const OPTIONAL_FILTERS: Array<{
   column: string;
-  where(f: SessionFilter): { sql: string; args: Array<string | number> } | null;
+  where(f: SessionFilter): SqlQuery | null;
 }> = [
   {
     // Sessions made under the default profile carry NULL (lib/agent/profiles.ts).
@@ -50,54 +51,56 @@ const OPTIONAL_FILTERS: Array<{
       !f.profile
         ? null
         : f.profile === "default"
-        ? { sql: "(profile IS NULL OR profile = 'default')", args: [] }
-        : { sql: "profile = ?", args: [f.profile] },
+        ? sql`(profile IS NULL OR profile = 'default')`
+        : sql`profile = ${f.profile}`,
   },
   {
     column: "cron_job_id",
     where: (f) =>
       f.tasks === "exclude"
-        ? { sql: "cron_job_id IS NULL", args: [] }
+        ? sql`cron_job_id IS NULL`
         : f.tasks === "only"
-        ? { sql: "cron_job_id IS NOT NULL", args: [] }
+        ? sql`cron_job_id IS NOT NULL`
         : null,
   },
 ];
 
-const columnsCache = new WeakMap<Db, Set<string>>();
-function sessionColumns(db: Db): Set<string> {
+// The promise is kept, so concurrent first requests share one read; a failed read is forgotten.
+const columnsCache = new WeakMap<AsyncQueries, Promise<Set<string>>>();
+function sessionColumns(db: AsyncQueries): Promise<Set<string>> {
   let cols = columnsCache.get(db);
   if (!cols) {
-    const rows = db.prepare("PRAGMA table_info(sessions)").all() as Array<{ name: string }>;
-    cols = new Set(rows.map((r) => r.name));
+    cols = readSessionColumns(db);
     columnsCache.set(db, cols);
+    cols.catch(() => columnsCache.delete(db));
   }
   return cols;
 }
 
-/** The filter's WHERE clause (always includes the visibility rule) and its arguments. */
-export function filterWhere(
-  db: Db,
-  f: SessionFilter,
-): { sql: string; args: Array<string | number> } {
-  const parts = [VISIBLE_SQL];
-  const args: Array<string | number> = [];
-  if (f.archived === "exclude") parts.push("archived = 0");
-  else if (f.archived === "only") parts.push("archived = 1");
-  if (f.project === null) parts.push("project_id IS NULL");
-  else if (f.project !== undefined) {
-    parts.push("project_id = ?");
-    args.push(f.project);
-  }
-  const cols = sessionColumns(db);
+async function readSessionColumns(db: AsyncQueries): Promise<Set<string>> {
+  const rows = db.backend === "postgres"
+    ? await db.all<{ name: string }>(
+      sql`SELECT column_name AS name FROM information_schema.columns
+          WHERE table_schema = current_schema() AND table_name = 'sessions'`,
+    )
+    : await db.all<{ name: string }>(sql`SELECT name FROM pragma_table_info('sessions')`);
+  return new Set(rows.map((r) => r.name));
+}
+
+/** The filter's WHERE clause (always includes the visibility rule), its values as parameters. */
+export async function filterWhere(db: AsyncQueries, f: SessionFilter): Promise<SqlQuery> {
+  // The visibility rule stays literal text: the partial index matches on it.
+  const parts: SqlQuery[] = [sql.raw(VISIBLE_SQL)];
+  if (f.archived === "exclude") parts.push(sql`archived = 0`);
+  else if (f.archived === "only") parts.push(sql`archived = 1`);
+  if (f.project === null) parts.push(sql`project_id IS NULL`);
+  else if (f.project !== undefined) parts.push(sql`project_id = ${f.project}`);
+  const cols = await sessionColumns(db);
   for (const opt of OPTIONAL_FILTERS) {
     const w = cols.has(opt.column) ? opt.where(f) : null;
-    if (w) {
-      parts.push(w.sql);
-      args.push(...w.args);
-    }
+    if (w) parts.push(w);
   }
-  return { sql: parts.join(" AND "), args };
+  return sql.join(parts, sql` AND `);
 }
 
 const TRI = (v: string | null, name: string) => {
@@ -185,52 +188,58 @@ export interface PageOptions {
   utcOffsetMinutes: number;
 }
 
-const ORDER = "ORDER BY pinned DESC, updated_at DESC, session_id DESC";
+const ORDER = sql.raw("ORDER BY pinned DESC, updated_at DESC, session_id DESC");
+const COLUMNS = sql.raw(COMPACT_COLUMNS);
 
 /**
  * How many sessions match: a lookup in `session_counts` (kept by triggers, see the storage
  * migration) when only archived/project filter, else a count over the index.
  */
-export function countSessions(
-  db: Db,
+export async function countSessions(
+  db: AsyncQueries,
   filter: SessionFilter,
-  where = filterWhere(db, filter),
-): number {
-  const cols = sessionColumns(db);
+  where?: SqlQuery,
+): Promise<number> {
+  const cols = await sessionColumns(db);
   const optional = OPTIONAL_FILTERS.some((o) => cols.has(o.column) && o.where(filter));
+  // Number(): PostgreSQL's sum over bigint is numeric; one type whatever the backend.
   if (!optional) {
-    const parts: string[] = [];
-    const args: string[] = [];
-    if (filter.archived === "exclude") parts.push("archived = 0");
-    else if (filter.archived === "only") parts.push("archived = 1");
-    if (filter.project !== undefined) {
-      parts.push("project_id = ?");
-      args.push(filter.project ?? "");
-    }
-    const sql = `SELECT coalesce(sum(n), 0) AS n FROM session_counts${
-      parts.length ? ` WHERE ${parts.join(" AND ")}` : ""
-    }`;
-    return (db.prepare(sql).get(...args) as { n: number }).n;
+    const parts: SqlQuery[] = [];
+    if (filter.archived === "exclude") parts.push(sql`archived = 0`);
+    else if (filter.archived === "only") parts.push(sql`archived = 1`);
+    if (filter.project !== undefined) parts.push(sql`project_id = ${filter.project ?? ""}`);
+    const row = await db.get<{ n: number }>(
+      sql`SELECT coalesce(sum(n), 0) AS n FROM session_counts${
+        parts.length ? sql` WHERE ${sql.join(parts, sql` AND `)}` : sql``
+      }`,
+    );
+    return Number(row?.n ?? 0);
   }
-  return (db.prepare(`SELECT count(*) AS n FROM sessions WHERE ${where.sql}`)
-    .get(...where.args) as { n: number }).n;
+  where ??= await filterWhere(db, filter);
+  const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM sessions WHERE ${where}`);
+  return Number(row?.n ?? 0);
 }
 
 /** One page of the list, newest first with pinned sessions on top (see the file header). */
-export function listSessionPage(db: Db, filter: SessionFilter, opts: PageOptions): SessionPage {
+export async function listSessionPage(
+  db: AsyncQueries,
+  filter: SessionFilter,
+  opts: PageOptions,
+): Promise<SessionPage> {
   const limit = Math.min(Math.max(1, Math.trunc(opts.limit ?? DEFAULT_PAGE)), MAX_PAGE);
-  const where = filterWhere(db, filter);
+  const where = await filterWhere(db, filter);
   const after = opts.cursor ? decodeCursor(opts.cursor) : null;
-  const keyset = after ? " AND (pinned, updated_at, session_id) < (?, ?, ?)" : "";
-  const args = after
-    ? [...where.args, after.pinned, after.updated_at, after.session_id]
-    : where.args;
-  const rows = db.prepare(
-    `SELECT ${COMPACT_COLUMNS} FROM sessions WHERE ${where.sql}${keyset} ${ORDER} LIMIT ?`,
-  ).all(...args, limit + 1).map(toCompact);
+  const keyset = after
+    ? sql` AND (pinned, updated_at, session_id) < (${after.pinned}, ${after.updated_at}, ${after.session_id})`
+    : sql``;
+  // One after the other, not in parallel: the count is a lookup, and a second query at once
+  // would have the pool open a second connection for it.
+  const rows = await db.all(
+    sql`SELECT ${COLUMNS} FROM sessions WHERE ${where}${keyset} ${ORDER} LIMIT ${limit + 1}`,
+  );
+  const n = await countSessions(db, filter, where);
   const more = rows.length > limit;
-  const sessions = more ? rows.slice(0, limit) : rows;
-  const n = countSessions(db, filter, where);
+  const sessions = (more ? rows.slice(0, limit) : rows).map(toCompact);
 
   const groupOf = (s: { pinned: boolean; updated_at: number }) =>
     sessionGroupOf(s, opts.now, opts.utcOffsetMinutes);
@@ -261,38 +270,119 @@ export function listSessionPage(db: Db, filter: SessionFilter, opts: PageOptions
   };
 }
 
+/** Rows per batch of the unpaged list: ~250 KB of JSON, one short query each. */
+export const LIST_BATCH = 500;
+
 /**
- * Every matching session, newest updated_at first, read in batches for a streamed answer: the order
- * is fixed first (ids only, newest updated_at first), then each batch of full rows is read when
- * the stream asks for it, so rows are short-lived and a large history is never all in memory at
- * once. A session deleted meanwhile is skipped; one changed meanwhile keeps its place.
+ * Every matching session, newest updated_at first, a batch at a time for a streamed answer:
+ * keyset on (updated_at, session_id), each batch read only when the consumer asks for the next
+ * one, so neither the rows nor their ids are ever all in memory and no connection is held
+ * between batches. A session inserted or deleted meanwhile is shown or not by where it falls;
+ * none is shown twice. One whose updated_at moves while the list is read moves ahead of the
+ * read position: shown already if its old place was passed, else left out of this answer (the
+ * next read has it). The total is countSessions', read before the batches.
  */
-export function allSessionsInBatches(
-  db: Db,
+export async function* allSessionsInBatches(
+  db: AsyncQueries,
   filter: SessionFilter,
-  batch = 250,
-): { count: number; next(): SessionRow[] | null } {
-  const where = filterWhere(db, filter);
-  const ids = (db.prepare(
-    `SELECT session_id FROM sessions WHERE ${where.sql} ORDER BY updated_at DESC`,
-  ).all(...where.args) as Array<{ session_id: string }>).map((r) => r.session_id);
+  batch = LIST_BATCH,
+): AsyncGenerator<SessionRow[]> {
+  if (filter.archived !== "include") {
+    yield* newestFirst(db, filter, batch);
+    return;
+  }
+  // The index orders by updated_at within one `archived` value only: for both, the database
+  // would sort every remaining row at each batch (4× slower at 50,000 sessions). Each side is
+  // read in index order instead, and the two merged here.
+  yield* mergeNewestFirst(
+    newestFirst(db, { ...filter, archived: "exclude" }, batch),
+    newestFirst(db, { ...filter, archived: "only" }, batch),
+    batch,
+  );
+}
+
+async function* newestFirst(
+  db: AsyncQueries,
+  filter: SessionFilter,
+  batch: number,
+): AsyncGenerator<SessionRow[]> {
+  const where = await filterWhere(db, filter);
+  let after: { updated_at: number; session_id: string } | null = null;
+  for (;;) {
+    const keyset: SqlQuery = after
+      ? sql` AND (updated_at, session_id) < (${after.updated_at}, ${after.session_id})`
+      : sql``;
+    const rows: SessionRow[] = (await db.all(
+      sql`SELECT ${COLUMNS} FROM sessions WHERE ${where}${keyset}
+          ORDER BY updated_at DESC, session_id DESC LIMIT ${batch}`,
+    )).map(toCompact);
+    if (rows.length > 0) yield rows;
+    if (rows.length < batch) return;
+    const last = rows[rows.length - 1];
+    after = { updated_at: last.updated_at, session_id: last.session_id };
+  }
+}
+
+/** Whether `a` comes before `b` in the unpaged list's order. */
+const isNewer = (a: SessionRow, b: SessionRow) =>
+  a.updated_at > b.updated_at || (a.updated_at === b.updated_at && a.session_id > b.session_id);
+
+/**
+ * Two newest-first batch streams as one, in batches of `batch`, each side read a batch at a
+ * time as the merge needs it. A session both sides hold (archived or restored while the list
+ * was read) has the same key in both, so it is at both heads at once: it is shown once.
+ */
+async function* mergeNewestFirst(
+  a: AsyncIterator<SessionRow[]>,
+  b: AsyncIterator<SessionRow[]>,
+  batch: number,
+): AsyncGenerator<SessionRow[]> {
+  const left = await rowReader(a);
+  const right = await rowReader(b);
+  let out: SessionRow[] = [];
+  while (left.head || right.head) {
+    const l = left.head;
+    const r = right.head;
+    if (l && r && l.session_id === r.session_id) {
+      out.push(r);
+      await left.advance();
+      await right.advance();
+    } else if (l && (!r || isNewer(l, r))) {
+      out.push(l);
+      await left.advance();
+    } else {
+      out.push(r!);
+      await right.advance();
+    }
+    if (out.length === batch) {
+      yield out;
+      out = [];
+    }
+  }
+  if (out.length > 0) yield out;
+}
+
+/** The rows of a batch stream one at a time: `head` is the next (null at the end). */
+async function rowReader(batches: AsyncIterator<SessionRow[]>) {
+  let rows: SessionRow[] = [];
   let at = 0;
-  return {
-    count: ids.length,
-    next() {
-      if (at >= ids.length) return null;
-      const chunk = ids.slice(at, at += batch);
-      const rows = selectCompactRows(
-        db,
-        `SELECT ${COMPACT_COLUMNS} FROM sessions WHERE session_id IN (${
-          chunk.map(() => "?").join(",")
-        })`,
-        chunk,
-      );
-      const byId = new Map(rows.map((r) => [r.session_id, r]));
-      return chunk.map((id) => byId.get(id)).filter((r): r is SessionRow => !!r);
+  const reader = {
+    head: null as SessionRow | null,
+    async advance(): Promise<void> {
+      while (at >= rows.length) {
+        const next = await batches.next();
+        if (next.done) {
+          reader.head = null;
+          return;
+        }
+        rows = next.value;
+        at = 0;
+      }
+      reader.head = rows[at++];
     },
   };
+  await reader.advance();
+  return reader;
 }
 
 /** The cursor that continues after `s` (the client keeps it per row to merge fresh pages). */

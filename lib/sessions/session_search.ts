@@ -4,7 +4,9 @@
 // tokens, each quoted as a prefix phrase — so any query (`foo"(`, `AND`, `*`, `!`) is safe;
 // hidden scratch sessions never match; a session appears once, as a title match if its title
 // matches; every match is counted and reachable by paging (limit/offset), none is dropped.
-import type { Db } from "../storage/db.ts";
+// The matches are ordered, counted and paged by the database: only the page's rows and
+// snippets are read into memory, whatever the number of matches.
+import { type AsyncQueries, sql, type SqlQuery } from "../storage/db.ts";
 import { COMPACT_COLUMNS, type SessionRow, toCompact } from "./sessions.ts";
 import { searchSnippet } from "./search_snippet.ts";
 
@@ -50,8 +52,10 @@ function queryTokens(text: string): string[] {
   return (text.normalize("NFKC").match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, 16);
 }
 
-const VISIBLE = "NOT (s.message_count = 0 AND s.title = 'Untitled' AND s.active_stream_id IS NULL)";
-const S_COLUMNS = COMPACT_COLUMNS.split(", ").map((c) => `s.${c}`).join(", ");
+const VISIBLE = sql.raw(
+  "NOT (s.message_count = 0 AND s.title = 'Untitled' AND s.active_stream_id IS NULL)",
+);
+const S_COLUMNS = sql.raw(COMPACT_COLUMNS.split(", ").map((c) => `s.${c}`).join(", "));
 
 /**
  * The text a PostgreSQL search matches, written exactly as its GIN index's expression
@@ -59,73 +63,61 @@ const S_COLUMNS = COMPACT_COLUMNS.split(", ").map((c) => `s.${c}`).join(", ");
  * cannot use the index.
  */
 const pgSearchVector = (column: string) =>
-  `to_tsvector('simple', regexp_replace(left(${column}, 200000), '[[:punct:]]', ' ', 'g'))`;
-
-/** Every visible session whose title matches, newest first: ids only (cheap at any size). */
-/** `match` is toFtsQuery's text on SQLite, toTsQuery's on PostgreSQL. */
-function titleMatchIds(db: Db, match: string): string[] {
-  const rows = db.backend === "postgres"
-    ? db.prepare(
-      `SELECT s.session_id AS id FROM sessions s
-       WHERE ${pgSearchVector("s.title")} @@ to_tsquery('simple', ?) AND ${VISIBLE}
-       ORDER BY s.updated_at DESC, s.session_id DESC`,
-    ).all(match)
-    : db.prepare(
-      `SELECT s.session_id AS id FROM title_fts JOIN sessions s ON s.rowid = title_fts.rowid
-       WHERE title_fts MATCH ? AND ${VISIBLE}
-       ORDER BY s.updated_at DESC, s.session_id DESC`,
-    ).all(match);
-  return (rows as Array<{ id: string }>).map((r) => r.id);
-}
+  sql.raw(
+    `to_tsvector('simple', regexp_replace(left(${column}, 200000), '[[:punct:]]', ' ', 'g'))`,
+  );
 
 /**
- * Every visible session with a matching user/assistant message, newest first, with the id of
- * its latest matching message: ids only; rows and snippets are read for the page alone.
+ * Every match as `found` (kind 0: title, 1: content; id, updated_at u, latest matching message
+ * mid), a common table expression to select from. Title matches: every visible session whose
+ * title matches. Content matches: every visible session, not a title match, with a matching
+ * user/assistant message, and the id of its latest one. `match` is toFtsQuery's text on SQLite
+ * (FTS5), toTsQuery's on PostgreSQL (the expression GIN indexes).
  */
-function contentMatchIds(db: Db, match: string): Array<{ id: string; mid: number }> {
+function matchesCte(db: AsyncQueries, match: string, content: boolean): SqlQuery {
+  const titles = db.backend === "postgres"
+    ? sql`SELECT s.session_id AS id, s.updated_at AS u FROM sessions s
+          WHERE ${pgSearchVector("s.title")} @@ to_tsquery('simple', ${match}) AND ${VISIBLE}`
+    : sql`SELECT s.session_id AS id, s.updated_at AS u
+          FROM title_fts JOIN sessions s ON s.rowid = title_fts.rowid
+          WHERE title_fts MATCH ${match} AND ${VISIBLE}`;
+  if (!content) {
+    return sql`WITH found AS (SELECT 0 AS kind, id, u, NULL AS mid FROM (${titles}) t)`;
+  }
   // The role test is the PostgreSQL index's own predicate (it indexes only these roles).
-  const matches = db.backend === "postgres"
-    ? `FROM messages m
-       WHERE ${pgSearchVector("m.content")} @@ to_tsquery('simple', ?)
-         AND m.role IN ('user', 'assistant')`
-    : `FROM message_fts JOIN messages m ON m.id = message_fts.rowid
-       WHERE message_fts MATCH ? AND m.role IN ('user', 'assistant')`;
-  return db.prepare(
-    `WITH hits AS MATERIALIZED (
-       SELECT m.session_id AS sid, max(m.id) AS mid
-       ${matches}
-       GROUP BY m.session_id)
-     SELECT s.session_id AS id, hits.mid AS mid FROM hits
-     JOIN sessions s ON s.session_id = hits.sid
-     WHERE ${VISIBLE}
-     ORDER BY s.updated_at DESC, s.session_id DESC`,
-  ).all(match) as Array<{ id: string; mid: number }>;
+  const messages = db.backend === "postgres"
+    ? sql`FROM messages m
+          WHERE ${pgSearchVector("m.content")} @@ to_tsquery('simple', ${match})
+            AND m.role IN ('user', 'assistant')`
+    : sql`FROM message_fts JOIN messages m ON m.id = message_fts.rowid
+          WHERE message_fts MATCH ${match} AND m.role IN ('user', 'assistant')`;
+  return sql`WITH titles AS MATERIALIZED (${titles}),
+    hits AS MATERIALIZED (
+      SELECT m.session_id AS sid, max(m.id) AS mid ${messages}
+      GROUP BY m.session_id),
+    found AS (
+      SELECT 0 AS kind, id, u, NULL AS mid FROM titles
+      UNION ALL
+      SELECT 1 AS kind, s.session_id AS id, s.updated_at AS u, hits.mid AS mid FROM hits
+      JOIN sessions s ON s.session_id = hits.sid
+      WHERE ${VISIBLE} AND s.session_id NOT IN (SELECT id FROM titles))`;
 }
 
 /**
  * Plain-text snippets (markdown stripped) centred on the first matched word, whole words only,
  * for the given message ids (lib/sessions/search_snippet.ts).
  */
-function snippets(db: Db, query: string, ids: number[]): Map<number, string> {
+async function snippets(
+  db: AsyncQueries,
+  query: string,
+  ids: number[],
+): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
-  const rows = db.prepare(
-    `SELECT id, content FROM messages WHERE id IN (${ids.map(() => "?").join(",")})`,
-  ).all(...ids) as Array<{ id: number; content: string }>;
-  return new Map(rows.map((r) => [r.id, searchSnippet(String(r.content), query)]));
-}
-
-function rowsById(db: Db, ids: string[]): Map<string, SessionRow> {
-  const out = new Map<string, SessionRow>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    const rows = db.prepare(
-      `SELECT ${S_COLUMNS} FROM sessions s WHERE s.session_id IN (${
-        chunk.map(() => "?").join(",")
-      })`,
-    ).all(...chunk);
-    for (const r of rows) out.set(r.session_id as string, toCompact(r));
-  }
-  return out;
+  const rows = await db.all<{ id: number; content: string }>(
+    sql`SELECT id, content FROM messages WHERE id IN (${sql.join(ids)})`,
+  );
+  // Number(): the key the page's mid is looked up with, whatever type the driver gave.
+  return new Map(rows.map((r) => [Number(r.id), searchSnippet(String(r.content), query)]));
 }
 
 export interface SearchOptions {
@@ -144,7 +136,11 @@ export interface SearchResult {
 }
 
 /** Sessions whose title (and, with `content`, whose messages) match `query`. */
-export function searchSessions(db: Db, query: string, opts: SearchOptions = {}): SearchResult {
+export async function searchSessions(
+  db: AsyncQueries,
+  query: string,
+  opts: SearchOptions = {},
+): Promise<SearchResult> {
   const match = db.backend === "postgres" ? toTsQuery(query) : toFtsQuery(query);
   if (!match) return { sessions: [], count: 0 };
   const limit = Math.min(
@@ -152,22 +148,29 @@ export function searchSessions(db: Db, query: string, opts: SearchOptions = {}):
     SEARCH_MAX_LIMIT,
   );
   const offset = Math.max(0, Math.trunc(opts.offset ?? 0));
-  const titleIds = titleMatchIds(db, match);
-  const seen = new Set(titleIds);
-  const content = opts.content ? contentMatchIds(db, match).filter((h) => !seen.has(h.id)) : [];
-  const all: Array<{ id: string; mid?: number }> = [...titleIds.map((id) => ({ id })), ...content];
-  const page = all.slice(offset, offset + limit);
-  const rows = rowsById(db, page.map((h) => h.id));
-  const previews = snippets(db, query, page.flatMap((h) => (h.mid === undefined ? [] : [h.mid])));
-  const sessions: SearchHit[] = [];
-  for (const h of page) {
-    const row = rows.get(h.id);
-    if (!row) continue;
-    sessions.push(
-      h.mid === undefined
-        ? { ...row, match_type: "title", match_preview: row.title }
-        : { ...row, match_type: "content", match_preview: previews.get(h.mid) ?? "" },
-    );
-  }
-  return { sessions, count: all.length };
+  const found = matchesCte(db, match, !!opts.content);
+  // The page is cut from the ids alone, then joined to its rows: the sort never carries them.
+  const page = await db.all<Record<string, unknown> & { mid: number | null; total: number }>(
+    sql`${found}
+        SELECT ${S_COLUMNS}, page.mid AS mid, page.total AS total
+        FROM (SELECT kind, id, u, mid, count(*) OVER () AS total FROM found
+              ORDER BY kind, u DESC, id DESC LIMIT ${limit} OFFSET ${offset}) page
+        JOIN sessions s ON s.session_id = page.id
+        ORDER BY page.kind, page.u DESC, page.id DESC`,
+  );
+  // A page past the end carries no total: count the matches alone.
+  const count = page.length > 0
+    ? Number(page[0].total)
+    : offset === 0
+    ? 0
+    : Number((await db.get<{ n: number }>(sql`${found} SELECT count(*) AS n FROM found`))?.n ?? 0);
+  const mids = page.flatMap((r) => (r.mid === null ? [] : [Number(r.mid)]));
+  const previews = await snippets(db, query, mids);
+  const sessions: SearchHit[] = page.map((r) => {
+    const row = toCompact(r);
+    return r.mid === null
+      ? { ...row, match_type: "title", match_preview: row.title }
+      : { ...row, match_type: "content", match_preview: previews.get(Number(r.mid)) ?? "" };
+  });
+  return { sessions, count };
 }

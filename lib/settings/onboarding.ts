@@ -165,10 +165,10 @@ async function configProblem(path: string): Promise<string | null> {
  * Onboarding is needed when no provider is usable, it was never completed or skipped, and
  * HERMES_WEBUI_SKIP_ONBOARDING is not set. Cheap (no probe): `/` asks it on every load.
  */
-export function onboardingNeeded(deps: { db: Db; config: AppConfig }): boolean {
+export async function onboardingNeeded(deps: { db: Db; config: AppConfig }): Promise<boolean> {
   const skip = /^(1|true|yes|on)$/i.test(deps.config.env.HERMES_WEBUI_SKIP_ONBOARDING ?? "");
   return !skip && resolveProviders(deps.config).active === null &&
-    !readStoredSettings(deps.db).onboarding_completed;
+    !(await readStoredSettings(deps.db)).onboarding_completed;
 }
 
 /** What the first-run wizard shows (onboardingNeeded); local servers are detected in parallel. */
@@ -179,14 +179,15 @@ export async function onboardingStatus(
   const { config, db } = deps;
   const resolved = resolveProviders(config);
   const urls = localServerUrls(config.env);
-  const [ollama, lmstudio, configError] = await Promise.all([
+  const [ollama, lmstudio, configError, needed] = await Promise.all([
     detect("ollama", urls.ollama, io),
     detect("lmstudio", urls.lmstudio, io),
     configProblem(config.configPath),
+    onboardingNeeded({ db, config }),
   ]);
   const hasProvider = resolved.active !== null;
   return {
-    needed: onboardingNeeded({ db, config }),
+    needed,
     has_provider: hasProvider,
     provider: resolved.activeProviderId,
     default_model: resolved.defaultModel,

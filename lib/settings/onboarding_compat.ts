@@ -262,19 +262,20 @@ export async function compatOnboardingStatus(app: AppContext) {
   const base = await onboardingStatus(app);
   const runtime = runtimeStatus(app);
   const configExists = await fileExists(app.config.configPath);
-  let stored = readStoredSettings(app.db).onboarding_completed;
+  let stored = (await readStoredSettings(app.db)).onboarding_completed;
   if (!stored && configExists && runtime.chat_ready) {
     await updateSettings(app, { onboarding_completed: true });
     stored = true;
   }
-  const prefs = readPreferences(app.db);
+  const prefs = await readPreferences(app.db);
+  const passwordEnabled = await authEnabled(app.security);
   return {
     ...base,
     completed: stored || skipRequested(app.config.env),
     settings: {
       default_model: base.default_model,
       default_workspace: app.config.defaultWorkspace,
-      password_enabled: authEnabled(app.security),
+      password_enabled: passwordEnabled,
       bot_name: prefs.bot_name,
     },
     system: {
@@ -288,7 +289,7 @@ export async function compatOnboardingStatus(app: AppContext) {
       ...runtime,
     },
     setup: setupCatalog(app),
-    workspaces: { items: listWorkspaces(app), last: lastWorkspace(app) },
+    workspaces: { items: await listWorkspaces(app), last: await lastWorkspace(app) },
   };
 }
 

@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { AppContext } from "../server/app_context.ts";
 import type { AppConfig } from "./config.ts";
 import { reloadConfigFile } from "./config_writer.ts";
-import { type Db, transaction } from "../storage/db.ts";
+import { type AsyncQueries, type Db, sql } from "../storage/db.ts";
 import { ConflictError, ValidationError } from "../errors.ts";
 import { validate } from "../server/http.ts";
 import type { Clock } from "../ids.ts";
@@ -26,11 +26,15 @@ import {
   fileDefaultModel,
   KEYED_PROVIDERS,
   type KeyedProvider,
+  PREFERENCE_KEYS,
+  preferencesFrom,
   PROVIDER_KEYS_SETTING,
-  readPreferences,
-  readRaw,
+  providerKeysFrom,
+  readRawValues,
   readStoredSettings,
   SEND_KEYS,
+  SETTING_KEYS,
+  settingsFrom,
   storedProviderKeys,
   type StoredSettings,
   THEMES,
@@ -45,6 +49,7 @@ export {
   type KeyedProvider,
   pinnedSessionsLimit,
   readPreferences,
+  readSettingsAndPreferences,
   readStoredSettings,
   SEND_KEYS,
   storedProviderKeys,
@@ -157,16 +162,30 @@ export function parseSettingsBody(raw: Record<string, unknown>): SettingsBody {
   return { patch: { ...patch, ...strictPatch }, preferences, ignored };
 }
 
-function writeRaw(db: Db, key: string, value: unknown): void {
-  db.prepare(
-    "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-  ).run(key, JSON.stringify(value));
+/** Store one raw value (the password hash is stored as is, everything else as JSON). */
+async function writeSetting(db: AsyncQueries, key: string, value: string): Promise<void> {
+  await db.run(
+    sql`INSERT INTO settings (key, value) VALUES (${key}, ${value})
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  );
+}
+
+function writeRaw(db: AsyncQueries, key: string, value: unknown): Promise<void> {
+  return writeSetting(db, key, JSON.stringify(value));
 }
 
 /** The settings as GET /api/settings returns them: secrets masked, auth state included. */
-export function getSettings(db: Db, config: AppConfig): PublicSettings {
-  const stored = readStoredSettings(db);
-  const keys = storedProviderKeys(db);
+export async function getSettings(db: AsyncQueries, config: AppConfig): Promise<PublicSettings> {
+  // Every JSON setting in one query; the password hash (a raw string) in a second.
+  const values = await readRawValues(db, [
+    ...SETTING_KEYS,
+    ...PREFERENCE_KEYS,
+    ...SPEECH_KEYS,
+    PROVIDER_KEYS_SETTING,
+  ]);
+  const passwordHash = await storedPasswordHash(db);
+  const stored = settingsFrom(values);
+  const keys = providerKeysFrom(values);
   const baseEnv = baseOf(config).env;
   const provider_keys = {} as Record<KeyedProvider, string>;
   const provider_keys_from_env = {} as Record<KeyedProvider, boolean>;
@@ -174,10 +193,10 @@ export function getSettings(db: Db, config: AppConfig): PublicSettings {
     provider_keys[id] = maskSecret(keys[id]);
     provider_keys_from_env[id] = !!baseEnv[envName(id)]?.trim();
   }
-  const passwordSet = storedPasswordHash(db) !== null;
-  const persisted = SPEECH_KEYS.filter((k) => readRaw(db, k) !== undefined);
+  const passwordSet = passwordHash !== null;
+  const persisted = SPEECH_KEYS.filter((k) => values.get(k) !== undefined);
   return {
-    ...readPreferences(db),
+    ...preferencesFrom(values),
     ...stored,
     persisted_speech_keys: [...persisted].sort(),
     password_env_var: !!config.password,
@@ -247,7 +266,7 @@ export async function updateSettings(
 
   let passwordChanged = false;
   let providerChanged = false;
-  transaction(db, () => {
+  await db.transaction(async (tx) => {
     const simple = [
       "send_key",
       "theme",
@@ -255,19 +274,18 @@ export async function updateSettings(
       "approval_timeout_seconds",
       "onboarding_completed",
     ] as const;
-    for (const key of simple) if (patch[key] !== undefined) writeRaw(db, key, patch[key]);
-    for (const [key, value] of Object.entries(preferences)) writeRaw(db, key, value);
+    for (const key of simple) if (patch[key] !== undefined) await writeRaw(tx, key, patch[key]);
+    for (const [key, value] of Object.entries(preferences)) await writeRaw(tx, key, value);
     if (patch.default_model !== undefined) {
-      const before = readStoredSettings(db).default_model;
-      writeRaw(db, "default_model", patch.default_model);
+      const before = (await readStoredSettings(tx)).default_model;
+      await writeRaw(tx, "default_model", patch.default_model);
       providerChanged ||= before !== patch.default_model;
     }
-    if (workspace !== undefined) {
-      writeRaw(db, "default_workspace", workspace);
-      if (workspace) registerWorkspace(db, clock, workspace);
-    }
+    if (workspace !== undefined) await writeRaw(tx, "default_workspace", workspace);
+    // The default workspace is listed (an idempotent upsert) together with the setting.
+    if (workspace) await registerWorkspace(tx, clock, workspace);
     if (patch.provider_keys) {
-      const before = storedProviderKeys(db);
+      const before = await storedProviderKeys(tx);
       const keys: Record<string, string> = { ...before };
       for (const id of KEYED_PROVIDERS) {
         const value = patch.provider_keys[id];
@@ -276,21 +294,19 @@ export async function updateSettings(
         else delete keys[id];
         providerChanged ||= keys[id] !== before[id];
       }
-      writeRaw(db, PROVIDER_KEYS_SETTING, keys);
+      await writeRaw(tx, PROVIDER_KEYS_SETTING, keys);
     }
     if (hash !== null) {
-      db.prepare(
-        "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-      ).run(PASSWORD_HASH_SETTING, hash);
+      await writeSetting(tx, PASSWORD_HASH_SETTING, hash);
       passwordChanged = true;
-    } else if (clearing && storedPasswordHash(db) !== null) {
-      db.prepare("DELETE FROM settings WHERE key = ?").run(PASSWORD_HASH_SETTING);
+    } else if (clearing && await storedPasswordHash(tx) !== null) {
+      await tx.run(sql`DELETE FROM settings WHERE key = ${PASSWORD_HASH_SETTING}`);
       passwordChanged = true;
     }
-    if (passwordChanged) revokeAllSessions(db);
+    if (passwordChanged) await revokeAllSessions(tx);
   });
-  applySettingsToConfig(db, config, log);
-  return { settings: getSettings(db, config), passwordChanged, providerChanged };
+  await applySettingsToConfig(db, config, log);
+  return { settings: await getSettings(db, config), passwordChanged, providerChanged };
 }
 
 /** Run every registered provider-config invalidator (the model catalog's, for one). */
@@ -310,6 +326,6 @@ export async function notifyProviderConfigChange(app: AppContext): Promise<void>
  */
 export async function reloadAppConfig(app: AppContext): Promise<void> {
   await reloadConfigFile(app.config);
-  applySettingsToConfig(app.db, app.config, app.log);
+  await applySettingsToConfig(app.db, app.config, app.log);
   await notifyProviderConfigChange(app);
 }

@@ -3,9 +3,10 @@
 // validates and writes them with zod and reloads config.yaml) so that start-up and the
 // middleware, which only read, load neither zod nor the config writer (~5 MB resident idle).
 // Invariants: a corrupt or mistyped row reads as its default; keys returned here are unmasked,
-// for the provider layer only.
+// for the provider layer only; each reader is one async query (the middleware runs them on
+// every page, so a slow database stalls that request and never the server).
 import type { AppConfig } from "./config.ts";
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import type { Logger } from "../log.ts";
 import { KNOWN_PROVIDERS } from "../providers/provider_config.ts";
 import { checkPreference, effectiveBotName, PREFERENCES } from "./preferences.ts";
@@ -44,24 +45,49 @@ export const DEFAULT_SETTINGS: StoredSettings = {
 /** The settings row holding the stored provider keys. */
 export const PROVIDER_KEYS_SETTING = "provider_keys";
 
-/** One stored value, parsed; undefined when absent or not JSON. */
-export function readRaw(db: Db, key: string): unknown {
-  const row = db.prepare("SELECT value FROM settings WHERE key = ?").get(key) as
-    | { value: string }
-    | undefined;
-  if (!row) return undefined;
-  try {
-    return JSON.parse(row.value);
-  } catch {
-    return undefined;
+/**
+ * The stored values of `keys`, parsed, in one query; a key absent or not JSON is left out.
+ * Takes `AsyncQueries` so a transaction can read through its own handle.
+ */
+export async function readRawValues(
+  db: AsyncQueries,
+  keys: readonly string[],
+): Promise<Map<string, unknown>> {
+  const out = new Map<string, unknown>();
+  if (keys.length === 0) return out;
+  const rows = await db.all<{ key: string; value: string }>(
+    sql`SELECT key, value FROM settings WHERE key IN (${sql.join(keys.map((k) => sql`${k}`))})`,
+  );
+  for (const row of rows) {
+    try {
+      out.set(row.key, JSON.parse(row.value));
+    } catch {
+      // Not JSON: reads as absent, so its default applies.
+    }
   }
+  return out;
 }
 
+/** One stored value, parsed; undefined when absent or not JSON. */
+export async function readRaw(db: AsyncQueries, key: string): Promise<unknown> {
+  return (await readRawValues(db, [key])).get(key);
+}
+
+/** The console's own setting keys (StoredSettings). */
+export const SETTING_KEYS: readonly string[] = Object.keys(DEFAULT_SETTINGS);
+/** The original's preference keys (lib/settings/preferences.ts). */
+export const PREFERENCE_KEYS: readonly string[] = Object.keys(PREFERENCES);
+
 /** Stored preferences merged over the defaults; a corrupt or mistyped row reads as default. */
-export function readStoredSettings(db: Db): StoredSettings {
+export async function readStoredSettings(db: AsyncQueries): Promise<StoredSettings> {
+  return settingsFrom(await readRawValues(db, SETTING_KEYS));
+}
+
+/** StoredSettings out of values read by readRawValues (SETTING_KEYS among them). */
+export function settingsFrom(values: ReadonlyMap<string, unknown>): StoredSettings {
   const out = { ...DEFAULT_SETTINGS } as Record<string, unknown>;
   for (const [key, fallback] of Object.entries(DEFAULT_SETTINGS)) {
-    const value = readRaw(db, key);
+    const value = values.get(key);
     if (value === undefined) continue;
     const ok = key === "default_model" || key === "default_workspace"
       ? value === null || typeof value === "string"
@@ -76,8 +102,17 @@ export function readStoredSettings(db: Db): StoredSettings {
 }
 
 /** The provider API keys stored through the settings (unmasked: for the provider layer only). */
-export function storedProviderKeys(db: Db): Partial<Record<KeyedProvider, string>> {
-  const raw = readRaw(db, PROVIDER_KEYS_SETTING);
+export async function storedProviderKeys(
+  db: AsyncQueries,
+): Promise<Partial<Record<KeyedProvider, string>>> {
+  return providerKeysFrom(await readRawValues(db, [PROVIDER_KEYS_SETTING]));
+}
+
+/** The stored provider keys out of values read by readRawValues (PROVIDER_KEYS_SETTING among them). */
+export function providerKeysFrom(
+  values: ReadonlyMap<string, unknown>,
+): Partial<Record<KeyedProvider, string>> {
+  const raw = values.get(PROVIDER_KEYS_SETTING);
   const out: Partial<Record<KeyedProvider, string>> = {};
   if (raw && typeof raw === "object") {
     for (const id of KEYED_PROVIDERS) {
@@ -126,11 +161,17 @@ export function fileDefaultModel(config: AppConfig, env: Readonly<Record<string,
  * about settings: the default model and workspace, and stored API keys as their env vars.
  * Call at start-up and after every change; `log` learns each key as a secret.
  */
-export function applySettingsToConfig(db: Db, config: AppConfig, log?: Logger): void {
+export async function applySettingsToConfig(
+  db: AsyncQueries,
+  config: AppConfig,
+  log?: Logger,
+): Promise<void> {
   const base = baseOf(config);
-  const stored = readStoredSettings(db);
+  const values = await readRawValues(db, [...SETTING_KEYS, PROVIDER_KEYS_SETTING]);
+  const stored = settingsFrom(values);
+  const keys = providerKeysFrom(values);
   const env: Record<string, string> = { ...base.env };
-  for (const [id, key] of Object.entries(storedProviderKeys(db))) {
+  for (const [id, key] of Object.entries(keys)) {
     env[envName(id as KeyedProvider)] = key;
     log?.addSecret(key);
   }
@@ -140,10 +181,15 @@ export function applySettingsToConfig(db: Db, config: AppConfig, log?: Logger): 
 }
 
 /** The original's preferences: each stored value that still passes its rule, else the default. */
-export function readPreferences(db: Db): Record<string, unknown> {
+export async function readPreferences(db: AsyncQueries): Promise<Record<string, unknown>> {
+  return preferencesFrom(await readRawValues(db, PREFERENCE_KEYS));
+}
+
+/** The preferences out of values read by readRawValues (PREFERENCE_KEYS among them). */
+export function preferencesFrom(values: ReadonlyMap<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, pref] of Object.entries(PREFERENCES)) {
-    const value = readRaw(db, key);
+    const value = values.get(key);
     const checked = value === undefined ? null : checkPreference(pref.rule, value);
     out[key] = checked?.ok ? checked.value : structuredClone(pref.default);
   }
@@ -151,7 +197,15 @@ export function readPreferences(db: Db): Record<string, unknown> {
   return out;
 }
 
+/** The settings and the preferences together, in one query (what every page paints with). */
+export async function readSettingsAndPreferences(
+  db: AsyncQueries,
+): Promise<{ settings: StoredSettings; preferences: Record<string, unknown> }> {
+  const values = await readRawValues(db, [...SETTING_KEYS, ...PREFERENCE_KEYS]);
+  return { settings: settingsFrom(values), preferences: preferencesFrom(values) };
+}
+
 /** The pin limit the pin endpoint honours (pinned_sessions_limit, default 3). */
-export function pinnedSessionsLimit(db: Db): number {
-  return readPreferences(db).pinned_sessions_limit as number;
+export async function pinnedSessionsLimit(db: AsyncQueries): Promise<number> {
+  return (await readPreferences(db)).pinned_sessions_limit as number;
 }

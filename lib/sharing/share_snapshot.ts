@@ -3,7 +3,7 @@
 // when the user asked (`includeTools`); what file tools read or wrote, and the output of every
 // other tool (a shell's `cat notes.txt`, an MCP tool's answer can print any file), only with
 // `includeFiles` too; prose is kept as markdown and rendered (inert) when the page is served.
-import type { Db } from "../storage/db.ts";
+import { type Db, sql } from "../storage/db.ts";
 import { listMessages } from "../sessions/messages.ts";
 import { foldMessages, type ToolCallRecord } from "../shared/transcript_model.ts";
 
@@ -52,16 +52,17 @@ export interface SnapshotOptions {
 }
 
 /** Fold every message of `sessionId` into the reduced turns a share shows. */
-export function takeSnapshot(
+export async function takeSnapshot(
   db: Db,
   sessionId: string,
   title: string,
   opts: SnapshotOptions,
-): ShareSnapshot {
+): Promise<ShareSnapshot> {
   const messages = listMessages(db, sessionId);
-  const records = db.prepare(
-    "SELECT tool_call_id, status, result, duration FROM tool_calls WHERE session_id = ?",
-  ).all(sessionId) as unknown as ToolCallRecord[];
+  const records = await db.all<ToolCallRecord>(
+    sql`SELECT tool_call_id, status, result, duration FROM tool_calls
+        WHERE session_id = ${sessionId}`,
+  );
   const turns = foldMessages(messages, records).map((t): SharedTurn => ({
     user: t.user ? { text: t.user.text, attachments: t.user.attachments } : null,
     toolCount: t.tools.length,

@@ -2,7 +2,7 @@
 // conversation at `/share/<token>`. Invariants: a token is 256 bits from the platform CSPRNG
 // (base64url); an unknown, revoked or expired token reads as null, indistinguishably; the
 // snapshot never changes after creation (later edits to the session do not reach it).
-import type { Db } from "../storage/db.ts";
+import { type Db, sql } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { getSession } from "../sessions/sessions.ts";
@@ -45,8 +45,10 @@ interface ShareRow {
   revoked_at: number | null;
 }
 
-const COLUMNS =
-  "token, session_id, title, include_tools, include_files, created_at, expires_at, revoked_at";
+// Named, never `*`: on PostgreSQL every table also has a `rowid` that must not leak into a Share.
+const COLUMNS = sql.raw(
+  "token, session_id, title, include_tools, include_files, created_at, expires_at, revoked_at",
+);
 
 /** A fresh 256-bit token, base64url without padding. */
 export function newShareToken(): string {
@@ -71,7 +73,7 @@ function toShare(row: ShareRow, now: number): Share {
 }
 
 /** Freeze `sessionId`'s conversation now and make a link to it. */
-export function createShare(db: Db, clock: Clock, input: NewShareInput): Share {
+export async function createShare(db: Db, clock: Clock, input: NewShareInput): Promise<Share> {
   const days = input.expiresInDays ?? null;
   if (days !== null && !(Number.isFinite(days) && days > 0 && days <= MAX_EXPIRY_DAYS)) {
     throw new ValidationError(
@@ -82,7 +84,7 @@ export function createShare(db: Db, clock: Clock, input: NewShareInput): Share {
   const opts = { includeTools: !!input.includeTools, includeFiles: !!input.includeFiles };
   // Files come with their tool calls: "include files" alone would have nothing to attach to.
   if (opts.includeFiles) opts.includeTools = true;
-  const snapshot = takeSnapshot(db, session.session_id, session.title, opts);
+  const snapshot = await takeSnapshot(db, session.session_id, session.title, opts);
   const now = clock();
   const row: ShareRow = {
     token: newShareToken(),
@@ -94,30 +96,23 @@ export function createShare(db: Db, clock: Clock, input: NewShareInput): Share {
     expires_at: days === null ? null : now + days * 86400,
     revoked_at: null,
   };
-  db.prepare(
-    `INSERT INTO shares (${COLUMNS}, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    row.token,
-    row.session_id,
-    row.title,
-    row.include_tools,
-    row.include_files,
-    row.created_at,
-    row.expires_at,
-    row.revoked_at,
-    JSON.stringify(snapshot),
+  await db.run(
+    sql`INSERT INTO shares (${COLUMNS}, snapshot)
+        VALUES (${row.token}, ${row.session_id}, ${row.title}, ${row.include_tools},
+                ${row.include_files}, ${row.created_at}, ${row.expires_at}, ${row.revoked_at},
+                ${JSON.stringify(snapshot)})`,
   );
   return toShare(row, now);
 }
 
 /** Every share, newest first (revoked and expired ones too, marked inactive). */
-export function listShares(db: Db, clock: Clock, sessionId?: string): Share[] {
-  const rows = (sessionId
-    ? db.prepare(
-      `SELECT ${COLUMNS} FROM shares WHERE session_id = ? ORDER BY created_at DESC, token`,
-    ).all(sessionId)
-    : db.prepare(`SELECT ${COLUMNS} FROM shares ORDER BY created_at DESC, token`)
-      .all()) as unknown as ShareRow[];
+export async function listShares(db: Db, clock: Clock, sessionId?: string): Promise<Share[]> {
+  const rows = await db.all<ShareRow>(
+    sessionId
+      ? sql`SELECT ${COLUMNS} FROM shares WHERE session_id = ${sessionId}
+            ORDER BY created_at DESC, token`
+      : sql`SELECT ${COLUMNS} FROM shares ORDER BY created_at DESC, token`,
+  );
   const now = clock();
   return rows.map((r) => toShare(r, now));
 }
@@ -126,43 +121,44 @@ export function listShares(db: Db, clock: Clock, sessionId?: string): Share[] {
  * Revoke a share by its token. Revoking twice is fine; an unknown token is a NotFoundError
  * (this is the owner's API, behind login, so saying so leaks nothing).
  */
-export function revokeShare(db: Db, clock: Clock, token: string): Share {
+export async function revokeShare(db: Db, clock: Clock, token: string): Promise<Share> {
   const now = clock();
-  db.prepare(
-    "UPDATE shares SET revoked_at = coalesce(revoked_at, CAST(? AS DOUBLE PRECISION)) WHERE token = ?",
-  ).run(
-    now,
-    token,
+  // coalesce keeps the first revocation time; RETURNING reads the row in the same statement.
+  const row = await db.get<ShareRow>(
+    sql`UPDATE shares SET revoked_at = coalesce(revoked_at, ${now})
+        WHERE token = ${token} RETURNING ${COLUMNS}`,
   );
-  const row = db.prepare(`SELECT ${COLUMNS} FROM shares WHERE token = ?`).get(token) as
-    | ShareRow
-    | undefined;
   if (!row) throw new NotFoundError(`Share "${token.slice(0, 12)}…" not found`);
   return toShare(row, now);
 }
 
 /** Revoke every share of a session (the original's revoke-by-session); returns how many. */
-export function revokeSessionShares(db: Db, clock: Clock, sessionId: string): number {
+export async function revokeSessionShares(
+  db: Db,
+  clock: Clock,
+  sessionId: string,
+): Promise<number> {
   getSession(db, sessionId);
-  const res = db.prepare(
-    "UPDATE shares SET revoked_at = ? WHERE session_id = ? AND revoked_at IS NULL",
-  ).run(clock(), sessionId);
-  return Number(res.changes);
+  const { changes } = await db.run(
+    sql`UPDATE shares SET revoked_at = ${clock()}
+        WHERE session_id = ${sessionId} AND revoked_at IS NULL`,
+  );
+  return changes;
 }
 
 /**
  * The snapshot behind a live token, or null for a token that is malformed, unknown, revoked or
  * expired (the public page answers all of them with the same 404).
  */
-export function readSharedSnapshot(
+export async function readSharedSnapshot(
   db: Db,
   clock: Clock,
   token: string,
-): { share: Share; snapshot: ShareSnapshot } | null {
+): Promise<{ share: Share; snapshot: ShareSnapshot } | null> {
   if (!TOKEN_RE.test(token)) return null;
-  const row = db.prepare(`SELECT ${COLUMNS}, snapshot FROM shares WHERE token = ?`).get(token) as
-    | (ShareRow & { snapshot: string })
-    | undefined;
+  const row = await db.get<ShareRow & { snapshot: string }>(
+    sql`SELECT ${COLUMNS}, snapshot FROM shares WHERE token = ${token}`,
+  );
   if (!row) return null;
   const share = toShare(row, clock());
   if (!share.active) return null;

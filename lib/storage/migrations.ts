@@ -909,4 +909,36 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: `ALTER TABLE usage ADD COLUMN estimated INTEGER NOT NULL DEFAULT 0;`,
     postgres: `ALTER TABLE usage ADD COLUMN estimated bigint NOT NULL DEFAULT 0;`,
   },
+  // 19: a shared rate limit's check-and-record as one call on PostgreSQL (lib/security/
+  // shared_rate_limit.ts): the lock, the pruning, the count and the insert run inside the server
+  // in one statement, so no lock is held while a console process's event loop is busy elsewhere
+  // (as a transaction of four round trips did, and replicas then waited on each other's loops).
+  // SQLite, one process and one connection, checks and records in a transaction of its own.
+  {
+    sqlite: `-- nothing: see lib/security/shared_rate_limit.ts`,
+    postgres: `
+  CREATE FUNCTION hermes_rate_hit(
+    p_limiter text, p_key text, p_now double precision, p_window double precision,
+    p_limit bigint, p_record boolean
+  ) RETURNS TABLE (admitted boolean, hit_times double precision[])
+  LANGUAGE plpgsql VOLATILE AS $$
+  DECLARE
+    n bigint;
+  BEGIN
+    -- Each statement below takes a new snapshot (a VOLATILE function at READ COMMITTED), so
+    -- after the lock it sees the hits the previous holder committed.
+    PERFORM pg_advisory_xact_lock(hashtext(p_limiter || ':' || p_key));
+    DELETE FROM rate_hits r
+      WHERE r.limiter = p_limiter AND r.key = p_key AND r.at <= p_now - p_window;
+    SELECT count(*) INTO n FROM rate_hits r WHERE r.limiter = p_limiter AND r.key = p_key;
+    admitted := n < p_limit;
+    IF p_record AND admitted THEN
+      INSERT INTO rate_hits (limiter, key, at) VALUES (p_limiter, p_key, p_now);
+    END IF;
+    SELECT coalesce(array_agg(r.at ORDER BY r.at), ARRAY[]::double precision[]) INTO hit_times
+      FROM rate_hits r WHERE r.limiter = p_limiter AND r.key = p_key;
+    RETURN NEXT;
+  END $$;
+  `,
+  },
 ];

@@ -1,6 +1,6 @@
 // The wire shapes of GET /api/crons and friends (the original's names: `jobs`, `job`,
 // `next_run_at`, `last_status`, `state`…). Times leave as ISO strings, like the original.
-import type { Db } from "../storage/db.ts";
+import type { AsyncQueries } from "../storage/db.ts";
 import { type JobRow, lastRun, runningRun, type RunRow, scheduleOf } from "./jobs.ts";
 import type { TaskScheduler } from "./scheduler.ts";
 import { ValidationError } from "../errors.ts";
@@ -10,11 +10,12 @@ const iso = (seconds: number | null | undefined) =>
 
 export type JobState = "scheduled" | "paused" | "running" | "completed";
 
-export function jobView(db: Db, scheduler: TaskScheduler, job: JobRow) {
+export type JobView = Awaited<ReturnType<typeof jobView>>;
+
+export async function jobView(db: AsyncQueries, scheduler: TaskScheduler, job: JobRow) {
   const s = scheduleOf(job);
   const next = scheduler.nextRunAt(job);
-  const last = lastRun(db, job.id);
-  const running = runningRun(db, job.id);
+  const [last, running] = await Promise.all([lastRun(db, job.id), runningRun(db, job.id)]);
   const state: JobState = running
     ? "running"
     : !job.enabled
@@ -43,6 +44,15 @@ export function jobView(db: Db, scheduler: TaskScheduler, job: JobRow) {
     session_id: job.target_session_id,
     created_at: iso(job.created_at),
   };
+}
+
+/** Every job in `jobs` as the wire shows it, in order. */
+export function jobViews(
+  db: AsyncQueries,
+  scheduler: TaskScheduler,
+  jobs: JobRow[],
+): Promise<JobView[]> {
+  return Promise.all(jobs.map((job) => jobView(db, scheduler, job)));
 }
 
 export function runView(run: RunRow) {

@@ -3,7 +3,8 @@
 // unattended jobs deny what would ask; then RunManager.start like a message typed by a person,
 // so the run is journaled, streamable and goes through approvals. Invariant: the outcome
 // recorded in history is read back from the run's own journal and metering, never guessed.
-import type { Db } from "../storage/db.ts";
+// createSession/findSession are still synchronous (lib/sessions/ moves to async queries later).
+import { type AsyncQueries, type Db, sql } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import type { AppConfig } from "../settings/config.ts";
 import type { EngineHost } from "../engine/engine_host.ts";
@@ -43,8 +44,8 @@ export function createTaskRunner(app: TaskRunnerApp): TaskRunner {
           model: job.model ?? app.config.defaultModel ?? null,
         });
         sessionId = session.session_id;
-        tagTaskSession(app.db, sessionId, job.id);
-        if (job.deliver === "session") setTargetSession(app.db, job.id, sessionId);
+        await tagTaskSession(app.db, sessionId, job.id);
+        if (job.deliver === "session") await setTargetSession(app.db, job.id, sessionId);
       }
       const started = await app.runs.start(app, {
         sessionId,
@@ -61,18 +62,22 @@ export function createTaskRunner(app: TaskRunnerApp): TaskRunner {
 }
 
 /** What the run's journal and metering say about how it ended. */
-export function outcomeOf(db: Db, streamId: string, sessionId: string): RunOutcome {
-  const stream = db.prepare("SELECT status FROM streams WHERE stream_id = ?").get(streamId) as
-    | { status: string }
-    | undefined;
-  const usage = db.prepare(
-    `SELECT COALESCE(SUM(input_tokens), 0) AS i, COALESCE(SUM(output_tokens), 0) AS o,
-       SUM(cost) AS c FROM usage WHERE stream_id = ?`,
-  ).get(streamId) as { i: number; o: number; c: number | null };
-  const last = db.prepare(
-    `SELECT content FROM messages WHERE session_id = ? AND role = 'assistant'
-       ORDER BY idx DESC LIMIT 1`,
-  ).get(sessionId) as { content: string } | undefined;
+export async function outcomeOf(
+  db: AsyncQueries,
+  streamId: string,
+  sessionId: string,
+): Promise<RunOutcome> {
+  const stream = await db.get<{ status: string }>(
+    sql`SELECT status FROM streams WHERE stream_id = ${streamId}`,
+  );
+  const usage = await db.get<{ i: number; o: number; c: number | null }>(
+    sql`SELECT COALESCE(SUM(input_tokens), 0) AS i, COALESCE(SUM(output_tokens), 0) AS o,
+          SUM(cost) AS c FROM usage WHERE stream_id = ${streamId}`,
+  );
+  const last = await db.get<{ content: string }>(
+    sql`SELECT content FROM messages WHERE session_id = ${sessionId} AND role = 'assistant'
+        ORDER BY idx DESC LIMIT 1`,
+  );
   // Multimodal parts are kept elsewhere; the `content` column is the message's text.
   const head = contentText(last?.content ?? "").trim().slice(0, OUTPUT_HEAD_CHARS) || null;
   const status = stream?.status === "done"
@@ -80,23 +85,28 @@ export function outcomeOf(db: Db, streamId: string, sessionId: string): RunOutco
     : stream?.status === "interrupted"
     ? "interrupted"
     : "error";
-  const reason = status === "error" ? errorReason(db, streamId, stream?.status) : null;
+  const reason = status === "error" ? await errorReason(db, streamId, stream?.status) : null;
   return {
     status,
     reason,
-    input_tokens: usage.i,
-    output_tokens: usage.o,
-    cost: usage.c,
+    // Numbers on both backends (a PostgreSQL SUM is numeric, read as a number).
+    input_tokens: Number(usage?.i ?? 0),
+    output_tokens: Number(usage?.o ?? 0),
+    cost: usage?.c ?? null,
     output_head: head,
   };
 }
 
-function errorReason(db: Db, streamId: string, status: string | undefined): string {
+async function errorReason(
+  db: AsyncQueries,
+  streamId: string,
+  status: string | undefined,
+): Promise<string> {
   if (status === "cancelled") return "cancelled";
-  const row = db.prepare(
-    `SELECT data FROM stream_events WHERE stream_id = ? AND event = 'apperror'
-       ORDER BY seq DESC LIMIT 1`,
-  ).get(streamId) as { data: string } | undefined;
+  const row = await db.get<{ data: string }>(
+    sql`SELECT data FROM stream_events WHERE stream_id = ${streamId} AND event = 'apperror'
+        ORDER BY seq DESC LIMIT 1`,
+  );
   if (!row) return status ?? "the run did not finish";
   try {
     const e = JSON.parse(row.data) as { message?: string; type?: string };

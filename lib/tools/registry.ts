@@ -16,17 +16,22 @@ import { clarifyTool } from "./clarify.ts";
 import { skillTool } from "./skill_tool.ts";
 import { memoryTool } from "./memory_tool.ts";
 import { delegateTool } from "./delegate_tool.ts";
-import { configForProfile, sessionProfile } from "../agent/profiles.ts";
+import { configForProfile, sessionProfileSync } from "../agent/profiles.ts";
 import { changedCodeBaseline } from "../approvals/approvals.ts";
 
-/** The built-in tools for one session (MCP tools are added by the engine). */
+/**
+ * The built-in tools for one session (MCP tools are added by the engine). `profile` is the
+ * session's profile (lib/agent/profiles.ts), whose skills and memory the tools use; the engine
+ * reads it asynchronously and passes it. Without it (tests calling this directly) it is read on
+ * the old synchronous path.
+ */
 export function buildToolset(
   app: EngineHost,
   session: { session_id: string; workspace: string },
+  profile: string = sessionProfileSync(app.db, session.session_id),
 ): ToolDefinition[] {
   const rt = app.tools;
-  // Skills and memory are the session's profile's own (lib/agent/profiles.ts).
-  const profileConfig = configForProfile(app.config, sessionProfile(app.db, session.session_id));
+  const profileConfig = configForProfile(app.config, profile);
   return [
     readFileTool(rt.files),
     writeFileTool(rt.files),
@@ -39,7 +44,7 @@ export function buildToolset(
       home: app.config.home,
       defaultTimeoutMs: rt.terminal.defaultTimeoutMs,
       maxTimeoutMs: rt.terminal.maxTimeoutMs,
-      changedSince: (sessionId) => changedCodeBaseline(app.db, sessionId) * 1000,
+      changedSince: async (sessionId) => (await changedCodeBaseline(app.db, sessionId)) * 1000,
     }),
     todoTool({ db: app.db, todos: rt.todos }),
     clarifyTool(),

@@ -89,7 +89,7 @@ export function createToolsRuntime(
     todos: new Map(),
     terminal: { defaultTimeoutMs, maxTimeoutMs: Math.max(defaultTimeoutMs, 600_000) },
     async close() {
-      closeApprovalHub(approvals);
+      await closeApprovalHub(approvals);
       closeClarifyHub(clarify);
       files.close();
       await commands.close();

@@ -21,7 +21,7 @@ export interface TerminalToolDeps {
    * approval of running changed code, or its start (lib/approvals/approvals.ts
    * changedCodeBaseline). Without it every file counts as changed.
    */
-  changedSince?(sessionId: string): number;
+  changedSince?(sessionId: string): Promise<number>;
 }
 
 export function terminalTool(deps: TerminalToolDeps): ToolDefinition {
@@ -42,13 +42,13 @@ export function terminalTool(deps: TerminalToolDeps): ToolDefinition {
         .describe("Working directory relative to the workspace root (default .)."),
     }),
     async execute(args, ctx): Promise<ToolResult> {
-      const judge = (command: string): Promise<Classification> =>
+      const judge = async (command: string): Promise<Classification> =>
         classifyCommandInWorkspace(command, {
           configPath: deps.configPath,
           home: deps.home,
           workspace: ctx.workspace,
           cwd: args.workdir ?? ".",
-          changedSince: deps.changedSince?.(ctx.sessionId) ?? 0,
+          changedSince: (await deps.changedSince?.(ctx.sessionId)) ?? 0,
         });
       const verdict = await judge(args.command);
       if (verdict.tier === "hardline") {

@@ -35,6 +35,6 @@ export async function speak(
 ): Promise<{ audio: Uint8Array; type: AudioType }> {
   const { audio } = await providerSpeak(app, text, signal);
   const type = sniffAudio(audio);
-  if (!type) throw garbageAnswer(voiceSetup(app, "speech"), "speech");
+  if (!type) throw garbageAnswer(await voiceSetup(app, "speech"), "speech");
   return { audio, type };
 }

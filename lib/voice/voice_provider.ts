@@ -55,11 +55,11 @@ export function voiceOptions(app: Pick<AppContext, "clock">): VoiceOptions {
 }
 
 /** Count one call from `client`; past the per-minute limit it is a 429. */
-export function checkVoiceRate(
+export async function checkVoiceRate(
   app: Pick<AppContext, "clock">,
   use: VoiceUse,
   client: string,
-): void {
+): Promise<void> {
   const s = stateOf(app);
   let limiter = s.limits.get(use);
   if (!limiter) {
@@ -70,7 +70,7 @@ export function checkVoiceRate(
     });
     s.limits.set(use, limiter);
   }
-  const decision = limiter.hit(client);
+  const decision = await limiter.hit(client);
   if (!decision.ok) {
     throw new RateLimitError(
       `Too many ${use === "speech" ? "read-aloud" : "transcription"} requests: at most ` +
@@ -103,11 +103,11 @@ const WHAT: Record<VoiceUse, string> = {
 const WHERE = "Control Center › Conversation › Voice";
 
 /** The endpoint, model and voice the preferences choose for `use`; a 409 saying what to set. */
-export function voiceSetup(
+export async function voiceSetup(
   app: Pick<AppContext, "config" | "db" | "log">,
   use: VoiceUse,
-): VoiceSetup {
-  const prefs = readPreferences(app.db);
+): Promise<VoiceSetup> {
+  const prefs = await readPreferences(app.db);
   const resolved = resolveProviders(app.config, app.log);
   const wanted = String(prefs.voice_provider ?? "").trim();
   const endpoint = wanted ? resolved.endpoints.find((e) => e.id === wanted) : resolved.active;
@@ -298,7 +298,7 @@ export async function providerTranscribe(
   language: string | null,
   signal?: AbortSignal,
 ): Promise<string> {
-  const setup = voiceSetup(app, "transcription");
+  const setup = await voiceSetup(app, "transcription");
   const result = await bounded(
     app,
     setup,
@@ -323,7 +323,7 @@ export async function providerSpeak(
   text: string,
   signal?: AbortSignal,
 ): Promise<{ audio: Uint8Array; mediaType: string }> {
-  const setup = voiceSetup(app, "speech");
+  const setup = await voiceSetup(app, "speech");
   const speed = Math.min(4, Math.max(0.25, setup.rate));
   const result = await bounded(
     app,

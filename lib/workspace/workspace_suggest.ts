@@ -4,7 +4,7 @@
 // skips hidden and dependency folders; nothing protected (state dir, ~/.hermes, credentials) or
 // under a system root is ever suggested.
 import { basename, dirname, join } from "node:path";
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import { isProtectedPath, type ProtectedPathsConfig, realSecretPaths } from "./protected_paths.ts";
 import { hasControlChar } from "./workspace_paths.ts";
 
@@ -14,7 +14,7 @@ const SCAN_DIRS = 3000;
 const SKIP = new Set(["node_modules", "vendor", "target", "dist", "build", "__pycache__", "venv"]);
 
 export interface SuggestDeps {
-  db: Db;
+  db: AsyncQueries;
   config: ProtectedPathsConfig;
 }
 
@@ -91,9 +91,10 @@ export async function suggestWorkspaces(deps: SuggestDeps, prefix: string): Prom
     for (const n of names.sort()) await push(join(dir, n));
     return out;
   }
-  const recent = (deps.db.prepare(
-    "SELECT workspace, max(updated_at) AS t FROM sessions GROUP BY workspace ORDER BY t DESC LIMIT 50",
-  ).all() as Array<{ workspace: string }>).map((r) => r.workspace);
+  const recent = (await deps.db.all<{ workspace: string }>(
+    sql`SELECT workspace, max(updated_at) AS t FROM sessions
+        GROUP BY workspace ORDER BY t DESC LIMIT 50`,
+  )).map((r) => r.workspace);
   const repos = await findGitRepos(home, secrets);
   const needle = prefix.toLowerCase();
   for (const p of [...recent, ...repos]) {

@@ -7,7 +7,7 @@
 // tools, the panel and the terminal sandbox mask those paths inside it.
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { AppConfig } from "../settings/config.ts";
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import type { Clock } from "../ids.ts";
 import { protectedWorkspaceReason } from "./protected_paths.ts";
@@ -19,7 +19,7 @@ export interface Workspace {
 
 /** What trust decisions need: the database (registered list) and the configured roots. */
 export interface WorkspaceDeps {
-  db: Db;
+  db: AsyncQueries;
   config:
     & Pick<AppConfig, "home" | "defaultWorkspace">
     & Partial<
@@ -97,14 +97,6 @@ async function realOrSelf(path: string): Promise<string> {
   }
 }
 
-function realOrSelfSync(path: string): string {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return resolve(path);
-  }
-}
-
 /**
  * Validate a directory a person is explicitly adding to the list: it must exist, be a
  * directory and not be a system root. Returns its real path.
@@ -150,7 +142,7 @@ export async function resolveTrustedWorkspace(deps: WorkspaceDeps, raw: string):
   const { db, config } = deps;
   const { real, inHome } = await realDirectoryOutsideSystem(config, raw);
   if (inHome) return real;
-  const roots = [await realOrSelf(config.defaultWorkspace), ...registeredPaths(db)];
+  const roots = [await realOrSelf(config.defaultWorkspace), ...await registeredPaths(db)];
   if (roots.some((root) => isWithin(real, root))) return real;
   throw new ValidationError(
     `Workspace "${real}" is outside the home directory, the default workspace and the ` +
@@ -159,28 +151,26 @@ export async function resolveTrustedWorkspace(deps: WorkspaceDeps, raw: string):
   );
 }
 
-function registeredPaths(db: Db): string[] {
-  return (db.prepare("SELECT path FROM workspaces").all() as Array<{ path: string }>).map((r) =>
-    r.path
-  );
+async function registeredPaths(db: AsyncQueries): Promise<string[]> {
+  return (await db.all<{ path: string }>(sql`SELECT path FROM workspaces`)).map((r) => r.path);
 }
 
 /** The default workspace ("Home" unless renamed), then registered ones in the order added. */
-export function listWorkspaces(deps: WorkspaceDeps): Workspace[] {
-  const rows = deps.db.prepare(
-    "SELECT path, coalesce(name, '') AS name FROM workspaces ORDER BY added_at, rowid",
-  ).all() as unknown as Workspace[];
+export async function listWorkspaces(deps: WorkspaceDeps): Promise<Workspace[]> {
+  const rows = await deps.db.all<Workspace>(
+    sql`SELECT path, coalesce(name, '') AS name FROM workspaces ORDER BY added_at, rowid`,
+  );
   const list = rows.map((r) => ({ path: r.path, name: r.name || basename(r.path) || r.path }));
-  const def = realOrSelfSync(deps.config.defaultWorkspace);
+  const def = await realOrSelf(deps.config.defaultWorkspace);
   const stored = list.find((w) => w.path === def);
   return [stored ?? { path: def, name: "Home" }, ...list.filter((w) => w.path !== def)];
 }
 
 /** The workspace used most recently (by session activity), or the default one. */
-export function lastWorkspace(deps: WorkspaceDeps): string {
-  const row = deps.db.prepare(
-    "SELECT workspace FROM sessions ORDER BY updated_at DESC LIMIT 1",
-  ).get() as { workspace: string } | undefined;
+export async function lastWorkspace(deps: WorkspaceDeps): Promise<string> {
+  const row = await deps.db.get<{ workspace: string }>(
+    sql`SELECT workspace FROM sessions ORDER BY updated_at DESC LIMIT 1`,
+  );
   return row?.workspace ?? deps.config.defaultWorkspace;
 }
 
@@ -195,17 +185,22 @@ export async function addWorkspace(
   name?: string | null,
 ): Promise<Workspace> {
   const path = await validateWorkspaceToAdd(deps.config, raw);
-  registerWorkspace(deps.db, clock, path, name);
-  return listWorkspaces(deps).find((w) => w.path === path)!;
+  await registerWorkspace(deps.db, clock, path, name);
+  return (await listWorkspaces(deps)).find((w) => w.path === path)!;
 }
 
 /** Insert an already-validated real path into the list (no-op if present, unless renamed). */
-export function registerWorkspace(db: Db, clock: Clock, path: string, name?: string | null) {
+export async function registerWorkspace(
+  db: AsyncQueries,
+  clock: Clock,
+  path: string,
+  name?: string | null,
+): Promise<void> {
   const clean = cleanName(name);
-  db.prepare(
-    `INSERT INTO workspaces (path, name, added_at) VALUES (?, ?, ?)
-     ON CONFLICT(path) DO UPDATE SET name = coalesce(excluded.name, workspaces.name)`,
-  ).run(path, clean, clock());
+  await db.run(
+    sql`INSERT INTO workspaces (path, name, added_at) VALUES (${path}, ${clean}, ${clock()})
+        ON CONFLICT (path) DO UPDATE SET name = coalesce(excluded.name, workspaces.name)`,
+  );
 }
 
 function cleanName(name: string | null | undefined): string | null {
@@ -222,7 +217,7 @@ async function findListed(deps: WorkspaceDeps, raw: string): Promise<string> {
   if (typeof raw !== "string" || raw.trim() === "") {
     throw new ValidationError("Workspace path is empty", "path");
   }
-  const listed = listWorkspaces(deps).map((w) => w.path);
+  const listed = (await listWorkspaces(deps)).map((w) => w.path);
   if (listed.includes(raw)) return raw;
   const real = await realOrSelf(expandInput(raw, deps.config.home));
   if (listed.includes(real)) return real;
@@ -235,13 +230,13 @@ async function findListed(deps: WorkspaceDeps, raw: string): Promise<string> {
  */
 export async function removeWorkspace(deps: WorkspaceDeps, raw: string): Promise<void> {
   const path = await findListed(deps, raw);
-  if (path === realOrSelfSync(deps.config.defaultWorkspace)) {
+  if (path === await realOrSelf(deps.config.defaultWorkspace)) {
     throw new ValidationError(
       `"${path}" is the default workspace (HERMES_WEBUI_DEFAULT_WORKSPACE) and cannot be removed`,
       "path",
     );
   }
-  deps.db.prepare("DELETE FROM workspaces WHERE path = ?").run(path);
+  await deps.db.run(sql`DELETE FROM workspaces WHERE path = ${path}`);
 }
 
 /** Give a listed workspace a display name (blank falls back to the folder name). */
@@ -252,9 +247,13 @@ export async function renameWorkspace(
   name: string,
 ): Promise<Workspace> {
   const path = await findListed(deps, raw);
-  registerWorkspace(deps.db, clock, path);
-  deps.db.prepare("UPDATE workspaces SET name = ? WHERE path = ?").run(cleanName(name), path);
-  return listWorkspaces(deps).find((w) => w.path === path)!;
+  const clean = cleanName(name);
+  await deps.db.transaction(async (tx) => {
+    // The default workspace is listed without a row until it is first renamed.
+    await registerWorkspace(tx, clock, path);
+    await tx.run(sql`UPDATE workspaces SET name = ${clean} WHERE path = ${path}`);
+  });
+  return (await listWorkspaces(deps)).find((w) => w.path === path)!;
 }
 
 /**
@@ -262,8 +261,12 @@ export async function renameWorkspace(
  * default workspace stays first; listed ones not named keep their order after the named ones.
  * The order is kept as `added_at` (the list's sort key) rewritten in sequence.
  */
-export function reorderWorkspaces(deps: WorkspaceDeps, clock: Clock, paths: string[]): Workspace[] {
-  const listed = listWorkspaces(deps).map((w) => w.path);
+export async function reorderWorkspaces(
+  deps: WorkspaceDeps,
+  clock: Clock,
+  paths: string[],
+): Promise<Workspace[]> {
+  const listed = (await listWorkspaces(deps)).map((w) => w.path);
   const def = listed[0];
   const seen = new Set<string>();
   for (const p of paths) {
@@ -276,8 +279,11 @@ export function reorderWorkspaces(deps: WorkspaceDeps, clock: Clock, paths: stri
     ...listed.filter((p) => p !== def && !seen.has(p)),
   ];
   const base = clock();
-  const set = deps.db.prepare("UPDATE workspaces SET added_at = ? WHERE path = ?");
-  set.run(base - 1, def);
-  for (const [i, p] of order.entries()) set.run(base + i, p);
-  return listWorkspaces(deps);
+  await deps.db.transaction(async (tx) => {
+    await tx.run(sql`UPDATE workspaces SET added_at = ${base - 1} WHERE path = ${def}`);
+    for (const [i, p] of order.entries()) {
+      await tx.run(sql`UPDATE workspaces SET added_at = ${base + i} WHERE path = ${p}`);
+    }
+  });
+  return await listWorkspaces(deps);
 }

@@ -9,12 +9,12 @@ import { MAX_WATCHED_STREAMS, readAttention } from "../../lib/approvals/attentio
 import { readPreferences } from "../../lib/settings/settings.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const streams = (url.searchParams.get("streams") ?? "").split(",")
       .map((s) => s.trim()).filter((s) => s && s.length <= 128).slice(0, MAX_WATCHED_STREAMS);
-    const prefs = readPreferences(app.db);
+    const prefs = await readPreferences(app.db);
     return json({
-      ...readAttention(app.db, app.tools.clarify, streams),
+      ...(await readAttention(app.db, app.tools.clarify, streams)),
       notify: prefs.notifications_enabled === true,
       sound: prefs.sound_enabled === true,
     });

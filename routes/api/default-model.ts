@@ -42,7 +42,7 @@ export const handler: Handlers = {
       ok: true,
       model: body.model,
       provider: body.provider ?? null,
-      default_model: getSettings(app.db, app.config).default_model,
+      default_model: (await getSettings(app.db, app.config)).default_model,
     });
   },
 };

@@ -39,10 +39,10 @@ function statusLine(g: Goal | null): string {
 }
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const sid = requireParam(url, "session_id");
     getSession(app.db, sid);
-    const g = getGoal(app.db, sid);
+    const g = await getGoal(app.db, sid);
     return json({ goal: goalPayload(g), message: statusLine(g) });
   },
   async POST(req, { app }) {
@@ -53,15 +53,21 @@ export const handler: Handlers = {
     const now = app.clock();
     const answer = (action: string, g: Goal | null, message: string, extra = {}) =>
       json({ ok: true, action, message, goal: goalPayload(g), ...extra });
-    const refuse = (action: string, error: string, message: string) =>
-      json({ ok: false, action, error, message, goal: goalPayload(getGoal(app.db, session_id)) });
+    const refuse = async (action: string, error: string, message: string) =>
+      json({
+        ok: false,
+        action,
+        error,
+        message,
+        goal: goalPayload(await getGoal(app.db, session_id)),
+      });
 
     if (!text || lower === "status") {
-      const g = getGoal(app.db, session_id);
+      const g = await getGoal(app.db, session_id);
       return answer("status", g, statusLine(g));
     }
     if (lower === "pause") {
-      const g = updateGoal(
+      const g = await updateGoal(
         app.db,
         session_id,
         { status: "paused", paused_reason: "user-paused" },
@@ -72,7 +78,7 @@ export const handler: Handlers = {
         : refuse("pause", "no_goal", "No goal set.");
     }
     if (lower === "resume") {
-      const g = updateGoal(app.db, session_id, {
+      const g = await updateGoal(app.db, session_id, {
         status: "active",
         paused_reason: null,
         turns_used: 0,
@@ -87,7 +93,7 @@ export const handler: Handlers = {
         : refuse("resume", "no_goal", "No goal to resume.");
     }
     if (["clear", "stop", "done"].includes(lower)) {
-      const had = clearGoal(app.db, session_id);
+      const had = await clearGoal(app.db, session_id);
       return answer("clear", null, had ? "Goal cleared." : "No active goal.");
     }
     if (session.active_stream_id) {
@@ -97,7 +103,7 @@ export const handler: Handlers = {
         "Agent is running — use /goal status / pause / clear mid-run, or /stop before setting a new goal.",
       );
     }
-    const g = setGoal(app.db, session_id, text, budgetsFromConfig(app.config.file), now);
+    const g = await setGoal(app.db, session_id, text, budgetsFromConfig(app.config.file), now);
     return answer(
       "set",
       g,

@@ -6,7 +6,7 @@ import { computeInsights } from "../../lib/insights/insights.ts";
 import { resolveInsightsWindow, serverCalendar } from "../../lib/insights/insights_window.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const q = url.searchParams;
     const cal = serverCalendar(app.config.env.TZ);
     const window = resolveInsightsWindow(
@@ -14,6 +14,6 @@ export const handler: Handlers = {
       app.clock(),
       cal,
     );
-    return json(computeInsights(app.db, window, cal));
+    return json(await computeInsights(app.db, window, cal));
   },
 };

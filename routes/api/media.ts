@@ -33,7 +33,7 @@ export const handler: Handlers = {
     const sid = url.searchParams.get("session_id");
     const roots = sid
       ? [getSession(app.db, sid).workspace]
-      : listWorkspaces(app).map((w) => w.path);
+      : (await listWorkspaces(app)).map((w) => w.path);
     const secrets = await realSecretPaths(app.config);
 
     let real: string | null = null;

@@ -21,8 +21,8 @@ export const handler: Handlers = {
     const session = sid ? getSession(app.db, sid) : null;
     const asked = url.searchParams.get("profile");
     const profile = session
-      ? sessionProfile(app.db, session.session_id)
-      : asked ?? activeProfileName(app.db, app.config);
+      ? await sessionProfile(app.db, session.session_id)
+      : asked ?? await activeProfileName(app.db, app.config);
     getProfileSettings(app.config, profile); // 404 for an unknown profile
     const files = await memoryFiles(profileHome(app.config, profile), session?.workspace);
     const text = (section: string) => files.find((f) => f.section === section)?.content ?? "";

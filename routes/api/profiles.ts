@@ -7,6 +7,6 @@ import { activeProfileName, listProfiles, profileJson } from "../../lib/agent/pr
 export const handler: Handlers = {
   async GET(_req, { app }) {
     const profiles = (await listProfiles(app.db, app.config)).map(profileJson);
-    return json({ profiles, active: activeProfileName(app.db, app.config) });
+    return json({ profiles, active: await activeProfileName(app.db, app.config) });
   },
 };

@@ -5,7 +5,7 @@ import { json } from "../../lib/server/http.ts";
 import { listProjects } from "../../lib/sessions/projects.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app }) {
-    return json({ projects: listProjects(app.db) });
+  async GET(_req, { app }) {
+    return json({ projects: await listProjects(app.db) });
   },
 };

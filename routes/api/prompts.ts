@@ -8,11 +8,11 @@ import { listPrompts, savePrompt } from "../../lib/agent/saved_prompts.ts";
 const Body = z.object({ name: z.string().max(64), content: z.string().max(100_000) });
 
 export const handler: Handlers = {
-  GET(_req, { app }) {
-    return json({ prompts: listPrompts(app.db) });
+  async GET(_req, { app }) {
+    return json({ prompts: await listPrompts(app.db) });
   },
   async POST(req, { app }) {
     const { name, content } = await readBody(req, Body);
-    return json({ ok: true, prompt: savePrompt(app.db, name, content, app.clock()) });
+    return json({ ok: true, prompt: await savePrompt(app.db, name, content, app.clock()) });
   },
 };

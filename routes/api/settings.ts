@@ -20,8 +20,8 @@ import {
 } from "../../lib/settings/settings.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app }) {
-    return json(getSettings(app.db, app.config));
+  async GET(_req, { app }) {
+    return json(await getSettings(app.db, app.config));
   },
   async POST(req, { app, url }) {
     const { patch, preferences, ignored } = parseSettingsBody(await readJsonObject(req));

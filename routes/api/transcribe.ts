@@ -10,11 +10,11 @@ import { checkVoiceRate, providerTranscribe, voiceSetup } from "../../lib/voice/
 
 export const handler: Handlers = {
   async POST(req, { app, remoteAddr }) {
-    checkVoiceRate(app, "transcription", remoteAddr);
+    await checkVoiceRate(app, "transcription", remoteAddr);
     // Bad input is the sender's fault whatever the setup: check the upload (capped) first, then
     // say (409) when no provider can transcribe it.
     const upload = await readAudioUpload(req);
-    voiceSetup(app, "transcription");
+    await voiceSetup(app, "transcription");
     const transcript = await providerTranscribe(app, upload.audio, upload.language, req.signal);
     return json({ ok: true, transcript });
   },

@@ -18,7 +18,7 @@ export const handler: Handlers = {
     if (!/^application\/json\b/i.test(req.headers.get("content-type") ?? "")) {
       throw new UnsupportedMediaTypeError('Send {"text": "…"} as application/json');
     }
-    checkVoiceRate(app, "speech", remoteAddr);
+    await checkVoiceRate(app, "speech", remoteAddr);
     const body = await readJsonObject(req, MAX_BODY_BYTES);
     if (body.engine !== undefined && body.engine !== "agent") {
       throw new ValidationError(
@@ -28,7 +28,7 @@ export const handler: Handlers = {
       );
     }
     const text = speechText(body.text);
-    voiceSetup(app, "speech");
+    await voiceSetup(app, "speech");
     const { audio, type } = await speak(app, text, req.signal);
     return new Response(audio as Uint8Array<ArrayBuffer>, {
       status: 200,

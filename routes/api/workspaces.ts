@@ -4,7 +4,7 @@ import { json } from "../../lib/server/http.ts";
 import { lastWorkspace, listWorkspaces } from "../../lib/workspace/workspaces.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app }) {
-    return json({ workspaces: listWorkspaces(app), last: lastWorkspace(app) });
+  async GET(_req, { app }) {
+    return json({ workspaces: await listWorkspaces(app), last: await lastWorkspace(app) });
   },
 };

@@ -9,9 +9,9 @@ import type { Handlers } from "../../lib/server/file_router.ts";
 import { loadSidebar, SidebarBody, SidebarPage } from "../../components/Sidebar.tsx";
 
 export const handler: Handlers = {
-  GET(req, { app, url, state }) {
+  async GET(req, { app, url, state }) {
     const params = url.searchParams;
-    const props = loadSidebar(app, params, params.get("session"), req.headers.get("cookie"));
+    const props = await loadSidebar(app, params, params.get("session"), req.headers.get("cookie"));
     const html = params.get("cursor")
       ? renderInLocale(state.locale, <SidebarPage {...props} />)
       : renderInLocale(state.locale, <SidebarBody {...props} />);

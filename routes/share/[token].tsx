@@ -80,7 +80,7 @@ export const handler: Handlers = {
     const theme = typeof ctx.state.theme === "string" ? ctx.state.theme : "dark";
     // The reader's language (routes/_middleware.ts): the page, its <html lang/dir> and dates.
     const locale = isLocale(ctx.state.locale) ? ctx.state.locale : SOURCE_LOCALE;
-    const found = readSharedSnapshot(ctx.app.db, ctx.app.clock, ctx.params.token ?? "");
+    const found = await readSharedSnapshot(ctx.app.db, ctx.app.clock, ctx.params.token ?? "");
     if (!found) return page(renderInLocale(locale, <ShareNotFound theme={theme} />), 404, locale);
     await preloadRenderers(); // final math and code highlighting, as the console paints them
     return page(

@@ -20,10 +20,14 @@ export interface SeededConsole {
 }
 
 /** Seed `db`; `now` is epoch seconds, `workspace` the sessions' workspace. */
-export function seedConsole(db: Db, now: number, workspace: string): SeededConsole {
+export async function seedConsole(
+  db: Db,
+  now: number,
+  workspace: string,
+): Promise<SeededConsole> {
   const at = (t: number) => () => t;
-  const api = createProject(db, at(now - 30 * DAY), { name: "api-server", color: "#86C08B" });
-  const docs = createProject(db, at(now - 29 * DAY), { name: "docs", color: "#7BA7D9" });
+  const api = await createProject(db, at(now - 30 * DAY), { name: "api-server", color: "#86C08B" });
+  const docs = await createProject(db, at(now - 29 * DAY), { name: "docs", color: "#7BA7D9" });
   const byTitle: Record<string, string> = {};
   const session = (title: string, age: number, project?: string, chat = true) => {
     const t = now - age;
@@ -114,5 +118,5 @@ export function seedConsole(db: Db, now: number, workspace: string): SeededConso
  */
 export async function seedApp(app: TestApp, opts: { dark?: boolean } = {}): Promise<SeededConsole> {
   if (opts.dark) await app.call("POST", "/api/settings", { theme: "dark" });
-  return seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
+  return await seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
 }

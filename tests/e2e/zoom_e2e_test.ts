@@ -128,7 +128,7 @@ browserTest(
     const browser = await launchBrowser({ deviceScaleFactor: 2 });
     try {
       await h.call("POST", "/api/settings", { theme: "dark" });
-      const seeded = seedConsole(h.app.ctx.db, h.app.ctx.clock(), h.workspace);
+      const seeded = await seedConsole(h.app.ctx.db, h.app.ctx.clock(), h.workspace);
       const page = await browser.newPage();
       const problems: string[] = [];
       const shots: string[] = [];

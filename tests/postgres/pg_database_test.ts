@@ -150,6 +150,13 @@ Deno.test("a database from PostgreSQL's former history (version 2 = step 17) is 
       "INSERT INTO sessions (session_id, workspace, created_at, updated_at) VALUES ('kept', '/w', 1, 1)",
     ).run();
     migratePostgres(db); // would fail on CREATE TABLE if it re-ran step 16's schema
+    strictEqual(
+      db.prepare(
+        "SELECT count(*) AS n FROM pg_proc WHERE proname = 'hermes_rate_hit' AND pronamespace = current_schema()::regnamespace",
+      ).get()!.n,
+      1,
+      "the steps after 17 ran",
+    );
     strictEqual(db.prepare("PRAGMA user_version").get()!.user_version, MIGRATIONS.length);
     strictEqual(db.prepare("SELECT count(*) AS n FROM sessions").get()!.n, 1);
   } finally {

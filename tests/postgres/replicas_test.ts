@@ -413,3 +413,73 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  // A pair of its own: the chat-start rate limit (30 a minute per client, counted across
+  // replicas) is spent by the test above.
+  name: "replicas on PostgreSQL: A and B starting a run in one session at once: one 200, one 409",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const fake = startFakeProvider({ respond });
+    const root = await Deno.makeTempDir({ prefix: "hermes-replicas-race-" });
+    await Deno.mkdir(join(root, "workspace"), { recursive: true });
+    await Deno.writeTextFile(
+      join(root, "config.yaml"),
+      `model:\n  provider: custom\n  base_url: ${fake.baseUrl}\n  default: fake-model\n`,
+    );
+    const flags = await startFlags();
+    const env = { HERMES_DATABASE_URL: DATABASE_URL, HERMES_DATABASE_ISOLATE: "1", ...leaseEnv() };
+    const replicas: StartedServer[] = [];
+    try {
+      replicas.push(await startServer(root, { flags, env }));
+      replicas.push(await startServer(root, { flags, env }));
+      const [a, b] = replicas;
+      const logsBefore = [a.log(), b.log()];
+      const sid = await newSession(a);
+      for (let round = 1; round <= 3; round++) {
+        const [fromA, fromB] = await Promise.all(
+          [a, b].map((server) =>
+            api<{ stream_id?: string; active_stream_id?: string; error?: string }>(
+              server,
+              "POST",
+              "/api/chat/start",
+              { session_id: sid, message: `hello, round ${round}` },
+            )
+          ),
+        );
+        const outcome = `round ${round}: A ${fromA.status} ${JSON.stringify(fromA.body)}, ` +
+          `B ${fromB.status} ${JSON.stringify(fromB.body)}`;
+        deepStrictEqual([fromA.status, fromB.status].sort(), [200, 409], outcome);
+        const [won, lost] = fromA.status === 200 ? [fromA, fromB] : [fromB, fromA];
+        const owner = fromA.status === 200 ? a : b;
+        strictEqual(lost.body.error, "session already has an active stream", outcome);
+        strictEqual(lost.body.active_stream_id, won.body.stream_id, outcome);
+        const stream = won.body.stream_id!;
+        // Round 2 ends its run by a cancel, the others run to their end; either way the
+        // session is free for the next round once the run's last event is read.
+        if (round === 2) await ok200(owner, "GET", `/api/chat/cancel?stream_id=${stream}`);
+        const read = await within(readSse(owner.base, stream), "reading a stream");
+        ok(read.closedByServer, outcome);
+        assertContiguous(read.events);
+        ok(
+          !read.events.some((e) => e.event === "apperror" || e.event === "error"),
+          `${outcome}: ${read.events.map((e) => e.event).join(",")}`,
+        );
+      }
+      // The loser launched nothing: no journal write for a run that was never recorded.
+      for (const [i, server] of [a, b].entries()) {
+        const log = server.log();
+        const fresh = log.startsWith(logsBefore[i]) ? log.slice(logsBefore[i].length) : log;
+        const bad = fresh.split("\n").filter((line) =>
+          / ERROR |foreign key|_fkey|duplicate key|unique|violates|failed/i.test(line)
+        );
+        deepStrictEqual(bad, [], `replica ${"AB"[i]} logged errors during the race`);
+      }
+    } finally {
+      for (const r of replicas) await r.stop();
+      await fake.close();
+      await Deno.remove(root, { recursive: true }).catch(() => {});
+    }
+  },
+});

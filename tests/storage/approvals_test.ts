@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { createTestApp, type TestApp } from "../helpers.ts";
 import { toolContext, until } from "../fixtures/tool_context.ts";
 import {
+  type ApprovalApp,
   type ApprovalDecision,
   pendingApprovals,
   requestApproval,
@@ -20,6 +21,7 @@ import { buildApp } from "../../main.ts";
 import { loadConfig } from "../../lib/settings/config.ts";
 import { createLogger } from "../../lib/log.ts";
 import { createSession } from "../../lib/sessions/sessions.ts";
+import { type Db, sql } from "../../lib/storage/db.ts";
 
 const RM = {
   command: "rm -rf build",
@@ -52,6 +54,10 @@ const ask = (app: TestApp, ctx: Awaited<ReturnType<typeof toolContext>>, req = R
 const count = (app: TestApp, sql: string, ...args: string[]) =>
   (app.ctx.db.prepare(sql).get(...args) as { n: number }).n;
 
+/** Wait until the session has `n` pending approvals (a request stores itself asynchronously). */
+const pendingCount = (app: TestApp, sessionId: string, n: number, what = `${n} pending`) =>
+  until(async () => (await pendingApprovals(app.ctx.db, sessionId)).pending_count === n, what);
+
 Deno.test("requestApproval() queues a FIFO and answers go to the head first", async () => {
   await withApp(async (app, ctx) => {
     const first = ask(app, ctx);
@@ -61,6 +67,7 @@ Deno.test("requestApproval() queues a FIFO and answers go to the head first", as
       patternKey: "git_force_push",
       patternKeys: ["git_force_push"],
     });
+    await until(() => ctx.events.filter((e) => e.event === "approval").length === 2, "asked");
     const pending = await app.call("GET", `/api/approval/pending?session_id=${ctx.sessionId}`);
     strictEqual(pending.status, 200);
     const body = pending.body as {
@@ -95,7 +102,7 @@ Deno.test("requestApproval() queues a FIFO and answers go to the head first", as
       message: undefined,
       via: "user",
     });
-    const head = pendingApprovals(app.ctx.db, ctx.sessionId);
+    const head = await pendingApprovals(app.ctx.db, ctx.sessionId);
     strictEqual(head.pending?.command, "git push --force");
     strictEqual(head.pending_count, 1);
     deepStrictEqual(ctx.events.at(-1), {
@@ -104,7 +111,7 @@ Deno.test("requestApproval() queues a FIFO and answers go to the head first", as
     });
     await app.call("POST", "/api/approval/respond", { session_id: ctx.sessionId, choice: "deny" });
     strictEqual((await second).approved, false);
-    deepStrictEqual(pendingApprovals(app.ctx.db, ctx.sessionId), {
+    deepStrictEqual(await pendingApprovals(app.ctx.db, ctx.sessionId), {
       pending: null,
       pending_count: 0,
     });
@@ -114,25 +121,22 @@ Deno.test("requestApproval() queues a FIFO and answers go to the head first", as
 Deno.test("choice once approves this time only; session approves the pattern for the session", async () => {
   await withApp(async (app, ctx) => {
     const once = ask(app, ctx);
+    await pendingCount(app, ctx.sessionId, 1);
     await resolveApproval(app.ctx, { sessionId: ctx.sessionId, choice: "once" });
     strictEqual((await once).approved, true);
     strictEqual(count(app, "SELECT COUNT(*) AS n FROM session_approvals"), 0);
 
     const again = ask(app, ctx);
-    strictEqual(
-      pendingApprovals(app.ctx.db, ctx.sessionId).pending_count,
-      1,
-      "asked again after once",
-    );
+    await pendingCount(app, ctx.sessionId, 1, "asked again after once");
     await resolveApproval(app.ctx, { sessionId: ctx.sessionId, choice: "session" });
     strictEqual((await again).approved, true);
     deepStrictEqual(await ask(app, ctx), { approved: true, via: "session", rule: "rm_recursive" });
-    strictEqual(pendingApprovals(app.ctx.db, ctx.sessionId).pending_count, 0);
+    strictEqual((await pendingApprovals(app.ctx.db, ctx.sessionId)).pending_count, 0);
 
     // Another session still asks.
     const other = await toolContext(app);
     const elsewhere = ask(app, other);
-    strictEqual(pendingApprovals(app.ctx.db, other.sessionId).pending_count, 1);
+    await pendingCount(app, other.sessionId, 1);
     await resolveApproval(app.ctx, { sessionId: other.sessionId, choice: "deny" });
     strictEqual((await elsewhere).approved, false);
   });
@@ -143,6 +147,7 @@ Deno.test("choice always writes the allowlist to config.yaml, keeping comments a
     "providers:\n  openai:\n    api_key: ${OPENAI_API_KEY}\n";
   await withApp(async (app, ctx) => {
     const decided = ask(app, ctx);
+    await pendingCount(app, ctx.sessionId, 1);
     const res = await app.call("POST", "/api/approval/respond", {
       session_id: ctx.sessionId,
       choice: "always",
@@ -168,6 +173,7 @@ Deno.test("choice always writes the allowlist to config.yaml, keeping comments a
       rule: "rm_recursive",
     });
     const again = ask(app, ctx, { ...RM, patternKeys: ["rm_recursive", "sudo"] });
+    await pendingCount(app, ctx.sessionId, 1);
     await resolveApproval(app.ctx, { sessionId: ctx.sessionId, choice: "always" });
     await again;
     const text2 = await Deno.readTextFile(app.ctx.config.configPath);
@@ -181,6 +187,7 @@ Deno.test("choice always refuses to touch a malformed config and leaves the appr
     // Broken by hand while the console runs.
     await Deno.writeTextFile(app.ctx.config.configPath, "model: [unclosed\n");
     const decided = ask(app, ctx);
+    await pendingCount(app, ctx.sessionId, 1);
     const res = await app.call("POST", "/api/approval/respond", {
       session_id: ctx.sessionId,
       choice: "always",
@@ -188,7 +195,7 @@ Deno.test("choice always refuses to touch a malformed config and leaves the appr
     strictEqual(res.status, 400);
     match((res.body as { error: string }).error, /malformed/);
     strictEqual(await Deno.readTextFile(app.ctx.config.configPath), "model: [unclosed\n");
-    strictEqual(pendingApprovals(app.ctx.db, ctx.sessionId).pending_count, 1);
+    strictEqual((await pendingApprovals(app.ctx.db, ctx.sessionId)).pending_count, 1);
     await resolveApproval(app.ctx, { sessionId: ctx.sessionId, choice: "deny" });
     strictEqual((await decided).approved, false);
   }, { configYaml: "model: {}\n" });
@@ -199,7 +206,7 @@ Deno.test("deny returns a BLOCKED result with the user's message to the agent", 
     await Deno.mkdir(join(app.workspace, "build"));
     const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
     const result = runToolCall(tools, "terminal", { command: "rm -rf build" }, ctx);
-    await until(() => pendingApprovals(app.ctx.db, ctx.sessionId).pending_count === 1, "pending");
+    await pendingCount(app, ctx.sessionId, 1, "pending");
     const res = await app.call("POST", "/api/approval/respond", {
       session_id: ctx.sessionId,
       choice: "deny",
@@ -224,9 +231,11 @@ Deno.test("an unanswered approval expires after the timeout and blocks", async (
   const timers = new ManualTimers();
   await withApp(async (app, ctx) => {
     const decided = ask(app, ctx);
+    // The `approval` event goes out as the timer starts.
+    await until(() => ctx.events.some((e) => e.event === "approval"), "asked");
     deepStrictEqual(timers.pending(), [300_000]);
     timers.advance(299_999);
-    strictEqual(pendingApprovals(app.ctx.db, ctx.sessionId).pending_count, 1);
+    strictEqual((await pendingApprovals(app.ctx.db, ctx.sessionId)).pending_count, 1);
     timers.advance(1);
     const d = await decided;
     deepStrictEqual(d, { approved: false, via: "expired", message: "No answer within 300 s" });
@@ -247,13 +256,14 @@ Deno.test("an unanswered approval expires after the timeout and blocks", async (
 Deno.test("cancelling the run withdraws its approval request", async () => {
   await withApp(async (app, ctx) => {
     const decided = ask(app, ctx);
+    await pendingCount(app, ctx.sessionId, 1);
     ctx.controller.abort();
     deepStrictEqual(await decided, {
       approved: false,
       via: "cancelled",
       message: "The run was cancelled",
     });
-    strictEqual(pendingApprovals(app.ctx.db, ctx.sessionId).pending_count, 0);
+    strictEqual((await pendingApprovals(app.ctx.db, ctx.sessionId)).pending_count, 0);
   });
 });
 
@@ -323,7 +333,8 @@ Deno.test("POST /api/approval/respond validates its body and refuses stale answe
     strictEqual((unknown.body as { resolved: boolean }).resolved, false);
 
     const decided = ask(app, ctx);
-    const id = pendingApprovals(app.ctx.db, ctx.sessionId).pending!.approval_id;
+    await pendingCount(app, ctx.sessionId, 1);
+    const id = (await pendingApprovals(app.ctx.db, ctx.sessionId)).pending!.approval_id;
     const wrong = await app.call("POST", "/api/approval/respond", {
       session_id: ctx.sessionId,
       choice: "once",
@@ -376,16 +387,21 @@ Deno.test("approvals left pending by a stopped server expire at the next start; 
     });
   const log = createLogger({ write: () => {} });
   try {
-    const first = buildApp(config(), { log });
+    const first = await buildApp(config(), { log });
     const session = createSession(first.ctx.db, first.ctx.clock, { workspace: root });
     let settled: ApprovalDecision | null = null;
     requestApproval(first.ctx, { sessionId: session.session_id, ...RM }).then((d) => settled = d);
-    requestApproval(first.ctx, { sessionId: session.session_id, ...RM, command: "rm -r dist" });
+    // Nobody waits for this one: closing the app settles it.
+    void requestApproval(first.ctx, {
+      sessionId: session.session_id,
+      ...RM,
+      command: "rm -r dist",
+    });
     await first.close();
     await until(() => settled !== null, "settled on close");
     strictEqual(settled!.approved, false);
 
-    const second = buildApp(config(), { log });
+    const second = await buildApp(config(), { log });
     try {
       const res = await second.fetch(
         new Request(`http://127.0.0.1/api/approval/pending?session_id=${session.session_id}`),
@@ -403,7 +419,11 @@ Deno.test("approvals left pending by a stopped server expire at the next start; 
         ...RM,
         command: "rm -r cache",
       });
-      const head = pendingApprovals(second.ctx.db, session.session_id);
+      await until(
+        async () => (await pendingApprovals(second.ctx.db, session.session_id)).pending_count > 0,
+        "asked",
+      );
+      const head = await pendingApprovals(second.ctx.db, session.session_id);
       deepStrictEqual([head.pending?.command, head.pending_count], ["rm -r cache", 1]);
       await resolveApproval(second.ctx, { sessionId: session.session_id, choice: "once" });
       strictEqual((await live).approved, true);
@@ -476,7 +496,7 @@ Deno.test("GET /api/approval/inject_test queues an approval only with test hooks
       }`,
     );
     deepStrictEqual(on.body, { ok: true });
-    const { pending } = pendingApprovals(app.ctx.db, ctx.sessionId);
+    const { pending } = await pendingApprovals(app.ctx.db, ctx.sessionId);
     deepStrictEqual(
       [pending?.command, pending?.pattern_key, pending?.description],
       ["git push -f", "git_force_push", "git push --force (rewrites remote history)"],
@@ -551,8 +571,8 @@ Deno.test("edit-then-run: the edited command runs once and the agent is told wha
     await Deno.writeTextFile(join(app.workspace, "build", "keep.txt"), "keep");
     const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
     const result = runToolCall(tools, "terminal", { command: "rm -rf build" }, ctx);
-    await until(() => pendingApprovals(app.ctx.db, ctx.sessionId).pending_count === 1, "pending");
-    const { approval_id } = pendingApprovals(app.ctx.db, ctx.sessionId).pending!;
+    await pendingCount(app, ctx.sessionId, 1, "pending");
+    const { approval_id } = (await pendingApprovals(app.ctx.db, ctx.sessionId)).pending!;
     const res = await app.call("POST", "/api/approval/respond", {
       session_id: ctx.sessionId,
       approval_id,
@@ -589,7 +609,7 @@ Deno.test("edit-then-run: a hardline edit is refused and the approval stays pend
     await Deno.mkdir(join(app.workspace, "build"));
     const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
     const result = runToolCall(tools, "terminal", { command: "rm -rf build" }, ctx);
-    await until(() => pendingApprovals(app.ctx.db, ctx.sessionId).pending_count === 1, "pending");
+    await pendingCount(app, ctx.sessionId, 1, "pending");
     for (const command of ["rm -rf ~", "rm -rf /", "  "]) {
       const res = await app.call<{ error: string }>("POST", "/api/approval/respond", {
         session_id: ctx.sessionId,
@@ -605,7 +625,11 @@ Deno.test("edit-then-run: a hardline edit is refused and the approval stays pend
       command: "rm -rf build/x",
     });
     strictEqual(asSession.status, 400, "an edited command is allowed once only");
-    strictEqual(pendingApprovals(app.ctx.db, ctx.sessionId).pending_count, 1, "still pending");
+    strictEqual(
+      (await pendingApprovals(app.ctx.db, ctx.sessionId)).pending_count,
+      1,
+      "still pending",
+    );
     await app.call("POST", "/api/approval/respond", { session_id: ctx.sessionId, choice: "deny" });
     strictEqual((await result).denied, true);
     ok((await Deno.stat(join(app.workspace, "build"))).isDirectory);
@@ -656,4 +680,126 @@ Deno.test("GET /api/approval/inbox lists every session's pending approvals with 
     ctx.controller.abort();
     await Promise.allSettled([a, c]);
   });
+});
+
+/**
+ * The app with its database gated: every transaction waits until `n` have been opened, so `n`
+ * answers all read the approval as pending before any of them writes (a real race, every time).
+ */
+function gatedTransactions(app: TestApp, n: number): ApprovalApp {
+  const db = app.ctx.db;
+  let opened = 0;
+  let release!: () => void;
+  const allThere = new Promise<void>((r) => release = r);
+  const gated: Db = {
+    backend: db.backend,
+    all: (q) => db.all(q),
+    get: (q) => db.get(q),
+    run: (q) => db.run(q),
+    exec: (text) => db.exec(text),
+    prepare: (text) => db.prepare(text),
+    close: () => db.close(),
+    async transaction(fn, opts) {
+      if (++opened === n) release();
+      await allThere;
+      return await db.transaction(fn, opts);
+    },
+  };
+  return { ...app.ctx, db: gated };
+}
+
+Deno.test("resolveApproval() of two racing answers applies exactly one; the other is a ConflictError", async () => {
+  await withApp(async (app, ctx) => {
+    const decided = ask(app, ctx);
+    await pendingCount(app, ctx.sessionId, 1);
+    const { approval_id } = (await pendingApprovals(app.ctx.db, ctx.sessionId)).pending!;
+    const racing = gatedTransactions(app, 2);
+    const answers = await Promise.allSettled([
+      resolveApproval(racing, {
+        sessionId: ctx.sessionId,
+        approvalId: approval_id,
+        choice: "session",
+      }),
+      resolveApproval(racing, {
+        sessionId: ctx.sessionId,
+        approvalId: approval_id,
+        choice: "deny",
+      }),
+    ]);
+    const won = answers.flatMap((a) => a.status === "fulfilled" ? [a.value] : []);
+    const lost = answers.flatMap((a) => a.status === "rejected" ? [a.reason] : []);
+    strictEqual(won.length, 1, "exactly one answer applies");
+    strictEqual(lost.length, 1);
+    ok(lost[0] instanceof ConflictError, String(lost[0]));
+    match(lost[0].message, /no longer pending \(it was (approved|denied)\)/);
+    const choice = won[0].choice;
+    const row = await app.ctx.db.get<{ status: string; choice: string }>(
+      sql`SELECT status, choice FROM approvals WHERE approval_id = ${approval_id}`,
+    );
+    deepStrictEqual({ ...row }, {
+      status: choice === "deny" ? "denied" : "approved",
+      choice,
+    });
+    // The run heard the winner, once; only the winner's grant was written.
+    strictEqual((await decided).approved, choice !== "deny");
+    strictEqual((await decided).choice, choice);
+    strictEqual(
+      ctx.events.filter((e) =>
+        e.event === "approval_resolved" &&
+        (e.data as { approval_id: string }).approval_id === approval_id
+      ).length,
+      1,
+    );
+    strictEqual(
+      count(app, "SELECT COUNT(*) AS n FROM session_approvals WHERE session_id = ?", ctx.sessionId),
+      choice === "session" ? 1 : 0,
+    );
+  });
+});
+
+Deno.test("POST /api/approval/respond: two tabs answering one approval at once get one 200 and one 409", async () => {
+  await withApp(async (app, ctx) => {
+    for (const [first, second] of [["once", "deny"], ["deny", "session"]] as const) {
+      const decided = ask(app, ctx);
+      await pendingCount(app, ctx.sessionId, 1);
+      const { approval_id } = (await pendingApprovals(app.ctx.db, ctx.sessionId)).pending!;
+      const [a, b] = await Promise.all(
+        [first, second].map((choice) =>
+          app.call<{ choice?: string; error?: string }>("POST", "/api/approval/respond", {
+            session_id: ctx.sessionId,
+            approval_id,
+            choice,
+          })
+        ),
+      );
+      deepStrictEqual([a.status, b.status].sort(), [200, 409], JSON.stringify([a, b]));
+      const [won, lost] = a.status === 200 ? [a, b] : [b, a];
+      match(lost.body.error!, /no longer pending/);
+      strictEqual((await decided).choice, won.body.choice);
+    }
+  });
+});
+
+Deno.test("an answer racing the timeout: exactly one ends the approval, and the run hears that one", async () => {
+  const timers = new ManualTimers();
+  await withApp(async (app, ctx) => {
+    const decided = ask(app, ctx);
+    await until(() => ctx.events.some((e) => e.event === "approval"), "asked");
+    const answer = resolveApproval(app.ctx, { sessionId: ctx.sessionId, choice: "once" })
+      .then(() => "answered" as const, (err) => {
+        ok(err instanceof ConflictError, String(err));
+        return "refused" as const;
+      });
+    timers.advance(300_000);
+    const [outcome, decision] = await Promise.all([answer, decided]);
+    const row = app.ctx.db.prepare("SELECT status FROM approvals").get() as { status: string };
+    if (outcome === "answered") {
+      strictEqual(row.status, "approved");
+      deepStrictEqual([decision.approved, decision.via], [true, "user"]);
+    } else {
+      strictEqual(row.status, "expired");
+      deepStrictEqual([decision.approved, decision.via], [false, "expired"]);
+    }
+    strictEqual(ctx.events.filter((e) => e.event === "approval_resolved").length, 1);
+  }, { tools: { timers } });
 });

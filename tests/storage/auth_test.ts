@@ -1,4 +1,4 @@
-import { deepStrictEqual, match, ok, rejects, strictEqual, throws } from "node:assert/strict";
+import { deepStrictEqual, match, ok, rejects, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { createTestApp, type TestApp } from "../helpers.ts";
 import { manifestRoutes } from "../fixtures/manifest_routes.ts";
@@ -49,25 +49,29 @@ Deno.test("hashPassword() produces a salted PBKDF2 hash that verifyPassword() ac
   await rejects(hashPassword(""), TypeError);
 });
 
-Deno.test("createRateLimiter() allows `limit` hits per window per key, then says when to retry", () => {
+Deno.test("createRateLimiter() allows `limit` hits per window per key, then says when to retry", async () => {
   const t = manualClock();
   const rl = createRateLimiter({ limit: 3, windowSeconds: 60, clock: t.clock });
-  for (let i = 0; i < 3; i++) strictEqual(rl.hit("a").ok, true);
-  const refused = rl.hit("a");
+  for (let i = 0; i < 3; i++) strictEqual((await rl.hit("a")).ok, true);
+  const refused = await rl.hit("a");
   strictEqual(refused.ok, false);
   strictEqual(refused.retryAfterSeconds, 60);
-  strictEqual(rl.hit("b").ok, true, "keys are independent");
+  strictEqual((await rl.hit("b")).ok, true, "keys are independent");
   t.advance(30);
-  strictEqual(rl.peek("a").retryAfterSeconds, 30);
+  strictEqual((await rl.peek("a")).retryAfterSeconds, 30);
   t.advance(30.5);
-  strictEqual(rl.hit("a").ok, true, "the window slides");
-  rl.reset("a");
-  strictEqual(rl.peek("a").count, 0);
+  strictEqual((await rl.hit("a")).ok, true, "the window slides");
+  await rl.reset("a");
+  strictEqual((await rl.peek("a")).count, 0);
   const small = createRateLimiter({ limit: 1, windowSeconds: 60, clock: t.clock, maxKeys: 2 });
-  small.hit("x");
-  small.hit("y");
-  small.hit("z");
-  strictEqual(small.peek("x").count, 0, "the least recently seen key is forgotten past maxKeys");
+  await small.hit("x");
+  await small.hit("y");
+  await small.hit("z");
+  strictEqual(
+    (await small.peek("x")).count,
+    0,
+    "the least recently seen key is forgotten past maxKeys",
+  );
 });
 
 Deno.test("safeNextPath() honours only same-site relative paths", () => {
@@ -306,7 +310,7 @@ Deno.test("a password stored in settings enables auth; changing it invalidates c
     strictEqual((await login(app)).res.status, 401, "the old password no longer works");
     const fresh = (await login(app, "a new password")).cookie;
     strictEqual((await app.request("GET", "/api/nope", undefined, { cookie: fresh })).status, 404);
-    revokeAllSessions(app.ctx.db);
+    await revokeAllSessions(app.ctx.db);
     strictEqual((await app.request("GET", "/api/nope", undefined, { cookie: fresh })).status, 401);
 
     // The signing secret lives in the state dir, readable by its owner only.
@@ -362,19 +366,19 @@ Deno.test("a plain form post logs in with a redirect to the safe next path", asy
 
 Deno.test("checkStartupSafety() refuses a non-loopback bind without any password", async () => {
   const base = { HOME: "/tmp", HERMES_CONFIG_PATH: "/nonexistent/config.yaml" };
-  throws(
+  await rejects(
     () => checkStartupSafety(loadConfig({ ...base, HERMES_WEBUI_HOST: "0.0.0.0" })),
     ConfigError,
   );
-  checkStartupSafety(loadConfig({ ...base, HERMES_WEBUI_HOST: "127.0.0.1" }));
-  checkStartupSafety(loadConfig({ ...base, HERMES_WEBUI_HOST: "localhost" }));
-  checkStartupSafety(
+  await checkStartupSafety(loadConfig({ ...base, HERMES_WEBUI_HOST: "127.0.0.1" }));
+  await checkStartupSafety(loadConfig({ ...base, HERMES_WEBUI_HOST: "localhost" }));
+  await checkStartupSafety(
     loadConfig({ ...base, HERMES_WEBUI_HOST: "0.0.0.0", HERMES_WEBUI_PASSWORD: "secret!" }),
   );
   // A password set through the settings counts too.
   const app = await createTestApp({ env: { HERMES_WEBUI_HOST: "0.0.0.0" } });
   try {
-    throws(
+    await rejects(
       () => checkStartupSafety(app.ctx.config, app.ctx.db),
       /Refusing to listen on 0\.0\.0\.0/,
     );
@@ -382,7 +386,7 @@ Deno.test("checkStartupSafety() refuses a non-loopback bind without any password
       PASSWORD_HASH_SETTING,
       await hashPassword(PASSWORD),
     );
-    checkStartupSafety(app.ctx.config, app.ctx.db);
+    await checkStartupSafety(app.ctx.config, app.ctx.db);
   } finally {
     await app.close();
   }

@@ -5,6 +5,15 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { startHarness } from "../fixtures/engine_harness.ts";
 import { readEvents } from "../../lib/engine/journal.ts";
+import { createTestApp } from "../helpers.ts";
+import { createSession } from "../../lib/sessions/sessions.ts";
+import {
+  clearGoal,
+  DEFAULT_BUDGETS,
+  getGoal,
+  setGoal,
+  updateGoal,
+} from "../../lib/goals/goal_store.ts";
 
 const verdict = (v: string, reason: string, progress = true, subgoals: unknown[] = []) => ({
   text: JSON.stringify({ verdict: v, reason, progress, subgoals }),
@@ -165,5 +174,48 @@ Deno.test("goal budgets: stalls pause the goal; pause/resume; a pending approval
     strictEqual((await h.call("POST", "/api/goal", { args: "x" })).status, 400);
   } finally {
     await h.close();
+  }
+});
+
+Deno.test("updateGoal() writes only the fields it is given; a goal carries its own columns", async () => {
+  const app = await createTestApp();
+  try {
+    const db = app.ctx.db;
+    const { session_id } = createSession(db, app.ctx.clock, { workspace: app.workspace });
+    strictEqual(await getGoal(db, session_id), null);
+    strictEqual(await updateGoal(db, session_id, { status: "paused" }, 2), null, "no goal yet");
+    const set = await setGoal(db, session_id, "  Ship it  ", DEFAULT_BUDGETS, 1);
+    deepStrictEqual([set.goal, set.status, set.subgoals, set.created_at], [
+      "Ship it",
+      "active",
+      [],
+      1,
+    ]);
+    // Two patches of different fields (the user pausing, the runner counting a turn): neither
+    // undoes the other.
+    await updateGoal(db, session_id, { status: "paused", paused_reason: "user-paused" }, 2);
+    const g = await updateGoal(db, session_id, {
+      turns_used: 1,
+      subgoals: [{ title: "tests", done: true }],
+    }, 3);
+    deepStrictEqual(
+      [g!.status, g!.paused_reason, g!.turns_used, g!.subgoals, g!.updated_at],
+      ["paused", "user-paused", 1, [{ title: "tests", done: true }], 3],
+    );
+    deepStrictEqual({ ...(await getGoal(db, session_id)) }, { ...g });
+    // PostgreSQL's tables also have a `rowid`: it never reaches a Goal.
+    ok(!("rowid" in g!), Object.keys(g!).join(", "));
+    // A new goal replaces the old one whole.
+    const again = await setGoal(db, session_id, "Ship it again", DEFAULT_BUDGETS, 4);
+    deepStrictEqual([again.status, again.paused_reason, again.turns_used, again.subgoals], [
+      "active",
+      null,
+      0,
+      [],
+    ]);
+    strictEqual(await clearGoal(db, session_id), true);
+    strictEqual(await clearGoal(db, session_id), false);
+  } finally {
+    await app.close();
   }
 });

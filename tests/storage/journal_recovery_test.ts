@@ -130,14 +130,14 @@ Deno.test("planRecovery() appends a step the writer never saved, after a tools-o
   deepStrictEqual(planRecovery([], journal).appends, journal);
 });
 
-Deno.test("recoverInterruptedStreams() rebuilds the transcript from the journal once", () => {
+Deno.test("recoverInterruptedStreams() rebuilds the transcript from the journal once", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "hermes-jrec-" });
   const db = openDatabase(dir);
   try {
     const clock = () => 1000;
     const session = createSession(db, clock, { workspace: dir });
     const sid = session.session_id;
-    claimSession(db, clock, { streamId: "st1", sessionId: sid, turnId: "t1" });
+    await claimSession(db, clock, { streamId: "st1", sessionId: sid, turnId: "t1" });
     appendMessages(db, clock, sid, [
       { role: "user", content: "hi", turn_id: "t1" },
       { role: "assistant", content: "Hel", turn_id: "t1" },

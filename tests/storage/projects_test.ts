@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, match, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { createTestApp, type TestApp } from "../helpers.ts";
+import { bindProject, getProject } from "../../lib/sessions/projects.ts";
 
 type Json = Record<string, unknown>;
 type Project = Json & { project_id: string; workspaces: string[] };
@@ -263,3 +264,17 @@ Deno.test("POST /api/projects/bind: workspaces are validated, deduplicated and r
     await Deno.remove(outside, { recursive: true });
   }
 });
+
+Deno.test("bindProject() at once from many requests: applied in turn, no workspace lost", () =>
+  withApp(async (app) => {
+    const p = await createProject(app);
+    const dirs = Array.from({ length: 8 }, (_, i) => join(app.workspace, `w${i}`));
+    // Each bind adds its own default to the list: read, changed and written back. Reading at
+    // once first opens several pool connections, so the binds may run side by side.
+    await Promise.all(dirs.map(() => getProject(app.ctx.db, p.project_id)));
+    await Promise.all(
+      dirs.map((d) => bindProject(app.ctx.db, p.project_id, { default_workspace: d })),
+    );
+    const bound = await getProject(app.ctx.db, p.project_id);
+    assertEquals([...bound.workspaces].sort(), [...dirs].sort());
+  }));

@@ -13,7 +13,11 @@ import {
   renameSession,
 } from "../../lib/sessions/sessions.ts";
 import { sessionListChunks, sessionsGeneration } from "../../lib/sessions/session_list_cache.ts";
-import { allSessionsInBatches, parseSessionFilter } from "../../lib/sessions/session_page.ts";
+import {
+  allSessionsInBatches,
+  countSessions,
+  parseSessionFilter,
+} from "../../lib/sessions/session_page.ts";
 
 type Row = { session_id: string; title: string; pinned: boolean; message_count: number };
 
@@ -88,24 +92,30 @@ Deno.test("the list is read once per generation, and a change during a read is n
     }
     const filter = parseSessionFilter(new URLSearchParams());
     let reads = 0;
-    const read = () => (reads++, allSessionsInBatches(db, filter, 2));
-    const drain = (c: { next(): Uint8Array | null }) => {
+    const source = {
+      count: () => countSessions(db, filter),
+      batches: () => (reads++, allSessionsInBatches(db, filter, 2)),
+    };
+    const drain = async (chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>) => {
       const parts: string[] = [];
-      for (let ch = c.next(); ch; ch = c.next()) parts.push(new TextDecoder().decode(ch));
+      for await (const ch of chunks) parts.push(new TextDecoder().decode(ch));
       return parts.join(",");
     };
-    const first = drain(sessionListChunks(db, "k", read));
-    strictEqual(drain(sessionListChunks(db, "k", read)), first);
+    const first = await drain((await sessionListChunks(db, "k", source)).chunks);
+    strictEqual(await drain((await sessionListChunks(db, "k", source)).chunks), first);
     strictEqual(reads, 1, "the second answer came from the cache");
 
-    // A write between two batches of a read: that read's result is not cached.
-    const g = sessionsGeneration(db);
-    const racing = sessionListChunks(db, "other", read);
-    racing.next();
+    // A write between two batches of a read: that read's result is not kept.
+    const g = await sessionsGeneration(db);
+    const racing = (await sessionListChunks(db, "other", source)).chunks as AsyncIterable<
+      Uint8Array
+    >;
+    const it = racing[Symbol.asyncIterator]();
+    await it.next();
     createSession(db, clock, { workspace: app.workspace, title: "during" });
-    drain(racing);
-    strictEqual(sessionsGeneration(db) > g, true);
-    drain(sessionListChunks(db, "other", read));
+    for (let r = await it.next(); !r.done; r = await it.next()) { /* the rest of the list */ }
+    strictEqual(await sessionsGeneration(db) > g, true);
+    await drain((await sessionListChunks(db, "other", source)).chunks);
     strictEqual(reads, 3, "re-read after the racing write, not served stale");
   } finally {
     await app.close();

@@ -11,6 +11,7 @@ import {
 } from "../../lib/sessions/sessions.ts";
 import { createProject } from "../../lib/sessions/projects.ts";
 import { sessionEvents, sessionEventsResponse } from "../../lib/sessions/session_events.ts";
+import { allSessionsInBatches } from "../../lib/sessions/session_page.ts";
 
 type Row = { session_id: string; title: string; pinned: boolean; updated_at: number };
 type Page = {
@@ -78,6 +79,51 @@ Deno.test("GET /api/sessions without paging answers every session, newest first,
     strictEqual(body.archived_count, 0);
   }));
 
+Deno.test("allSessionsInBatches() reads every session once, newest first, across equal times and batch ends, archived ones merged in", () =>
+  withApp(async (app, c) => {
+    const { db } = app.ctx;
+    const ids: string[] = [];
+    for (let i = 0; i < 17; i++) {
+      if (i % 3 === 0) c.tick(); // runs of sessions with the same updated_at
+      ids.push(seed(app, `chat ${i}`).session_id);
+    }
+    for (const i of [0, 4, 5, 9, 16]) archiveSession(db, ids[i], true);
+    const rows = (await app.call<Page>("GET", "/api/sessions?archived=all")).body.sessions;
+    const expected = [...rows].sort((a, b) =>
+      b.updated_at - a.updated_at || (a.session_id < b.session_id ? 1 : -1)
+    ).map((r) => r.session_id);
+    strictEqual(expected.length, 17);
+    for (const archived of ["include", "exclude", "only"] as const) {
+      const want = expected.filter((id) =>
+        archived === "include" ||
+        ([0, 4, 5, 9, 16].includes(ids.indexOf(id)) === (archived === "only"))
+      );
+      for (const batch of [1, 2, 3, 7, 500]) {
+        const got: string[] = [];
+        for await (const rows of allSessionsInBatches(db, { archived }, batch)) {
+          ok(rows.length > 0 && rows.length <= batch);
+          got.push(...rows.map((r) => r.session_id));
+        }
+        assertEquals(got, want, `${archived}, batches of ${batch}`);
+      }
+    }
+  }));
+
+Deno.test("allSessionsInBatches() shows a session archived while both lists are read once", () =>
+  withApp(async (app, c) => {
+    const { db } = app.ctx;
+    const seeded = (title: string) => (c.tick(), seed(app, title).session_id);
+    const [z, cc, y, s, x, a] = ["z", "c", "y", "s", "x", "a"].map(seeded);
+    for (const id of [x, y, z]) archiveSession(db, id, true);
+    const batches = allSessionsInBatches(db, { archived: "include" }, 1);
+    const next = async () => ((await batches.next()).value as Row[]).map((r) => r.session_id);
+    const got = await next();
+    // `s` is already read on the unarchived side; the archived side reaches it only now.
+    archiveSession(db, s, true);
+    for await (const rows of batches) got.push(...rows.map((r) => r.session_id));
+    assertEquals(got, [a, x, s, y, cc, z]);
+  }));
+
 Deno.test("GET /api/sessions?limit= pages pinned first by keyset: no session missed or repeated while new ones arrive", () =>
   withApp(async (app, c) => {
     const original: string[] = [];
@@ -111,7 +157,7 @@ Deno.test("GET /api/sessions?limit= pages pinned first by keyset: no session mis
 
 Deno.test("GET /api/sessions filters on the server: project, no project, archived views, profile and tasks", () =>
   withApp(async (app, c) => {
-    const p = createProject(app.ctx.db, app.ctx.clock, { name: "Work" });
+    const p = await createProject(app.ctx.db, app.ctx.clock, { name: "Work" });
     const inP = seed(app, "in project", { project_id: p.project_id });
     c.tick();
     const loose = seed(app, "loose");
@@ -229,6 +275,11 @@ Deno.test("GET /api/sessions/search returns every match with a count, paged by l
       tail.sessions.map((s) => s.session_id),
       all.sessions.slice(100).map((s) => s.session_id),
     );
+    const past = (await app.call<Hits>(
+      "GET",
+      "/api/sessions/search?q=zeppelin&content=1&offset=500",
+    )).body;
+    assertEquals([past.sessions.length, past.count], [0, 110], "past the end: no rows, the total");
     for (const bad of ["limit=0", "limit=1001", "offset=-1", "limit=x"]) {
       strictEqual(
         (await app.request("GET", `/api/sessions/search?q=zeppelin&${bad}`)).status,
@@ -270,7 +321,7 @@ Deno.test("GET /api/sessions/events streams sessions_changed on create, rename, 
     const reader = res.body!.getReader();
     const { session } = (await app.call<{ session: Row }>("POST", "/api/session/new", {})).body;
     const sid = session.session_id;
-    const p = createProject(app.ctx.db, app.ctx.clock, { name: "P" });
+    const p = await createProject(app.ctx.db, app.ctx.clock, { name: "P" });
     await app.call("POST", "/api/session/rename", { session_id: sid, title: "Named" });
     await app.call("POST", "/api/session/pin", { session_id: sid, pinned: true });
     await app.call("POST", "/api/session/archive", { session_id: sid, archived: true });
@@ -333,8 +384,8 @@ Deno.test("sessionEventsResponse() sends a keep-alive comment while idle", async
 Deno.test("the total a page carries stays exact through every kind of change", () =>
   withApp(async (app, c) => {
     const db = app.ctx.db;
-    const p = createProject(db, app.ctx.clock, { name: "P" });
-    const q = createProject(db, app.ctx.clock, { name: "Q" });
+    const p = await createProject(db, app.ctx.clock, { name: "P" });
+    const q = await createProject(db, app.ctx.clock, { name: "Q" });
     const brute = (where: string, ...args: string[]) =>
       (db.prepare(
         `SELECT count(*) AS n FROM sessions WHERE ${where} AND NOT (message_count = 0 AND

@@ -132,13 +132,13 @@ Deno.test("POST /api/settings masks provider keys and a masked echo keeps the st
       theme: "light",
     });
     strictEqual(echo.status, 200);
-    strictEqual(storedProviderKeys(app.ctx.db).openai, key, "the masked echo kept the key");
+    strictEqual((await storedProviderKeys(app.ctx.db)).openai, key, "the masked echo kept the key");
     strictEqual(echo.body.provider_keys.openai, "sk-proj-…1234");
     strictEqual(invalidations, 1, "an unchanged key invalidates nothing");
 
     const cleared = await post(app, { provider_keys: { openai: null } });
     strictEqual(cleared.body.provider_keys.openai, "");
-    strictEqual(storedProviderKeys(app.ctx.db).openai, undefined);
+    strictEqual((await storedProviderKeys(app.ctx.db)).openai, undefined);
     strictEqual(
       app.ctx.config.env.OPENAI_API_KEY,
       "sk-env-0000000000000000",
@@ -159,7 +159,7 @@ Deno.test("POST /api/settings stores a password as a hash, never returns it, and
     strictEqual(set.body.password_set, true);
     const raw = JSON.stringify(set.body);
     ok(!raw.includes(password) && !raw.includes("pbkdf2"), "neither password nor hash returned");
-    const hash = storedPasswordHash(app.ctx.db);
+    const hash = await storedPasswordHash(app.ctx.db);
     ok(hash?.startsWith("pbkdf2-sha256$") && !hash.includes(password));
     const anonymous = await app.call("GET", "/api/settings");
     strictEqual(anonymous.status, 401, "without the login cookie the API now refuses");
@@ -181,7 +181,7 @@ Deno.test("POST /api/settings stores a password as a hash, never returns it, and
     const cleared = await post(app, { clear_password: true }, { cookie: sessionCookie });
     strictEqual(cleared.status, 200);
     strictEqual(cleared.body.auth_enabled, false);
-    strictEqual(storedPasswordHash(app.ctx.db), null);
+    strictEqual(await storedPasswordHash(app.ctx.db), null);
     strictEqual((await app.call("GET", "/api/settings")).status, 200, "auth is off again");
   });
 });

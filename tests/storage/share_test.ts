@@ -129,6 +129,46 @@ Deno.test("a share link expires after expires_in_days into the same 404 as a gue
   }
 });
 
+Deno.test("revokeShare() keeps the first revocation time; an unknown token is a 404", async () => {
+  let now = 1_700_000_000;
+  const app = await createTestApp({ clock: () => now });
+  try {
+    const sid = seedSession(app);
+    const { body } = await share(app, { session_id: sid });
+    const first = await app.call<ShareBody & { share: { revoked_at: number | null } }>(
+      "POST",
+      "/api/share/revoke",
+      { token: body.share.token },
+    );
+    strictEqual(first.body.share.revoked_at, now);
+    now += 60;
+    const second = await app.call<ShareBody & { share: Record<string, unknown> }>(
+      "POST",
+      "/api/share/revoke",
+      { token: body.share.token },
+    );
+    strictEqual(second.status, 200, "revoking twice is fine");
+    strictEqual(second.body.share.revoked_at, now - 60, "the first revocation time stays");
+    // A share carries its own fields only (PostgreSQL's tables also have a `rowid`).
+    deepStrictEqual(Object.keys(second.body.share).sort(), [
+      "active",
+      "created_at",
+      "expires_at",
+      "include_files",
+      "include_tools",
+      "revoked_at",
+      "session_id",
+      "title",
+      "token",
+      "url",
+    ]);
+    const unknown = await app.call("POST", "/api/share/revoke", { token: newShareToken() });
+    strictEqual(unknown.status, 404);
+  } finally {
+    await app.close();
+  }
+});
+
 Deno.test("guessed, altered and malformed tokens all get the same 404 page", async () => {
   const app = await createTestApp();
   try {

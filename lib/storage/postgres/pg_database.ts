@@ -137,6 +137,8 @@ export class PgDatabase implements Db {
       idle_timeout: 20,
       connection: {
         statement_timeout: pool.statementTimeoutMs,
+        // A transaction left open (its process stalled) gives its locks back after a while.
+        idle_in_transaction_session_timeout: Math.max(60_000, pool.statementTimeoutMs * 4),
         ...(opts.schema ? { search_path: opts.schema } : {}),
       },
     });

@@ -15,6 +15,9 @@ import {
 } from "./pg_protocol.ts";
 import { numberTypes } from "./pg_types.ts";
 
+/** How long a statement of the synchronous half waits for a row or table lock. */
+const LOCK_WAIT_MS = 5_000;
+
 /**
  * The npm client loads when the worker is told to connect, not as a static import: a module
  * that fails to load would never answer, and the main thread, blocked on the shared word, could
@@ -171,7 +174,13 @@ port.on("message", async (message: unknown) => {
       max: 1,
       onnotice: () => {},
       types: numberTypes,
-      connection: data.init.schema ? { search_path: data.init.schema } : {},
+      connection: {
+        ...(data.init.schema ? { search_path: data.init.schema } : {}),
+        // While the main thread waits on this connection it cannot run anything else, including
+        // the rest of an async transaction (the pool's) holding the lock this statement wants:
+        // that would be a freeze until the 120 s wait ends. A lock wait here gives up first.
+        lock_timeout: LOCK_WAIT_MS,
+      },
     });
     answer({ ok: true, rows: [], count: 0 });
     return;

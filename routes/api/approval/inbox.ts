@@ -6,7 +6,7 @@ import { json } from "../../../lib/server/http.ts";
 import { approvalInbox } from "../../../lib/approvals/approval_inbox.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app }) {
-    return json(approvalInbox(app.db));
+  async GET(_req, { app }) {
+    return json(await approvalInbox(app.db));
   },
 };

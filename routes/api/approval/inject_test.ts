@@ -12,7 +12,7 @@ import { type PatternKey, PATTERNS } from "../../../lib/approvals/command_policy
 import { findSession } from "../../../lib/sessions/sessions.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     if (!app.config.testHooks) throw new NotFoundError();
     const sessionId = approvalSessionId(requireParam(url, "session_id"));
     const patternKey = (url.searchParams.get("pattern_key") || "rm_recursive").slice(0, 128);
@@ -27,16 +27,19 @@ export const handler: Handlers = {
       });
       return json({ ok: true });
     }
-    // Fire and forget: the answer (or the timeout) settles it; nobody is waiting.
-    const decided = requestApproval(app, {
-      sessionId,
-      command,
-      description,
-      patternKey,
-      patternKeys: [patternKey],
-      forceQueue: true,
+    // Answered {ok} once the approval is queued, so a poll right after sees it; the decision
+    // itself is not awaited: the answer (or the timeout) settles it, and nobody waits for it.
+    await new Promise<void>((queued, failed) => {
+      void requestApproval(app, {
+        sessionId,
+        command,
+        description,
+        patternKey,
+        patternKeys: [patternKey],
+        forceQueue: true,
+        onQueued: () => queued(),
+      }).then(() => queued(), failed);
     });
-    decided.catch(() => {});
     return json({ ok: true });
   },
 };

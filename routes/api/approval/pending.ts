@@ -8,7 +8,7 @@ import { approvalSessionId, injectedSnapshot } from "../../../lib/approvals/inje
 import { findSession } from "../../../lib/sessions/sessions.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const sessionId = approvalSessionId(requireParam(url, "session_id"));
     const session = findSession(app.db, sessionId);
     if (!session) {
@@ -20,7 +20,7 @@ export const handler: Handlers = {
     }
     const skip = session.skip_approvals === true;
     return json({
-      ...pendingApprovals(app.db, sessionId),
+      ...(await pendingApprovals(app.db, sessionId)),
       skip_approvals: skip,
       yolo_enabled: skip,
     });

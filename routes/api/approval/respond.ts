@@ -42,7 +42,7 @@ export const handler: Handlers = {
         pending_count: 0,
       });
     }
-    if (!body.approval_id && pendingApprovals(app.db, body.session_id).pending === null) {
+    if (!body.approval_id && (await pendingApprovals(app.db, body.session_id)).pending === null) {
       return json({ ok: true, choice: body.choice, resolved: false, pending_count: 0 });
     }
     const { delivered, ...result } = await resolveApproval(app, {

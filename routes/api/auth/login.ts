@@ -46,7 +46,7 @@ export const handler: Handlers = {
     }
     const secure = url.protocol === "https:";
     const sec = app.security;
-    if (!authEnabled(sec)) {
+    if (!(await authEnabled(sec))) {
       return isForm ? redirect(next) : json({ ok: true });
     }
     let attempt;
@@ -57,7 +57,7 @@ export const handler: Handlers = {
       throw err;
     }
     if (!(await checkPassword(sec, password))) {
-      failedLoginAttempt(sec, app.log, attempt);
+      await failedLoginAttempt(sec, app.log, attempt);
       if (isForm) return redirect(loginPage(next, "invalid"));
       throw new AuthError("Invalid password");
     }

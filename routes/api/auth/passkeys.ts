@@ -8,8 +8,9 @@ import { requireLoggedIn } from "../../../lib/security/sign_in_routes.ts";
 import { json } from "../../../lib/server/http.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, state }) {
+  async GET(_req, { app, state }) {
     requireLoggedIn(state);
-    return json({ passkeys: listPasskeys(app.security), enabled: authEnabled(app.security) });
+    const passkeys = await listPasskeys(app.security);
+    return json({ passkeys, enabled: await authEnabled(app.security) });
   },
 };

@@ -9,14 +9,15 @@ import { oidcEnabled, oidcProviderName } from "../../../lib/security/oidc.ts";
 import { json } from "../../../lib/server/http.ts";
 
 export const handler: Handlers = {
-  GET(_req, { state, app }) {
+  async GET(_req, { state, app }) {
     const auth = state.auth as AuthState;
-    const oidc = oidcEnabled(app.security);
+    const oidc = await oidcEnabled(app.security);
+    const passkeys = await passkeysEnabled(app.security);
     return json({
       auth_enabled: auth.enabled,
       logged_in: auth.loggedIn,
       password_enabled: auth.enabled,
-      passkeys_enabled: passkeysEnabled(app.security),
+      passkeys_enabled: passkeys,
       oidc_enabled: oidc,
       ...(oidc ? { oidc_provider: oidcProviderName(app.security.config) } : {}),
       ...(auth.csrfToken ? { csrf_token: auth.csrfToken } : {}),

@@ -13,8 +13,8 @@ export const handler: Handlers = {
     const body = await readBody(req, JobBody);
     if (body.workspace) body.workspace = await resolveTrustedWorkspace(app, body.workspace);
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-    const job = createJob(app.db, body, app.clock(), zone);
-    app.tasks.rearm();
-    return json({ ok: true, job: jobView(app.db, app.tasks, job) });
+    const job = await createJob(app.db, body, app.clock(), zone);
+    await app.tasks.rearm();
+    return json({ ok: true, job: await jobView(app.db, app.tasks, job) });
   },
 };

@@ -7,8 +7,8 @@ import { JobIdBody } from "../../../lib/tasks/job_body.ts";
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { job_id } = await readBody(req, JobIdBody);
-    deleteJob(app.db, job_id);
-    app.tasks.rearm();
+    await deleteJob(app.db, job_id);
+    await app.tasks.rearm();
     return json({ ok: true });
   },
 };

@@ -6,14 +6,14 @@ import { countRuns, getJob, runHistory } from "../../../lib/tasks/jobs.ts";
 import { pageParams, runView } from "../../../lib/tasks/job_view.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const jobId = requireParam(url, "job_id");
-    getJob(app.db, jobId);
+    await getJob(app.db, jobId); // a 404 for an unknown job, not an empty history
     const { offset, limit } = pageParams(url, 50);
     return json({
       job_id: jobId,
-      runs: runHistory(app.db, jobId, offset, limit).map(runView),
-      total: countRuns(app.db, jobId),
+      runs: (await runHistory(app.db, jobId, offset, limit)).map(runView),
+      total: await countRuns(app.db, jobId),
       offset,
       limit,
     });

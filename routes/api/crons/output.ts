@@ -6,11 +6,11 @@ import { getJob, runHistory } from "../../../lib/tasks/jobs.ts";
 import { pageParams, runView } from "../../../lib/tasks/job_view.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const jobId = requireParam(url, "job_id");
-    getJob(app.db, jobId);
+    await getJob(app.db, jobId); // a 404 for an unknown job, not an empty list
     const { limit } = pageParams(url, 5);
-    const outputs = runHistory(app.db, jobId, 0, limit)
+    const outputs = (await runHistory(app.db, jobId, 0, limit))
       .filter((r) => r.output_head !== null)
       .map((r) => {
         const v = runView(r);

@@ -6,9 +6,9 @@ import { recentRuns } from "../../../lib/tasks/jobs.ts";
 import { runView } from "../../../lib/tasks/job_view.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const raw = Number(url.searchParams.get("since") ?? 0);
     const since = Number.isFinite(raw) ? raw : 0;
-    return json({ completions: recentRuns(app.db, since).map(runView), since });
+    return json({ completions: (await recentRuns(app.db, since)).map(runView), since });
   },
 };

@@ -8,8 +8,8 @@ import { jobView } from "../../../lib/tasks/job_view.ts";
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { job_id } = await readBody(req, JobIdBody);
-    const job = updateJob(app.db, job_id, { enabled: true }, app.clock());
-    app.tasks.rearm();
-    return json({ ok: true, job: jobView(app.db, app.tasks, job) });
+    const job = await updateJob(app.db, job_id, { enabled: true }, app.clock());
+    await app.tasks.rearm();
+    return json({ ok: true, job: await jobView(app.db, app.tasks, job) });
   },
 };

@@ -12,8 +12,8 @@ export const handler: Handlers = {
   async POST(req, { app }) {
     const { job_id, ...fields } = await readBody(req, Body);
     if (fields.workspace) fields.workspace = await resolveTrustedWorkspace(app, fields.workspace);
-    const job = updateJob(app.db, job_id, fields, app.clock());
-    app.tasks.rearm();
-    return json({ ok: true, job: jobView(app.db, app.tasks, job) });
+    const job = await updateJob(app.db, job_id, fields, app.clock());
+    await app.tasks.rearm();
+    return json({ ok: true, job: await jobView(app.db, app.tasks, job) });
   },
 };

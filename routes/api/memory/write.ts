@@ -17,7 +17,7 @@ const Body = z.object({
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { section, content, profile } = await readBody(req, Body);
-    const name = profile ?? activeProfileName(app.db, app.config);
+    const name = profile ?? await activeProfileName(app.db, app.config);
     getProfileSettings(app.config, name);
     const home = profileHome(app.config, name);
     if (section === "soul") await writeSoul(home, content);

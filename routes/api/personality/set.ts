@@ -15,11 +15,11 @@ export const handler: Handlers = {
     const { session_id, name } = await readBody(req, Body);
     const wanted = name.trim();
     if (!wanted) {
-      setSessionPersonality(app.db, session_id, null);
+      await setSessionPersonality(app.db, session_id, null);
       return json({ ok: true, personality: null, prompt: null });
     }
     const p = getPersonality(app.config.file, wanted);
-    setSessionPersonality(app.db, session_id, p.name);
+    await setSessionPersonality(app.db, session_id, p.name);
     return json({ ok: true, personality: p.name, prompt: p.prompt });
   },
 };

@@ -4,8 +4,8 @@ import { json } from "../../../lib/server/http.ts";
 import { activeProfileName, profileHome } from "../../../lib/agent/profiles.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app }) {
-    const name = activeProfileName(app.db, app.config);
+  async GET(_req, { app }) {
+    const name = await activeProfileName(app.db, app.config);
     return json({ name, path: profileHome(app.config, name) });
   },
 };

@@ -8,7 +8,7 @@ import { ProfileNameBody } from "../../../lib/agent/profile_body.ts";
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { name } = await readBody(req, ProfileNameBody);
-    setActiveProfile(app.db, app.config, name.trim());
+    await setActiveProfile(app.db, app.config, name.trim());
     return json({ ok: true, active: name.trim() });
   },
 };

@@ -3,7 +3,6 @@
 // (first seen wins) and auto-registered; default_workspace ∈ workspaces always holds.
 // reasoning_effort and auto_assign are shape-checked and stored but dormant.
 import { z } from "zod";
-import { transaction } from "../../../lib/storage/db.ts";
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, readBody } from "../../../lib/server/http.ts";
 import { bindProject, getProject, type ProjectBinding } from "../../../lib/sessions/projects.ts";
@@ -29,7 +28,7 @@ const blankToNull = (v: string | null | undefined) => (v === "" ? null : v);
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    getProject(app.db, body.project_id);
+    await getProject(app.db, body.project_id);
     const real = async (p: string | null | undefined) =>
       p == null ? p : await validateWorkspaceToAdd(app.config, p);
     const binding: ProjectBinding = {
@@ -43,10 +42,10 @@ export const handler: Handlers = {
       reasoning_effort: body.reasoning_effort,
       auto_assign: body.auto_assign,
     };
-    const project = transaction(app.db, () => {
-      const paths = [...(binding.workspaces ?? []), binding.default_workspace, binding.workspace];
-      for (const p of paths) if (p) registerWorkspace(app.db, app.clock, p);
-      return bindProject(app.db, body.project_id, binding);
+    const paths = [...(binding.workspaces ?? []), binding.default_workspace, binding.workspace];
+    const project = await app.db.transaction(async (tx) => {
+      for (const p of paths) if (p) await registerWorkspace(tx, app.clock, p);
+      return await bindProject(tx, body.project_id, binding);
     });
     return json({ ok: true, project });
   },

@@ -12,6 +12,6 @@ const Body = z.object({
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    return json({ ok: true, project: createProject(app.db, app.clock, body) });
+    return json({ ok: true, project: await createProject(app.db, app.clock, body) });
   },
 };

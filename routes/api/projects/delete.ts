@@ -9,7 +9,7 @@ const Body = z.object({ project_id: z.string().min(1) });
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { project_id } = await readBody(req, Body);
-    deleteProject(app.db, project_id);
+    await deleteProject(app.db, project_id);
     return json({ ok: true });
   },
 };

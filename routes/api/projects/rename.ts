@@ -13,6 +13,6 @@ const Body = z.object({
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { project_id, name, color } = await readBody(req, Body);
-    return json({ ok: true, project: renameProject(app.db, project_id, { name, color }) });
+    return json({ ok: true, project: await renameProject(app.db, project_id, { name, color }) });
   },
 };

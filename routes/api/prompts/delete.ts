@@ -9,7 +9,7 @@ const Body = z.object({ name: z.string().min(1).max(64) });
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { name } = await readBody(req, Body);
-    deletePrompt(app.db, name);
+    await deletePrompt(app.db, name);
     return json({ ok: true });
   },
 };

@@ -13,6 +13,7 @@ const Body = z.object({
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { name, values } = await readBody(req, Body);
-    return json({ ok: true, text: fillPrompt(getPrompt(app.db, name).content, values) });
+    const prompt = await getPrompt(app.db, name);
+    return json({ ok: true, text: fillPrompt(prompt.content, values) });
   },
 };

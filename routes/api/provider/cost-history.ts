@@ -9,7 +9,7 @@ import { getProvider } from "../../../lib/providers/provider_admin.ts";
 import { sumUsage, usageByDay } from "../../../lib/providers/usage_history.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const row = getProvider(app.config, requireParam(url, "provider"));
     const raw = url.searchParams.get("days");
     const days = raw === null || raw === "" ? 7 : Number(raw);
@@ -19,7 +19,7 @@ export const handler: Handlers = {
         "days",
       );
     }
-    const history = usageByDay(app.db, row.id, days, app.clock());
+    const history = await usageByDay(app.db, row.id, days, app.clock());
     let used = 0;
     const snapshots = history.map((d) => {
       used += d.cost ?? 0;

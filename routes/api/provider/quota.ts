@@ -7,9 +7,9 @@ import { getProvider } from "../../../lib/providers/provider_admin.ts";
 import { sumUsage, usageByDay } from "../../../lib/providers/usage_history.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const row = getProvider(app.config, requireParam(url, "provider"));
-    const days = usageByDay(app.db, row.id, 30, app.clock());
+    const days = await usageByDay(app.db, row.id, 30, app.clock());
     return json({
       ok: true,
       provider: row.id,

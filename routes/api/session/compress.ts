@@ -25,7 +25,7 @@ const POLL_MS = 50;
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    const started = app.runs.compress(app, body.session_id, body.focus_topic ?? undefined);
+    const started = await app.runs.compress(app, body.session_id, body.focus_topic ?? undefined);
     if (body.sync === false || (body.focus_topic === undefined && body.sync !== true)) {
       return json({ ok: true, ...started });
     }

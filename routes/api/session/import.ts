@@ -41,11 +41,15 @@ export const handler: Handlers = {
         ),
       )
       : await readBody(req, ImportBody);
+    // importSession() asks synchronously, so the one project it can ask about is looked up first.
+    const knownProject = body.project_id && await findProject(app.db, body.project_id)
+      ? body.project_id
+      : null;
     const session = importSession({
       db: app.db,
       clock: app.clock,
       workspace: await importWorkspace(app, body.workspace),
-      projectExists: (id) => findProject(app.db, id) !== null,
+      projectExists: (id) => id === knownProject,
       sessionExists: (id) => findSession(app.db, id) !== null,
     }, body);
     return json({ ok: true, session: fullSession(app.db, session.session_id) });

@@ -11,7 +11,7 @@ export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id, project_id } = await readBody(req, Body);
     getSession(app.db, session_id);
-    if (project_id !== null) getProject(app.db, project_id);
+    if (project_id !== null) await getProject(app.db, project_id);
     return json({ ok: true, session: moveSession(app.db, session_id, project_id) });
   },
 };

@@ -33,7 +33,7 @@ async function readOptionalBody(req: Request): Promise<z.infer<typeof Body>> {
 /** The last used workspace while it is still there and trusted, else the default one. */
 async function inheritedWorkspace(app: Parameters<typeof lastWorkspace>[0]): Promise<string> {
   try {
-    return await resolveTrustedWorkspace(app, lastWorkspace(app));
+    return await resolveTrustedWorkspace(app, await lastWorkspace(app));
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
     return await resolveTrustedWorkspace(app, app.config.defaultWorkspace);
@@ -43,10 +43,10 @@ async function inheritedWorkspace(app: Parameters<typeof lastWorkspace>[0]): Pro
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readOptionalBody(req);
-    const project = body.project_id ? getProject(app.db, body.project_id) : null;
+    const project = body.project_id ? await getProject(app.db, body.project_id) : null;
     const bound = project ? projectSessionDefaults(project) : null;
     // New chats take the active profile's defaults where the request and project say nothing.
-    const profile = newSessionProfile(app.db, app.config);
+    const profile = await newSessionProfile(app.db, app.config);
     const asked = body.workspace || bound?.workspace || profile.workspace;
     const workspace = asked
       ? await resolveTrustedWorkspace(app, asked)
@@ -60,7 +60,7 @@ export const handler: Handlers = {
       model_provider,
       project_id: project?.project_id ?? null,
     });
-    tagSessionProfile(app.db, created.session_id, profile);
+    await tagSessionProfile(app.db, created.session_id, profile);
     const session = getSession(app.db, created.session_id);
     return json({ session: { ...session, messages: [], tool_calls: [] } });
   },

@@ -11,9 +11,7 @@ const Body = z.object({ session_id: z.string().min(1), pinned: z.boolean().defau
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id, pinned } = await readBody(req, Body);
-    return json({
-      ok: true,
-      session: pinSession(app.db, app.clock, session_id, pinned, pinnedSessionsLimit(app.db)),
-    });
+    const limit = await pinnedSessionsLimit(app.db);
+    return json({ ok: true, session: pinSession(app.db, app.clock, session_id, pinned, limit) });
   },
 };

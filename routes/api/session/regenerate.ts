@@ -11,7 +11,7 @@ const Body = z.object({ session_id: z.string().min(1) });
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id } = await readBody(req, Body);
-    const started = regenerate(app, session_id);
+    const started = await regenerate(app, session_id);
     return json({ ...started, variants: variantInfo(app.db, session_id) });
   },
 };

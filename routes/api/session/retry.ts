@@ -14,7 +14,7 @@ export const handler: Handlers = {
     const { session_id } = await readBody(req, Body);
     const before = listMessages(app.db, session_id);
     const lastUser = before.findLast((m) => m.role === "user");
-    const started = app.runs.retry(app, session_id);
+    const started = await app.runs.retry(app, session_id);
     return json({
       ok: true,
       last_user_text: lastUser ? contentText(lastUser.content) : "",

@@ -8,7 +8,7 @@ import { getSession } from "../../../lib/sessions/sessions.ts";
 import { pendingApprovals } from "../../../lib/approvals/approvals.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const s = getSession(app.db, requireParam(url, "session_id"));
     return json({
       ok: true,
@@ -20,7 +20,7 @@ export const handler: Handlers = {
       message_count: s.message_count,
       is_streaming: s.is_streaming,
       active_stream_id: s.active_stream_id,
-      pending_approvals: pendingApprovals(app.db, s.session_id).pending_count,
+      pending_approvals: (await pendingApprovals(app.db, s.session_id)).pending_count,
       yolo_enabled: s.skip_approvals,
       created_at: s.created_at,
       updated_at: s.updated_at,

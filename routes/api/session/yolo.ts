@@ -13,13 +13,13 @@ const answer = (session_id: string, on: boolean) =>
   json({ ok: true, session_id, yolo_enabled: on, skip_approvals: on });
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const sessionId = requireParam(url, "session_id");
-    return answer(sessionId, getSkipApprovals(app.db, sessionId));
+    return answer(sessionId, await getSkipApprovals(app.db, sessionId));
   },
   async POST(req, { app }) {
     const { session_id, enabled } = await readBody(req, Body);
-    const skip = setSkipApprovals(app.db, session_id, enabled);
+    const skip = await setSkipApprovals(app.db, session_id, enabled);
     app.log.info("skip approvals switched", { session_id, enabled: skip });
     return answer(session_id, skip);
   },

@@ -26,14 +26,14 @@ function whole(params: URLSearchParams, name: string, fallback: number, max: num
 }
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const params = url.searchParams;
     const query = (params.get("q") ?? "").trim();
     const flag = params.get("content");
     const content = flag === "1" || flag === "true";
     const limit = whole(params, "limit", SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT);
     const offset = whole(params, "offset", 0, Number.MAX_SAFE_INTEGER);
-    const { sessions, count } = searchSessions(app.db, query, { content, limit, offset });
+    const { sessions, count } = await searchSessions(app.db, query, { content, limit, offset });
     return json({ sessions, query, count, limit, offset });
   },
 };

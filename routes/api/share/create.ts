@@ -17,7 +17,7 @@ const Body = z.object({
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    const share = createShare(app.db, app.clock, {
+    const share = await createShare(app.db, app.clock, {
       sessionId: body.session_id,
       includeTools: body.include_tools,
       includeFiles: body.include_files,

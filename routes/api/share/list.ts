@@ -5,8 +5,8 @@ import { json } from "../../../lib/server/http.ts";
 import { listShares } from "../../../lib/sharing/shares.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const sessionId = url.searchParams.get("session_id") || undefined;
-    return json({ shares: listShares(app.db, app.clock, sessionId) });
+    return json({ shares: await listShares(app.db, app.clock, sessionId) });
   },
 };

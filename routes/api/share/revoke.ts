@@ -14,8 +14,11 @@ export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
     if ("token" in body) {
-      return json({ ok: true, share: revokeShare(app.db, app.clock, body.token) });
+      return json({ ok: true, share: await revokeShare(app.db, app.clock, body.token) });
     }
-    return json({ ok: true, revoked: revokeSessionShares(app.db, app.clock, body.session_id) });
+    return json({
+      ok: true,
+      revoked: await revokeSessionShares(app.db, app.clock, body.session_id),
+    });
   },
 };

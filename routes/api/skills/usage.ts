@@ -8,7 +8,7 @@ import { skillUsage } from "../../../lib/agent/skill_usage.ts";
 export const handler: Handlers = {
   async GET(_req, { app }) {
     const installed = (await listSkills(app.config)).map((s) => s.name);
-    const usage = skillUsage(app.db, installed);
+    const usage = await skillUsage(app.db, installed);
     return json({ usage, total: usage.reduce((n, u) => n + u.count, 0) });
   },
 };

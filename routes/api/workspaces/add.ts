@@ -18,10 +18,15 @@ export const handler: Handlers = {
   async POST(req, { app }) {
     const { path, name } = await readBody(req, Body);
     const real = await validateWorkspaceToAdd(app.config, path);
-    if (listWorkspaces(app).some((w) => w.path === real)) {
+    if ((await listWorkspaces(app)).some((w) => w.path === real)) {
       throw new ValidationError(`Workspace "${real}" is already in the list`, "path");
     }
     const workspace = await addWorkspace(app, app.clock, real, name);
-    return json({ ok: true, workspace, workspaces: listWorkspaces(app), last: lastWorkspace(app) });
+    return json({
+      ok: true,
+      workspace,
+      workspaces: await listWorkspaces(app),
+      last: await lastWorkspace(app),
+    });
   },
 };

@@ -14,6 +14,10 @@ export const handler: Handlers = {
   async POST(req, { app }) {
     const { path } = await readBody(req, Body);
     await removeWorkspace(app, path);
-    return json({ ok: true, workspaces: listWorkspaces(app), last: lastWorkspace(app) });
+    return json({
+      ok: true,
+      workspaces: await listWorkspaces(app),
+      last: await lastWorkspace(app),
+    });
   },
 };

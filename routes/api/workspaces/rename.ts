@@ -10,6 +10,6 @@ export const handler: Handlers = {
   async POST(req, { app }) {
     const { path, name } = await readBody(req, Body);
     const workspace = await renameWorkspace(app, app.clock, path, name);
-    return json({ ok: true, workspace, workspaces: listWorkspaces(app) });
+    return json({ ok: true, workspace, workspaces: await listWorkspaces(app) });
   },
 };

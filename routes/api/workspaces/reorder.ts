@@ -10,6 +10,6 @@ const Body = z.object({ paths: z.array(z.string().min(1).max(4096)).max(500) });
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { paths } = await readBody(req, Body);
-    return json({ ok: true, workspaces: reorderWorkspaces(app, app.clock, paths) });
+    return json({ ok: true, workspaces: await reorderWorkspaces(app, app.clock, paths) });
   },
 };

@@ -12,7 +12,7 @@ export const handler: Handlers = {
   async POST(req, { app, state }) {
     requireLoggedIn(state);
     const { id } = await readBody(req, DeleteBody, 8 * 1024);
-    removePasskey(app.security, id);
+    await removePasskey(app.security, id);
     app.log.info("Passkey removed", { id: id.slice(0, 16) });
     return json({ ok: true });
   },

@@ -13,14 +13,14 @@ export const handler: Handlers = {
     const sec = app.security;
     const rp = rpContext(req, url, app.config);
     const body = await readBody(req, LoginBody, MAX_UNAUTHENTICATED_BODY_BYTES);
-    countSignInAttempt(sec, remoteAddr);
+    await countSignInAttempt(sec, remoteAddr);
     try {
       await finishLogin(sec, rp, body);
     } catch (err) {
       app.log.warn("Failed passkey sign-in", { client: remoteAddr });
       throw err;
     }
-    sec.limits.login.reset(remoteAddr);
+    await sec.limits.login.reset(remoteAddr);
     const cookie = sessionCookie(await createLoginSession(sec), url.protocol === "https:");
     return json({ ok: true }, 200, { "set-cookie": cookie });
   },

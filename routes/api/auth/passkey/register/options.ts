@@ -11,7 +11,7 @@ export const handler: Handlers = {
   async POST(req, { app, url, state }) {
     requireLoggedIn(state);
     const rp = rpContext(req, url, app.config);
-    const botName = String(readPreferences(app.db).bot_name ?? "Hermes");
+    const botName = String((await readPreferences(app.db)).bot_name ?? "Hermes");
     return json(await startRegistration(app.security, rp, botName));
   },
 };
