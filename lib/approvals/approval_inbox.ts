@@ -2,7 +2,7 @@
 // you"), oldest first, each with its chat's title. Read-only: answering goes through
 // resolveApproval() as for a single session; a session's FIFO order is kept within the list.
 import { type AsyncQueries, parseJsonColumn, sql } from "../storage/db.ts";
-import type { Approval } from "./approvals.ts";
+import { answerable, type Approval } from "./approvals.ts";
 
 export interface InboxItem extends Approval {
   session_title: string;
@@ -39,11 +39,11 @@ export async function approvalInbox(db: AsyncQueries): Promise<Inbox> {
     sql`SELECT a.approval_id, a.session_id, a.stream_id, a.command, a.description,
           a.pattern_key, a.pattern_keys, a.created_at, s.title AS session_title
         FROM approvals a JOIN sessions s ON s.session_id = a.session_id
-        WHERE a.status = 'pending' ORDER BY a.created_at, a.rowid LIMIT ${INBOX_LIMIT}`,
+        WHERE ${answerable("a")} ORDER BY a.created_at, a.rowid LIMIT ${INBOX_LIMIT}`,
   );
   const totals = await db.get<{ n: number; k: number }>(
     sql`SELECT COUNT(*) AS n, COUNT(DISTINCT session_id) AS k FROM approvals
-        WHERE status = 'pending'`,
+        WHERE ${answerable()}`,
   );
   const seen = new Map<string, number>();
   const approvals = rows.map((r) => {

@@ -187,6 +187,19 @@ function rowToApproval(row: ApprovalRow): Approval {
   };
 }
 
+/**
+ * A pending approval that can still be answered: its run has not ended. A cancelled or finished
+ * run withdraws its requests asynchronously (one UPDATE each), so for a moment after the run's
+ * final event its rows still say `pending`; every queue a person reads filters them out here,
+ * so what the page shows after a cancel never offers a question nobody waits on. `alias` is
+ * the approvals table's alias in the query (trusted text).
+ */
+export function answerable(alias = ""): ReturnType<typeof sql.raw> {
+  const a = alias ? `${alias}.` : "";
+  return sql.raw(`${a}status = 'pending' AND (${a}stream_id IS NULL OR ${a}stream_id NOT IN
+    (SELECT stream_id FROM streams WHERE status <> 'running'))`);
+}
+
 /** Pending approvals whose run no longer runs (SQL condition, trusted text). */
 const ORPHANED = `status = 'pending' AND (stream_id IS NULL OR stream_id NOT IN
   (SELECT stream_id FROM streams WHERE status = 'running'))`;
@@ -288,9 +301,9 @@ export async function pendingApprovals(
 ): Promise<ApprovalSnapshot> {
   const head = await db.get<ApprovalRow & { pending_count: number }>(
     sql`SELECT ${APPROVAL_COLUMNS},
-          (SELECT COUNT(*) FROM approvals WHERE session_id = ${sessionId} AND status = 'pending')
+          (SELECT COUNT(*) FROM approvals WHERE session_id = ${sessionId} AND ${answerable()})
             AS pending_count
-        FROM approvals WHERE session_id = ${sessionId} AND status = 'pending'
+        FROM approvals WHERE session_id = ${sessionId} AND ${answerable()}
         ORDER BY seq LIMIT 1`,
   );
   return head
@@ -305,7 +318,7 @@ export async function listPendingApprovals(
 ): Promise<Approval[]> {
   const rows = await db.all<ApprovalRow>(
     sql`SELECT ${APPROVAL_COLUMNS} FROM approvals
-        WHERE session_id = ${sessionId} AND status = 'pending' ORDER BY seq`,
+        WHERE session_id = ${sessionId} AND ${answerable()} ORDER BY seq`,
   );
   return rows.map(rowToApproval);
 }

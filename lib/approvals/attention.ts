@@ -4,6 +4,7 @@
 // Invariants: read-only; hidden child sessions (delegates, side questions) count as the chat
 // they belong to; only session ids, stream ids and titles leave, never message content.
 import { type AsyncQueries, sql } from "../storage/db.ts";
+import { answerable } from "./approvals.ts";
 import type { ClarifyHub } from "./clarify.ts";
 
 export interface AttentionChat {
@@ -60,7 +61,7 @@ export async function readAttention(
     waiting.push({ ...chat, kind });
   };
   const pending = await db.all<{ session_id: string }>(
-    sql`SELECT session_id FROM approvals WHERE status = 'pending'
+    sql`SELECT session_id FROM approvals WHERE ${answerable()}
         GROUP BY session_id ORDER BY MIN(created_at)`,
   );
   for (const row of pending) await wait(row.session_id, "approval");
