@@ -44,9 +44,10 @@ async function rmBuild(
   if (answer) {
     let settled = false;
     run.then(() => (settled = true), () => (settled = true));
-    const pending = () => pendingApprovals(app.ctx.db, ctx.sessionId).pending_count === 1;
-    await until(() => settled || pending(), "a question or the result");
-    if (pending()) {
+    const pending = async () =>
+      (await pendingApprovals(app.ctx.db, ctx.sessionId)).pending_count === 1;
+    await until(async () => settled || await pending(), "a question or the result");
+    if (await pending()) {
       asked = true;
       const res = await app.call("POST", "/api/approval/respond", {
         session_id: ctx.sessionId,
