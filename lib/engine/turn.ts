@@ -86,14 +86,17 @@ export class Meter {
   private lastAt = 0;
   private parts = 0;
 
+  /** `now` in milliseconds: the monotonic clock, or a test's. */
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
   beginStep(): void {
-    this.stepStart = performance.now();
+    this.stepStart = this.now();
     this.firstAt = null;
     this.parts = 0;
   }
   /** A part of the answer arrived (text, reasoning or a tool call). */
   sawOutput(): void {
-    const now = performance.now();
+    const now = this.now();
     if (this.firstAt === null) {
       this.firstAt = now;
       if (this.ttftMs === null) this.ttftMs = Math.round(now - this.stepStart);
