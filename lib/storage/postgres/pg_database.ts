@@ -94,6 +94,8 @@ export class PgDatabase implements Db {
   readonly backend = "postgres" as const;
   #worker: Worker;
   #shared: SharedArrayBuffer;
+  /** The number of the last request sent to the worker. */
+  #seq = 0;
   #words: Int32Array;
   #statements = new Map<string, PgStatement>();
   /** Open savepoints, outermost first: the first one began the transaction. */
@@ -114,9 +116,9 @@ export class PgDatabase implements Db {
     // that forgets close() would never exit). Answers arrive through the shared buffer anyway.
     this.#worker.unref();
     this.#worker.on("message", this.#onWorkerMessage);
-    const ready = this.#await(() =>
+    const ready = this.#await((seq) =>
       this.#worker.postMessage({
-        init: { url, schema: opts.schema, clone: opts.clone ?? null, buffer: this.#shared },
+        init: { url, schema: opts.schema, clone: opts.clone ?? null, buffer: this.#shared, seq },
       })
     );
     if (!ready.ok) {
@@ -278,8 +280,8 @@ export class PgDatabase implements Db {
     if (this.#closed && req.kind !== "close" && req.kind !== "exec") {
       throw new Error("database connection is closed");
     }
-    const answer = this.#await(() =>
-      this.#worker.postMessage({ request: serialize(req) as Uint8Array })
+    const answer = this.#await((seq) =>
+      this.#worker.postMessage({ request: serialize(req) as Uint8Array, seq })
     );
     if (!answer.ok) {
       const err = new Error(answer.message) as Error & { code?: string; sql?: string };
@@ -290,12 +292,18 @@ export class PgDatabase implements Db {
     return { rows: answer.rows as SqlRow[], count: answer.count };
   }
 
-  #await(send: () => void): WorkerAnswer {
-    Atomics.store(this.#words, STATE, 0);
-    send();
-    const outcome = Atomics.wait(this.#words, STATE, 0, STATEMENT_WAIT_MS);
-    if (outcome === "timed-out") {
-      throw new Error(`the database did not answer within ${STATEMENT_WAIT_MS / 1000} s`);
+  /** Send a request numbered `seq` and wait for the answer to that number (pg_protocol.ts). */
+  #await(send: (seq: number) => void): WorkerAnswer {
+    const seq = this.#seq = this.#seq % 0x7ffffffe + 1;
+    send(seq);
+    const deadline = performance.now() + STATEMENT_WAIT_MS;
+    for (;;) {
+      const held = Atomics.load(this.#words, STATE);
+      if (held === seq) break;
+      const left = deadline - performance.now();
+      if (left <= 0 || Atomics.wait(this.#words, STATE, held, left) === "timed-out") {
+        throw new Error(`the database did not answer within ${STATEMENT_WAIT_MS / 1000} s`);
+      }
     }
     const length = Atomics.load(this.#words, LENGTH);
     const bytes = new Uint8Array(this.#shared, HEADER_BYTES, length).slice();

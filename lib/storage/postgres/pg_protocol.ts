@@ -3,7 +3,10 @@
 // loads the worker's module (its npm client, its onmessage) by importing a constant.
 
 /** Words at the head of the shared buffer (Int32 each), then the answer's bytes. */
-export const STATE = 0; // 0 = waiting, 1 = answered
+// The number of the request whose answer the buffer holds (0: none yet). Each request carries its
+// own number and its caller waits for that number, never for "an answer": an answer that is not
+// its own (one written late for an earlier request) can never be taken for it.
+export const STATE = 0;
 export const LENGTH = 1; // byte length of the answer
 export const HEADER_BYTES = 16;
 

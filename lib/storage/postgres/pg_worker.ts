@@ -61,14 +61,17 @@ async function createClone(c: Clone): Promise<void> {
   }
 }
 
-function answer(result: WorkerAnswer): void {
+/** The number of the request being answered (pg_protocol.ts STATE). */
+let answering = 0;
+
+function answer(result: WorkerAnswer, seq = answering): void {
   const bytes = serialize(result);
   const need = HEADER_BYTES + bytes.length;
   if (shared!.byteLength < need) shared!.grow(Math.max(need, shared!.byteLength * 2));
   new Uint8Array(shared!, HEADER_BYTES, bytes.length).set(bytes);
   const words = new Int32Array(shared!, 0, 4);
   Atomics.store(words, LENGTH, bytes.length);
-  Atomics.store(words, STATE, 1);
+  Atomics.store(words, STATE, seq);
   Atomics.notify(words, STATE);
 }
 
@@ -124,9 +127,10 @@ port.on("message", async (message: unknown) => {
         schema: string | null;
         clone: Clone | null;
         buffer: SharedArrayBuffer;
+        seq: number;
       };
     }
-    | { request: Uint8Array }
+    | { request: Uint8Array; seq: number }
     | { listen: string }
     | { retire: true };
   if ("retire" in data) {
@@ -150,6 +154,7 @@ port.on("message", async (message: unknown) => {
     return;
   }
   if ("init" in data) {
+    answering = data.init.seq;
     listenUrl = data.init.url;
     listenSchema = data.init.schema;
     schema = data.init.schema;
@@ -185,5 +190,6 @@ port.on("message", async (message: unknown) => {
     answer({ ok: true, rows: [], count: 0 });
     return;
   }
-  answer(await run(deserialize(data.request) as WorkerRequest));
+  const seq = data.seq;
+  answer(await run(deserialize(data.request) as WorkerRequest), seq);
 });
