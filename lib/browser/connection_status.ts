@@ -87,11 +87,11 @@ export function pageConnection(): ServerConnection {
   if (page) return page;
   const sign = mountSign();
   page = createConnection({
+    // Never throws (ConnectionDeps): a body cut off by a server going down rejects its cancel.
     probe: () =>
       fetch("/health", { cache: "no-store", credentials: "same-origin" }).then(
-        async (res) => (await res.body?.cancel(), res.ok),
-        () => false,
-      ),
+        async (res) => (await res.body?.cancel().catch(() => {}), res.ok),
+      ).catch(() => false),
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     onChange(reach) {
       if (sign) {

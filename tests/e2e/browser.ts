@@ -125,7 +125,13 @@ export async function launchBrowser(
     page.on("console", (msg) => {
       if (msg.type() === "error") errors.push(`console.error: ${msg.text()}`);
     });
-    page.on("pageerror", (err) => errors.push(`pageerror: ${err.stack ?? err.message}`));
+    // A thrown non-Error (a rejection with an event, a string) has neither stack nor message:
+    // its name and string form still say what it was.
+    page.on(
+      "pageerror",
+      (err) =>
+        errors.push(`pageerror: ${err.stack || err.message || `${err.name}: ${String(err)}`}`),
+    );
   };
   context.on("page", watch);
   return {
