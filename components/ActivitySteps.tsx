@@ -24,7 +24,7 @@ export function ActivitySteps({ sessionId, steps, thinking, tools }: ActivitySte
             : (
               <div class="activity-thinking" key={`r${s.i}`}>
                 <span class="activity-kicker">{t("activity.thinking")}</span>
-                <p>{thinking[s.i]}</p>
+                <p dir="auto">{thinking[s.i]}</p>
               </div>
             );
         }

@@ -18,7 +18,14 @@ export function MessageList({ page }: { page: TranscriptPage }) {
           </div>
         )
         : null}
-      {page.turns.map((turn) => <TurnView key={turn.key} sessionId={page.sessionId} turn={turn} />)}
+      {page.turns.map((turn, i) => (
+        <TurnView
+          key={turn.key}
+          sessionId={page.sessionId}
+          turn={turn}
+          last={!page.live && i === page.turns.length - 1}
+        />
+      ))}
     </div>
   );
 }

@@ -125,10 +125,14 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
         onClick={() => setOpen(!open)}
       >
         <Icon name={toolIcon(tool.name)} size={14} class="tool-icon" />
-        <span class="tool-name">{label.tool}</span>
+        <span class="tool-name" dir="auto">{label.tool}</span>
         {label.server
           ? (
-            <span class="tool-server" title={t("activity.mcpServer", { server: label.server })}>
+            <span
+              class="tool-server"
+              title={t("activity.mcpServer", { server: label.server })}
+              dir="auto"
+            >
               {label.server}
             </span>
           )
@@ -158,6 +162,7 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
                   <pre
                     class="tool-pre"
                     data-clamp={more ? undefined : ""}
+                    dir="auto"
                   >{args}{!full && tool.argsClipped ? "\n…" : ""}</pre>
                 </div>
               )
@@ -174,6 +179,7 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
                   <pre
                     class="tool-pre tool-result"
                     data-clamp={more ? undefined : ""}
+                    dir="auto"
                   >{withoutAllowedNote(result) || t("activity.emptyResult")}</pre>
                 )}
             </div>
@@ -194,7 +200,7 @@ export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: strin
                 </button>
               )
               : null}
-            {error ? <p class="tool-error" role="alert">{error}</p> : null}
+            {error ? <p class="tool-error" role="alert" dir="auto">{error}</p> : null}
             {(tool.name === "write_file" || tool.name === "patch") && status === "completed"
               ? <DiffSlot sessionId={sessionId} toolCallId={tool.id} />
               : null}

@@ -15,7 +15,7 @@ import { toolLabel } from "./ToolCard.tsx";
 import { AllowedByRule } from "./AllowedByRule.tsx";
 import { withoutAllowedNote } from "../lib/shared/allowed_by_rule.ts";
 import { AnswerActions, UserActions } from "./transcript/MessageActions.tsx";
-import { NoticeHint } from "./transcript/NoticeHint.tsx";
+import { TurnNotice } from "./transcript/TurnNotice.tsx";
 import { orderTurn } from "../lib/shared/transcript_order.ts";
 import { AttachmentChips } from "./transcript/AttachmentChips.tsx";
 import { t } from "../lib/i18n/t.ts";
@@ -31,6 +31,8 @@ export interface TurnViewProps {
   renderSegment?: (seg: Segment) => ComponentChildren;
   /** Cards and status lines that belong at the end of this turn. */
   children?: ComponentChildren;
+  /** The conversation's last turn (an interrupted one offers Retry). */
+  last?: boolean;
 }
 
 /** Tool statuses of a call still in flight (the activity shows a quiet spinner). */
@@ -54,7 +56,8 @@ export function Prose({ seg }: { seg: Segment }) {
 }
 
 export function TurnView(
-  { sessionId, turn, live = false, compression = null, renderSegment, children }: TurnViewProps,
+  { sessionId, turn, live = false, compression = null, renderSegment, children, last = false }:
+    TurnViewProps,
 ) {
   const failed = failedTools(turn);
   const ordered = orderTurn(turn); // the Activity in order; narration inside once answered
@@ -63,7 +66,7 @@ export function TurnView(
       {turn.user
         ? (
           <div class="msg msg-user" data-idx={turn.user.idx ?? undefined}>
-            <div class="msg-user-bubble">
+            <div class="msg-user-bubble" dir="auto">
               {turn.user.text}
               <AttachmentChips
                 sessionId={sessionId}
@@ -95,6 +98,7 @@ export function TurnView(
             tools={turn.tools}
             todos={turn.todos}
             steps={ordered.steps}
+            changedFiles={turn.changedFiles}
             live={live && turn.tools.some((x) => OPEN.has(x.status))}
           />
         )
@@ -124,17 +128,7 @@ export function TurnView(
         )
         : null}
       {ordered.answer.map((s) => renderSegment ? renderSegment(s) : <Prose key={s.key} seg={s} />)}
-      {turn.notices.map((n, i) => (
-        <div
-          class="turn-notice"
-          data-kind={n.kind}
-          key={`n${i}`}
-        >
-          <span class="turn-notice-title">{n.title}</span>
-          <span class="turn-notice-message">{n.message}</span>
-          {n.hint || n.link ? <NoticeHint hint={n.hint} link={n.link} /> : null}
-        </div>
-      ))}
+      {turn.notices.map((n, i) => <TurnNotice key={`n${i}`} notice={n} last={last} />)}
       {!live && turn.user && turn.segments.length ? <AnswerActions turn={turn} /> : null}
       {children}
     </div>

@@ -10,7 +10,8 @@ import { ActivitySteps } from "../components/ActivitySteps.tsx";
 import { liveStatus } from "../lib/shared/live_status.ts";
 import { FilesChanged } from "../components/transcript/FilesChanged.tsx";
 import type { ActivityStep } from "../lib/shared/transcript_order.ts";
-import { RollbackButton, UNDOABLE_TOOLS } from "../components/RollbackButton.tsx";
+import { RollbackButton } from "../components/RollbackButton.tsx";
+import { offersTurnRollback } from "../lib/shared/turn_rollback.ts";
 import { t } from "../lib/i18n/t.ts";
 
 export interface ActivityGroupProps {
@@ -24,6 +25,8 @@ export interface ActivityGroupProps {
   live?: boolean;
   /** Thinking, tools and interim narration in the order they happened (else grouped). */
   steps?: ActivityStep[];
+  /** The turn's checkpoints recorded file changes (unknown when absent: lib/shared/turn_rollback.ts). */
+  changedFiles?: boolean;
 }
 
 /** Storage key of one turn's disclosure state. */
@@ -55,7 +58,8 @@ const TODO_MARK: Record<string, string> = {
 };
 
 export default function ActivityGroup(
-  { sessionId, turnKey, thinking, tools, todos = null, live = false, steps }: ActivityGroupProps,
+  { sessionId, turnKey, thinking, tools, todos = null, live = false, steps, changedFiles }:
+    ActivityGroupProps,
 ) {
   const key = activityStorageKey(sessionId, turnKey);
   const [open, setOpen] = useState(false);
@@ -127,7 +131,7 @@ export default function ActivityGroup(
               />
             )
             : tools.map((x) => <ToolCard key={x.id} tool={x} sessionId={sessionId} />)}
-          {!live && !/^[ir]\d+$/.test(turnKey) && tools.some((x) => UNDOABLE_TOOLS.has(x.name))
+          {!live && !/^[ir]\d+$/.test(turnKey) && offersTurnRollback({ changedFiles, tools })
             ? (
               <div class="activity-footer">
                 <RollbackButton

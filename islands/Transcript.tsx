@@ -44,6 +44,10 @@ export default function Transcript(props: TranscriptProps) {
     createLiveTranscript(props, {
       runAdded: () => {
         document.querySelector(".empty-state")?.remove();
+        // A new turn follows: an earlier interrupted one can no longer be retried.
+        for (const b of document.querySelectorAll("#transcript-history [data-retry-turn]")) {
+          b.remove();
+        }
         requestAnimationFrame(scrollToEnd);
       },
     })
@@ -104,6 +108,7 @@ export default function Transcript(props: TranscriptProps) {
           prose={t.prose}
           run={run}
           reconnecting={reconnecting && i === t.runs.length - 1}
+          last={i === t.runs.length - 1}
         />
       ))}
       <LiveNotices transcript={t} />

@@ -225,6 +225,7 @@ const FIELDS: [string, string, Layers][] = [
   ["control.css", ".cc-input", SUBTLE],
   ["sidebar.css", ".sidebar-search input", ["--sidebar-bg", "--sidebar-field"]],
   ["sidebar.css", '.dialog-field input[type="text"]', PAGE],
+  ["sidebar.css", ".field-input", SUBTLE],
   ["sidebar.css", ".quick-switcher-input", SUBTLE],
   ["transcript.css", ".clarify-input", PAGE],
   ["login.css", ".login-input", SUBTLE],

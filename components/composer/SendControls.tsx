@@ -21,7 +21,7 @@ export function SendControls({ model: m }: { model: ComposerModel }) {
           ? <span class="composer-flash">{flash}</span>
           : m.uploading.value
           ? <span class="composer-keys">{t("composer.uploading")}</span>
-          : <span class="composer-keys">{m.hint.value}</span>}
+          : <span class="composer-keys" data-key-hint>{m.hint.value}</span>}
       </span>
       {run
         ? (

@@ -40,9 +40,11 @@ export interface LiveTurnProps {
   run: LiveRun;
   /** The connection dropped and this is the newest run (the one it is about). */
   reconnecting: boolean;
+  /** The page's newest run: its turn is the conversation's last. */
+  last?: boolean;
 }
 
-export function LiveTurn({ sessionId, prose, run, reconnecting }: LiveTurnProps) {
+export function LiveTurn({ sessionId, prose, run, reconnecting, last }: LiveTurnProps) {
   const running = !run.ended;
   const compression = running || run.phase === "error" ? run.compression : null;
   return (
@@ -55,6 +57,7 @@ export function LiveTurn({ sessionId, prose, run, reconnecting }: LiveTurnProps)
         reconnecting={reconnecting}
         running={running}
         compression={compression}
+        last={last}
       />
     </>
   );
@@ -78,7 +81,7 @@ export function GoalDivider({ goal }: { goal: NonNullable<LiveRun["goal"]> }) {
 }
 
 function LiveTurnView(
-  { sessionId, prose, run, reconnecting, running, compression }: LiveTurnProps & {
+  { sessionId, prose, run, reconnecting, running, compression, last }: LiveTurnProps & {
     running: boolean;
     compression: LiveRun["compression"];
   },
@@ -89,6 +92,7 @@ function LiveTurnView(
       turn={viewOf(run.turn)}
       live={running}
       compression={compression}
+      last={last}
       renderSegment={(seg) => (
         <LiveSegment
           key={seg.key}

@@ -5,17 +5,18 @@
 // (routes/_middleware.ts, static/skins.css), so a reload never flashes it back.
 import { emitHermesEvent } from "../shared/ui_events.ts";
 
-export type ComfortAction = "new-chat" | "sidebar" | "settings" | "composer" | "help";
+/** Below 900 px the sidebar is a drawer (static/style.css, sidebar.css): phones and 200% zoom. */
+const DRAWER_QUERY = "(max-width: 899px)";
 
-const PHONE = "(max-width: 639px)";
+export type ComfortAction = "new-chat" | "sidebar" | "settings" | "composer" | "help";
 
 function focusComposer(): void {
   document.querySelector<HTMLElement>("#composer-input")?.focus();
 }
 
-/** Hide or show the desktop sidebar; on a phone, open or close its drawer. */
+/** Hide or show the desktop sidebar; where it is a drawer, open or close the drawer. */
 function toggleSidebar(): void {
-  if (matchMedia(PHONE).matches) {
+  if (matchMedia(DRAWER_QUERY).matches) {
     document.querySelector<HTMLElement>('[data-action="toggle-sidebar"]')?.click();
     return;
   }

@@ -1,7 +1,10 @@
 // Browser-safe: imports nothing from Deno or the database.
-// "Jump to latest": while an answer streams and the person has scrolled up to read, a button
-// over the composer brings the transcript back to its end (and hides once there). Invariant:
-// nothing scrolls on its own while the person is reading; the button is the only way back.
+// Following the transcript's end, and "Jump to latest" as the way back to it. While the person
+// is at the end, the end stays in view whatever grows (streamed prose, the settled answer's
+// final render and action row, a taller composer); once they scroll away nothing moves on its
+// own, and a button over the composer brings them back — during a run, and after it while the
+// newest content is still out of view. Invariant: only the person's own scrolling stops the
+// following; what this file scrolls is always the end.
 import { onHermesEvent } from "../shared/ui_events.ts";
 import { t } from "../i18n/t.ts";
 
@@ -10,23 +13,35 @@ const NEAR_END = 120;
 
 const scroller = () => document.querySelector<HTMLElement>(".transcript");
 
-/** How far the transcript is from its end (its flex column may run in reverse). */
+/** The transcript's flex column runs in reverse: its end is at scrollTop 0. */
+const reversed = (s: HTMLElement) => getComputedStyle(s).flexDirection === "column-reverse";
+
+/** How far the transcript is from its end. */
 function fromEnd(s: HTMLElement): number {
-  return getComputedStyle(s).flexDirection === "column-reverse"
-    ? Math.abs(s.scrollTop)
-    : s.scrollHeight - s.clientHeight - s.scrollTop;
+  return reversed(s) ? Math.abs(s.scrollTop) : s.scrollHeight - s.clientHeight - s.scrollTop;
 }
 
-/** Install the button's logic (lib/browser/pages/chat_chrome.ts calls it once). */
+function toEnd(s: HTMLElement): void {
+  s.scrollTop = reversed(s) ? 0 : s.scrollHeight;
+}
+
+/** Install the following and the button (lib/browser/pages/chat_chrome.ts calls it once). */
 export function installJumpToLatest(): void {
   const s = scroller();
   if (!s) return;
   // The run this page follows, by stream id: a late end of an earlier run (its events can
   // trail the next run's start) must not hide the button while the new one streams.
   let running: string | null = null;
+  // Scroll anchoring keeps whatever is in view in place as content grows under it, which
+  // left a finished answer below the composer: the end is held here instead.
+  let following = fromEnd(s) <= NEAR_END;
+  // A run ended while the person read further up: what it added is below them.
+  let unseen = false;
   let button: HTMLButtonElement | null = null;
   const update = () => {
-    const show = running !== null && fromEnd(s) > NEAR_END;
+    const away = fromEnd(s) > NEAR_END;
+    if (!away) unseen = false;
+    const show = away && (running !== null || unseen);
     if (show && !button) {
       button = document.createElement("button");
       button.type = "button";
@@ -34,7 +49,8 @@ export function installJumpToLatest(): void {
       button.dataset.jumpLatest = "";
       button.textContent = t("transcript.jumpLatest");
       button.addEventListener("click", () => {
-        s.scrollTop = getComputedStyle(s).flexDirection === "column-reverse" ? 0 : s.scrollHeight;
+        following = true;
+        toEnd(s);
         update();
       });
       // Just above the composer (the dock is positioned for it in static/transcript.css).
@@ -44,8 +60,19 @@ export function installJumpToLatest(): void {
       button = null;
     }
   };
-  s.addEventListener("scroll", update, { passive: true });
+  // Every scroll the page makes lands at the end, so one that leaves it is the person's.
+  s.addEventListener("scroll", () => {
+    following = fromEnd(s) <= NEAR_END;
+    update();
+  }, { passive: true });
+  const hold = () => {
+    if (following && fromEnd(s) > 0) toEnd(s);
+  };
+  const sizes = new ResizeObserver(hold);
+  sizes.observe(s);
+  for (const child of s.children) sizes.observe(child);
   onHermesEvent("hermes:run-state", ({ active, stream_id }) => {
+    if (!active && running === stream_id && !following) unseen = true;
     running = active ? stream_id : running === stream_id ? null : running;
     update();
   });

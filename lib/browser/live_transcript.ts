@@ -29,6 +29,7 @@ import {
   type TranscriptMessage,
 } from "../shared/transcript_turns.ts";
 import { attachmentViews } from "../shared/attachment_views.ts";
+import { orderTurn } from "../shared/transcript_order.ts";
 import { LiveProse, renderSegmentsHtml } from "./live_prose.ts";
 import { t } from "../i18n/t.ts";
 
@@ -185,6 +186,15 @@ export function createLiveTranscript(
       refreshPending();
     }
     finishSegments(run);
+    // What the turn shows once its parts settle, as a reload shows it (loaded on first use).
+    void import("./settling_turn.ts").then((m) =>
+      m.settleTurn(run, {
+        api: deps.api,
+        order: orderTurn,
+        render: renderSegmentsHtml,
+        changed: rerender,
+      })
+    );
     rerender();
     prose.schedule();
   }
@@ -207,7 +217,12 @@ export function createLiveTranscript(
       const [turn] = foldMessages(mine, session.tool_calls ?? []);
       if (turn) {
         await renderSegmentsHtml(turn.segments);
-        run.turn = { ...turn, key: run.turn.key, notices: run.turn.notices };
+        run.turn = {
+          ...turn,
+          key: run.turn.key,
+          notices: run.turn.notices,
+          changedFiles: run.turn.changedFiles,
+        };
       }
       if (!run.ended) {
         run.ended = true;

@@ -1,8 +1,8 @@
 // Browser-safe: imports nothing from Deno or the database.
 // What the message action rows do (components/transcript/MessageActions.tsx): one delegated
 // click listener for the page, so rows rendered later (live turns, older pages) need no wiring.
-// Copy puts the stored markdown on the clipboard; Regenerate, the ‹ n/m › switcher and
-// Edit & resend change the session on the server and reload it; Fork opens the new chat; Read
+// Copy puts the stored markdown on the clipboard; Regenerate, the ‹ n/m › switcher, Edit & resend
+// and Retry on an interrupted turn's notice change the session on the server and reload it; Fork opens the new chat; Read
 // aloud speaks the answer (lib/browser/voice/read_aloud.ts, loaded on its first press).
 // Time, tokens and cost load on the first hover or focus of a row (GET /api/session/turns), for
 // live and reloaded turns alike: a run starting or ending here drops what was read, since a turn's
@@ -11,6 +11,7 @@
 import { api, ApiError } from "./api_client.ts";
 import { formatDate, formatNumber, t } from "../i18n/t.ts";
 import { onHermesEvent } from "../shared/ui_events.ts";
+import { installMessageReveal } from "./message_reveal.ts";
 
 interface Msg {
   idx: number;
@@ -150,14 +151,23 @@ async function showMeta(sessionId: string, cache: { turns?: Promise<TurnMeta[]> 
   }
 }
 
-/** The ‹ n/m › switcher on the last answer, when it has more than one. */
+/**
+ * The ‹ n/m › switcher on the last turn's answer, when it has more than one. Found by the turn
+ * id the server names: while a regenerated answer streams, the last answer row on the page is
+ * the previous turn's, and the switcher belongs to the one being written (filled once it ends).
+ */
 async function showVariants(sessionId: string): Promise<void> {
-  const v = await api<{ count: number; current: number }>(
+  const v = await api<{ turn_id: string | null; count: number; current: number }>(
     "GET",
     `/api/session/variant?session_id=${encodeURIComponent(sessionId)}`,
   ).catch(() => null);
-  const rows = document.querySelectorAll<HTMLElement>(".msg-actions-answer");
-  const slot = rows[rows.length - 1]?.querySelector<HTMLElement>(".msg-variants");
+  const rows = [...document.querySelectorAll<HTMLElement>(".msg-actions-answer")];
+  const row = v?.turn_id ? rows.findLast((r) => r.dataset.turnId === v.turn_id) : rows.at(-1);
+  for (const other of rows) {
+    const stale = other !== row && other.querySelector<HTMLElement>(".msg-variants");
+    if (stale) stale.hidden = true;
+  }
+  const slot = row?.querySelector<HTMLElement>(".msg-variants");
   if (!v || v.count < 2 || !slot) return;
   slot.hidden = false;
   slot.innerHTML = "";
@@ -196,9 +206,15 @@ function editInPlace(row: HTMLElement, sessionId: string, user: Msg): void {
   send.textContent = t("transcript.send");
   const cancel = document.createElement("button");
   cancel.type = "button";
-  cancel.className = "btn";
+  cancel.className = "btn btn-secondary";
   cancel.textContent = t("common.cancel");
-  form.append(area, send, cancel);
+  // The dialogs' field and button row (static/sidebar.css): one form style everywhere.
+  area.className = "field-input";
+  area.dir = "auto";
+  const actions = document.createElement("div");
+  actions.className = "dialog-actions";
+  actions.append(cancel, send);
+  form.append(area, actions);
   bubble.hidden = true;
   bubble.after(form);
   area.focus();
@@ -258,10 +274,24 @@ async function act(sessionId: string, btn: HTMLElement, row: HTMLElement): Promi
   if (action === "edit-user") editInPlace(row, sessionId, turn.user);
 }
 
+/** Retry on an interrupted last turn: its user message runs again, like Regenerate. */
+async function retryTurn(sessionId: string, btn: HTMLButtonElement): Promise<void> {
+  btn.disabled = true;
+  try {
+    await api("POST", "/api/session/retry", { session_id: sessionId });
+    location.reload();
+  } catch (err) {
+    btn.disabled = false;
+    alert(err instanceof ApiError ? err.message : String(err));
+  }
+}
+
 /** Install the listeners for the transcript of `sessionId`; returns the uninstaller. */
 export function installMessageActions(sessionId: string): () => void {
   const cache: { turns?: Promise<TurnMeta[]> } = {};
   const onClick = (e: MouseEvent) => {
+    const retry = (e.target as Element | null)?.closest?.("[data-retry-turn]");
+    if (retry instanceof HTMLButtonElement) return void retryTurn(sessionId, retry);
     const btn = (e.target as Element | null)?.closest?.(".msg-action") as HTMLElement | null;
     const row = btn?.closest<HTMLElement>(".msg-actions");
     if (!btn || !row) return;
@@ -281,12 +311,16 @@ export function installMessageActions(sessionId: string): () => void {
     const looked = cache.turns !== undefined;
     cache.turns = undefined;
     if (!d.active && looked) requestAnimationFrame(() => void showMeta(sessionId, cache));
+    // The finished turn's answer row is rendered by then: it may be the one with variants.
+    if (!d.active) requestAnimationFrame(() => void showVariants(sessionId));
   });
+  const offReveal = installMessageReveal();
   document.addEventListener("click", onClick);
   document.addEventListener("focusin", onPeek);
   document.addEventListener("pointerover", onPeek, { passive: true });
   void showVariants(sessionId);
   return () => {
+    offReveal();
     offRun();
     document.removeEventListener("click", onClick);
     document.removeEventListener("focusin", onPeek);

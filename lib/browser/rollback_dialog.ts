@@ -4,6 +4,7 @@
 // and restores on confirmation (/api/rollback/{diff,restore}). Text only via textContent.
 import { api, ApiError } from "./api_client.ts";
 import { el } from "./ui_menu.ts";
+import { emitHermesEvent } from "../shared/ui_events.ts";
 import { t } from "../i18n/t.ts";
 
 const STYLESHEET = "/static/rollback.css";
@@ -36,16 +37,20 @@ export async function openRollbackDialog(
   ensureStyles();
   const what = sel.toolCallId ? t("workspace.rollbackUndoCall") : t("workspace.rollbackTurn");
   const dialog = el("dialog", { class: "rollback-dialog", "aria-label": what });
-  const title = el("h2", { class: "rollback-title" }, what);
+  const title = el("h2", { class: "dialog-title rollback-title" }, what);
   const body = el("div", { class: "rollback-body" });
   body.append(el("p", { class: "rollback-note" }, t("workspace.rollbackLoading")));
   const error = el("p", { class: "rollback-error", role: "alert" });
   error.hidden = true;
-  const actions = el("div", { class: "rollback-actions" });
-  const cancel = el("button", { type: "button", class: "rollback-cancel" }, t("common.cancel"));
+  const actions = el("div", { class: "dialog-actions rollback-actions" });
+  const cancel = el(
+    "button",
+    { type: "button", class: "btn btn-secondary rollback-cancel" },
+    t("common.cancel"),
+  );
   const restore = el(
     "button",
-    { type: "button", class: "rollback-restore" },
+    { type: "button", class: "btn btn-primary rollback-restore" },
     t("workspace.rollbackRestoreFiles"),
   );
   restore.disabled = true;
@@ -136,6 +141,7 @@ export async function openRollbackDialog(
           ...(sel.toolCallId ? { tool_call_id: sel.toolCallId } : { turn_id: sel.turnId }),
         },
       );
+      emitHermesEvent("hermes:git-changed", { session_id: sel.sessionId });
       const done = el(
         "p",
         { class: "rollback-note", role: "status" },

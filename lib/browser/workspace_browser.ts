@@ -8,6 +8,7 @@ import { api, ApiError } from "./api_client.ts";
 import { el, openDialog } from "./ui_menu.ts";
 import * as actions from "./workspace/file_actions.ts";
 import { wireResize } from "./workspace/panel_resize.ts";
+import { refreshGitBadge } from "./workspace/git_badge.ts";
 import type { EditorHandle, OpenedFile } from "./workspace/editor.ts";
 import {
   codeView,
@@ -17,6 +18,7 @@ import {
   markdownView,
   message,
 } from "./file_preview.ts";
+import { onHermesEvent } from "../shared/ui_events.ts";
 import { t } from "../i18n/t.ts";
 
 interface Listing {
@@ -25,23 +27,6 @@ interface Listing {
   >;
   truncated?: boolean;
 }
-
-/** GET /api/git-info's `git` (the original's shape; the badge reads the summary fields). */
-type GitInfo = { is_git: false } | {
-  is_git: true;
-  branch: string;
-  upstream: string;
-  ahead: number;
-  behind: number;
-  totals: {
-    changed: number;
-    staged: number;
-    unstaged: number;
-    untracked: number;
-    conflicts: number;
-  };
-  truncated: boolean;
-};
 
 const panel = () => document.getElementById("workspace-panel");
 const tree = () => document.querySelector<HTMLElement>("[data-file-tree]");
@@ -269,39 +254,10 @@ function onTreeKey(e: KeyboardEvent): void {
 
 // Git badge ------------------------------------------------------------------------------
 
-async function refreshGit(): Promise<void> {
+function refreshGit(): Promise<void> {
   const badge = panel()?.querySelector<HTMLElement>("[data-git-badge]");
   const sid = sessionId();
-  if (!badge || !sid) return;
-  try {
-    const { git } = await api<{ git: GitInfo | null }>(
-      "GET",
-      `/api/git-info?session_id=${q(sid)}`,
-    );
-    if (!git || !git.is_git) {
-      badge.hidden = true;
-      return;
-    }
-    const changed = git.totals.changed;
-    const modified = changed - git.totals.untracked;
-    const parts = [el("span", { class: "git-branch" }, git.branch)];
-    if (changed > 0) {
-      parts.push(
-        el("span", { class: "git-dirty", "data-dirty-count": String(changed) }, `●${changed}`),
-      );
-    }
-    if (git.ahead) parts.push(el("span", { class: "git-sync" }, `↑${git.ahead}`));
-    if (git.behind) parts.push(el("span", { class: "git-sync" }, `↓${git.behind}`));
-    badge.replaceChildren(...parts);
-    badge.dataset.dirty = String(changed > 0);
-    const counts = { branch: git.branch, modified, untracked: git.totals.untracked };
-    badge.title = git.ahead || git.behind
-      ? t("workspace.gitBadgeSync", { ...counts, ahead: git.ahead, behind: git.behind })
-      : t("workspace.gitBadge", counts);
-    badge.hidden = false;
-  } catch {
-    badge.hidden = true; // git state is a nicety; the tree reports real failures
-  }
+  return badge && sid ? refreshGitBadge(badge, sid) : Promise.resolve();
 }
 
 // Preview --------------------------------------------------------------------------------
@@ -438,7 +394,13 @@ async function startEditor(file: OpenedFile, seq = previewSeq): Promise<void> {
   const { mountEditor } = await import("./workspace/editor.ts");
   if (seq !== previewSeq) return;
   editor?.destroy();
-  editor = await mountEditor(parts.body, { sessionId: sid, file });
+  editor = await mountEditor(parts.body, {
+    sessionId: sid,
+    file,
+    // The header's "5 lines · 112 B" described the file as opened: after a save the status line
+    // says the new size, so the header keeps the line count only (the size shows once).
+    onSaved: (lines) => parts.meta.textContent = t("workspace.metaLineCount", { count: lines }),
+  });
   parts.body.dataset.kind = "editor";
   parts.source.hidden = true;
   if (parts.edit) parts.edit.hidden = true;
@@ -582,6 +544,10 @@ export function attach(): void {
   const p = panel();
   if (attached || !p) return;
   attached = true;
+  // What the Git tab or a rollback changed shows at once, as a reload would show it.
+  onHermesEvent("hermes:git-changed", ({ session_id }) => {
+    if (session_id === sessionId()) reloadFiles();
+  });
   // Copy buttons of code blocks in a rendered markdown preview.
   p.querySelector("[data-preview-body]")?.addEventListener("click", (e) => {
     const btn = (e.target as Element).closest<HTMLButtonElement>(".code-copy");

@@ -55,6 +55,17 @@ export async function listCheckpoints(
   }));
 }
 
+/**
+ * The turns of a session that changed files (a checkpoint is saved only for a call that changed
+ * something): "Roll back this turn" is offered for these alone.
+ */
+export async function turnsWithChanges(
+  store: CheckpointStore,
+  sessionId: string,
+): Promise<Set<string>> {
+  return new Set((await store.list(sessionId)).map((cp) => cp.turn_id));
+}
+
 /** The checkpoints a selection names (oldest first); 404 when none. */
 export async function selectCheckpoints(
   store: CheckpointStore,

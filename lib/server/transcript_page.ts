@@ -15,6 +15,9 @@ import { pendingApprovals } from "../approvals/approvals.ts";
 import { pendingClarify } from "../approvals/clarify.ts";
 import { preloadRenderers, renderMarkdown } from "../markdown/render.ts";
 import type { SessionRow } from "../sessions/sessions.ts";
+import { checkpointStore } from "../checkpoints/checkpoint_store.ts";
+import { turnsWithChanges } from "../checkpoints/rollback.ts";
+import { ranFileTool } from "../shared/turn_rollback.ts";
 import {
   alignedPage,
   applyEvent,
@@ -97,6 +100,14 @@ function addOutcomes(app: AppContext, sessionId: string, turns: TurnModel[]): vo
   }
 }
 
+/** Which turns changed files, from their checkpoints (read only when a turn may have). */
+async function addChangedFiles(app: AppContext, sessionId: string, turns: TurnModel[]) {
+  const candidates = turns.filter((t) => t.turnId && ranFileTool(t.tools));
+  if (!candidates.length) return;
+  const changed = await turnsWithChanges(checkpointStore(app.config.stateDir), sessionId);
+  for (const t of candidates) t.changedFiles = changed.has(t.turnId!);
+}
+
 function renderSegments(turn: TurnModel): boolean {
   let math = false;
   for (const s of turn.segments) {
@@ -157,6 +168,7 @@ export async function loadTranscriptPage(
   const messages = hidden ? page.messages.filter((m) => m.turn_id !== hidden) : page.messages;
   const turns = foldMessages(messages, toolRecords(app, sid, messages));
   withLocale(locale, () => addOutcomes(app, sid, turns));
+  await addChangedFiles(app, sid, turns);
   let math = false;
   for (const t of turns) math = renderSegments(t) || math;
   if (live) math = renderSegments(live.turn) || math;

@@ -50,6 +50,7 @@ export function noticeFromEvent(e: ChatEvent): Notice | null {
         ...(e.data.type === "no_provider"
           ? { link: { href: "/onboarding", label: t("transcript.setUpProvider") } }
           : {}),
+        ...(e.data.type === "interrupted" ? { retry: true } : {}),
       };
     case "error":
       return { kind: "error", title: t("common.error"), message: e.data.message };

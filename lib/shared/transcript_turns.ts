@@ -73,6 +73,8 @@ export interface Notice {
   hint?: string;
   /** A way forward (the no-provider notice links to setup). */
   link?: { href: string; label: string };
+  /** The run stopped short of an answer and the turn can run again (a server restart). */
+  retry?: boolean;
 }
 
 export interface TurnUser {
@@ -96,6 +98,11 @@ export interface TurnModel {
   order: OrderItem[];
   /** The user message's attachments with what the bubble needs to show and open them. */
   userFiles?: AttachmentView[];
+  /**
+   * The turn's calls changed files (its checkpoints say so: lib/checkpoints), so it can be rolled
+   * back; unknown when absent (then a file-changing call that ran is taken as a change).
+   */
+  changedFiles?: boolean;
 }
 
 /** One entry of a turn's `order`: a thinking block (index), a prose segment (key), a call (id). */

@@ -91,6 +91,11 @@ export interface HermesEvents {
   "hermes:open-control-center": { tab?: string };
   /** Open or close the workspace panel (lib/browser/pages/workspace_panel.ts applies it). */
   "hermes:workspace-panel": { open: boolean };
+  /**
+   * The person changed a session's repository or files from the page (a commit or other Git tab
+   * action, a rollback): the panel re-reads its tree and git badge (lib/browser/workspace/git_badge.ts).
+   */
+  "hermes:git-changed": { session_id: string };
   /** Open the workspace panel on a file of the open session's workspace and preview it. */
   "hermes:open-file": { path: string };
   /**

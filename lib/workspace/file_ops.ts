@@ -215,14 +215,76 @@ function utf8(content: unknown): Uint8Array {
   return bytes;
 }
 
-/** POST /api/file/create: a new file (never an existing one: 400 "already exists"). */
+/**
+ * Make the folders of `relDir` that do not exist yet, one segment at a time from a directory fd
+ * held beneath the workspace root: no symlink is followed on the way, each new name passes the
+ * rules of a typed one, and a protected folder is refused as not found. A segment that is a file
+ * is a 400 naming it.
+ */
+async function createMissingFolders(
+  workspace: string,
+  relDir: string,
+  protect?: ProtectedPathsConfig,
+): Promise<void> {
+  const segments = relDir.split("/").filter((p) => p !== "" && p !== ".");
+  if (segments.length === 0) return;
+  const root = await openWorkspaceDir(workspace, ".", protect);
+  const secrets = await secretList(protect);
+  const held: number[] = [];
+  try {
+    let fd = root.fd;
+    let real = root.real;
+    for (const [i, segment] of segments.entries()) {
+      real = join(real, segment);
+      if (isProtectedPath(real, secrets)) throw new NotFoundError();
+      const open = () => openBeneath(fd, segment, O.RDONLY | O.DIRECTORY, { noSymlinks: true });
+      let next: number;
+      try {
+        next = open();
+      } catch (err) {
+        const soFar = segments.slice(0, i + 1).join("/");
+        if (err instanceof SafeFsError && err.code === "ENOTDIR") {
+          throw new ValidationError(`"${soFar}" is a file, not a folder`, "path");
+        }
+        if (!(err instanceof SafeFsError) || err.code !== "ENOENT") throw new NotFoundError();
+        checkNewName(segment);
+        try {
+          mkdirAt(fd, segment);
+          next = open();
+        } catch (made) {
+          translate(made, soFar);
+        }
+      }
+      held.push(next);
+      fd = next;
+    }
+  } finally {
+    for (const fd of held) closeFd(fd);
+    root.close();
+  }
+}
+
+/**
+ * POST /api/file/create: a new file (never an existing one: 400 "already exists"). With
+ * `parents`, the folders its path names are made first when missing (the New file dialog
+ * accepts `notes/todo.md`); without, a missing folder is a 404.
+ */
 export async function createFile(
   workspace: string,
   rel: string,
   content: unknown,
   protect?: ProtectedPathsConfig,
+  opts: { parents?: boolean } = {},
 ): Promise<{ ok: true; path: string }> {
   const bytes = utf8(content);
+  // Said plainly rather than as a bare "not found": a typed `../x` names no place to create.
+  if (typeof rel === "string" && rel.split("/").includes("..")) {
+    throw new ValidationError(`"${rel}" leaves the workspace: a new file stays inside it`, "path");
+  }
+  if (opts.parents) {
+    const clean = checkRelativePath(rel).split("/").filter((p) => p !== "" && p !== ".");
+    await createMissingFolders(workspace, clean.slice(0, -1).join("/"), protect);
+  }
   const e = await openEntry(workspace, rel, protect);
   try {
     checkNewName(e.leaf);

@@ -235,6 +235,10 @@ browserTest("keyboard only: answer approvals (allow, deny with a reason)", async
     h.fake.enqueue({ toolCalls: [terminal("rm -rf src/")] }, { text: "Kept it." });
     await sendByKeyboard(f, "Remove src");
     await card.waitFor();
+    // The card takes focus a moment after it shows (and keeps where focus was, to return it
+    // there): a Tab pressed before that moves focus on from the composer, and the card would
+    // then give focus back to that next control.
+    ok(await focusReaches(page, ".approval-card [data-choice='once']"), "the card took focus");
     await tabTo(page, ".approval-card [data-choice='deny-open']");
     await page.keyboard.press("Enter");
     await page.locator(".approval-reason").waitFor();

@@ -63,11 +63,12 @@ export async function transcriptFixture(
           document.querySelectorAll(".turns-live .turn[data-live]").length === 0,
         expectedTurns,
       );
-      // The last segment settles asynchronously (final markdown render).
+      // The last segment settles asynchronously (final markdown render). Streamed segments only:
+      // narration inside the Activity is rendered whole, with no streaming state.
       await page.waitForFunction(() =>
-        [...document.querySelectorAll<HTMLElement>(".turns-live .prose")].every((el) =>
-          el.dataset.state === "final"
-        )
+        [...document.querySelectorAll<HTMLElement>(".turns-live .msg-assistant.prose")].every((
+          el,
+        ) => el.dataset.state === "final")
       );
     },
     async close() {

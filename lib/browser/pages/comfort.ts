@@ -10,7 +10,9 @@
 // behind a modal.
 import type { ComfortAction } from "../comfort_actions.ts";
 
-const PHONE = "(max-width: 639px)";
+/** Below 900 px the sidebar is a drawer (static/style.css, sidebar.css): phones and 200% zoom. */
+const DRAWER_QUERY = "(max-width: 899px)";
+
 let mac = false;
 const root = () => document.documentElement;
 
@@ -58,7 +60,9 @@ function init(): void {
   // drawer it opens on phones means nothing beside a conversation that has the room).
   addEventListener("click", (e) => {
     const btn = (e.target as Element | null)?.closest?.('[data-action="toggle-sidebar"]');
-    if (!btn || matchMedia(PHONE).matches || !root().hasAttribute("data-sidebar-hidden")) return;
+    if (!btn || matchMedia(DRAWER_QUERY).matches || !root().hasAttribute("data-sidebar-hidden")) {
+      return;
+    }
     e.preventDefault();
     e.stopPropagation();
     run("sidebar");

@@ -1,6 +1,6 @@
 // Browser-safe page script (lib/browser/pages): imports nothing from Deno or the database.
 // The frame's behaviour in the browser: the theme (applied at once, saved to settings), the
-// phone drawer holding the sidebar, the overlay scrim and Escape that close it, and the app
+// drawer holding the sidebar below 900 px, the overlay scrim and Escape that close it, and the app
 // height following the visual viewport so the composer stays above an on-screen keyboard.
 // The top bar's goal chip follows the runs (its code loads only once a goal is in play).
 // Invariant: every state lives in a data attribute the server can render (no flash on load).
@@ -8,7 +8,10 @@ import { api, ApiError } from "../api_client.ts";
 import { t } from "../../i18n/t.ts";
 import { emitHermesEvent, onHermesEvent, type ThemePreference } from "../../shared/ui_events.ts";
 
-/** Same breakpoint as static/style.css's phone layout (< 640 px). */
+/** Below 900 px the sidebar is a drawer (static/style.css, sidebar.css): phones and 200% zoom. */
+const DRAWER_QUERY = "(max-width: 899px)";
+
+/** The phone layout's breakpoint (static/style.css, < 640 px): the on-screen keyboard's. */
 const PHONE_QUERY = "(max-width: 639px)";
 const THEMES: readonly ThemePreference[] = ["light", "dark", "system"];
 
@@ -69,7 +72,7 @@ function setDrawer(open: boolean, opts: { focus?: boolean } = {}): void {
   }
 }
 
-/** Close the phone overlays (drawer and the panel's slide-over). */
+/** Close the overlays (the sidebar's drawer and the panel's phone slide-over). */
 function closeOverlays(focus: boolean): void {
   const app = shell();
   if (!app) return;
@@ -134,8 +137,8 @@ function init(): void {
       closeOverlays(true);
     }
   });
-  // Leaving the phone layout closes the drawer (it has no meaning beside a visible sidebar).
-  matchMedia(PHONE_QUERY).addEventListener("change", (e) => {
+  // Leaving the drawer layout closes the drawer (it has no meaning beside a visible sidebar).
+  matchMedia(DRAWER_QUERY).addEventListener("change", (e) => {
     if (!e.matches) setDrawer(false);
   });
   trackVisualViewport();

@@ -106,6 +106,13 @@ async function askConflict(path: string): Promise<Choice> {
   return ok ? "overwrite" : choice;
 }
 
+/** Lines as GET /api/file counts them (lib/workspace/files.ts): a final newline ends a line. */
+function lineCount(text: string): number {
+  if (text === "") return 0;
+  const breaks = text.split("\n").length - 1;
+  return text.endsWith("\n") ? breaks : breaks + 1;
+}
+
 /**
  * Mount an editor for `file` into `host` (replacing its children). `onState` hears the status
  * line ("Modified", "Saved", errors) so the panel header can show it.
@@ -116,6 +123,8 @@ export async function mountEditor(
     sessionId: string;
     file: OpenedFile;
     onState?: (text: string, dirty: boolean) => void;
+    /** A save went through: the file now has `lines` lines (its size is in the status line). */
+    onSaved?: (lines: number) => void;
   },
 ): Promise<EditorHandle> {
   let file = opts.file;
@@ -218,6 +227,7 @@ export async function mountEditor(
         saved = content;
         saveBtn.disabled = !handle.dirty();
         setStatus(t("workspace.savedSize", { size: formatBytes(r.size) }));
+        opts.onSaved?.(lineCount(content));
         return true;
       } catch (err) {
         saveBtn.disabled = false;

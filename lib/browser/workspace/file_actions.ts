@@ -43,7 +43,6 @@ function askName(
   submit: (name: string) => Promise<void>,
 ): Promise<boolean> {
   const input = el("input", {
-    class: "input",
     type: "text",
     value: initial,
     "aria-label": label,
@@ -57,7 +56,7 @@ function askName(
   });
   return openDialog({
     title,
-    content: el("label", { class: "field" }, el("span", { class: "field-label" }, label), input),
+    content: el("label", { class: "dialog-field" }, label, input),
     confirmLabel,
     initialFocus: input,
     name: "file-name",
@@ -78,6 +77,7 @@ export function newFile(host: FileActionsHost, dir = "."): Promise<boolean> {
         session_id: sid,
         path: join(dir, name),
         content: "",
+        parents: true, // "notes/todo.md" makes notes/ when it is missing
       });
       await host.reload();
       host.open(r.path, true);

@@ -6,6 +6,7 @@
 import { api, ApiError } from "../api_client.ts";
 import type { PanelView } from "./panel_views.ts";
 import { el } from "../ui_menu.ts";
+import { emitHermesEvent } from "../../shared/ui_events.ts";
 import { t } from "../../i18n/t.ts";
 
 const STYLESHEET = "/static/git_panel.css";
@@ -96,6 +97,7 @@ async function act(fn: () => Promise<unknown>) {
   showError(null);
   try {
     const out = await fn();
+    if (sessionId) emitHermesEvent("hermes:git-changed", { session_id: sessionId });
     if (out && typeof out === "object" && "is_git" in out) applyStatus(out as Status, true);
     else if (out && typeof out === "object" && "status" in out) {
       applyStatus((out as { status: Status }).status, true);

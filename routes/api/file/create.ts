@@ -1,17 +1,27 @@
-// POST /api/file/create {session_id, path, content?} → {ok, path}: a new file in the session's
-// workspace; an existing name → 400, escapes and protected paths → 404.
+// POST /api/file/create {session_id, path, content?, parents?} → {ok, path}: a new file in the
+// session's workspace; with `parents`, missing folders on its path are made first (else 404). An
+// existing name or a `..` → 400, other escapes and protected paths → 404.
 import { z } from "zod";
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, readBody } from "../../../lib/server/http.ts";
 import { getSession } from "../../../lib/sessions/sessions.ts";
 import { createFile } from "../../../lib/workspace/file_ops.ts";
 
-const Body = z.object({ session_id: z.string(), path: z.string(), content: z.string().optional() });
+const Body = z.object({
+  session_id: z.string(),
+  path: z.string(),
+  content: z.string().optional(),
+  parents: z.boolean().optional(),
+});
 
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
     const session = getSession(app.db, body.session_id);
-    return json(await createFile(session.workspace, body.path, body.content ?? "", app.config));
+    return json(
+      await createFile(session.workspace, body.path, body.content ?? "", app.config, {
+        parents: body.parents,
+      }),
+    );
   },
 };
