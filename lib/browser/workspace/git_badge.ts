@@ -7,8 +7,11 @@ import { api } from "../api_client.ts";
 import { el } from "../ui_menu.ts";
 import { t } from "../../i18n/t.ts";
 
-/** GET /api/git-info's `git` (the original's shape; the badge reads the summary fields). */
-type GitInfo = { is_git: false } | {
+/**
+ * GET /api/git-info's `git` (the original's shape; the badge reads the summary fields, the Git
+ * tab the same with its page of files, lib/browser/workspace/git_view.ts).
+ */
+export type GitInfo = { is_git: false } | {
   is_git: true;
   branch: string;
   upstream: string;

@@ -5,6 +5,7 @@
 // /api/git/*; text is set with textContent only (file names and diffs are workspace data).
 import { api, ApiError } from "../api_client.ts";
 import type { PanelView } from "./panel_views.ts";
+import type { GitInfo } from "./git_badge.ts";
 import { el } from "../ui_menu.ts";
 import { emitHermesEvent } from "../../shared/ui_events.ts";
 import { t } from "../../i18n/t.ts";
@@ -21,27 +22,15 @@ interface GitFile {
   conflict: boolean;
 }
 
+/** The Git tab's answer: the badge's summary and a page of the changed files. */
 type Status =
   | { is_git: false }
-  | {
-    is_git: true;
-    branch: string;
-    upstream: string;
-    ahead: number;
-    behind: number;
-    totals: {
-      changed: number;
-      staged: number;
-      unstaged: number;
-      untracked: number;
-      conflicts: number;
-    };
+  | (Extract<GitInfo, { is_git: true }> & {
     files: GitFile[];
     offset: number;
     limit: number;
     total: number;
-    truncated: boolean;
-  };
+  });
 
 interface Diff {
   path: string;
