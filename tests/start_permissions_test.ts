@@ -136,3 +136,21 @@ Deno.test(needs(hasBwrap ? null : "bubblewrap (bwrap) is not installed", {
     }
   },
 }));
+
+Deno.test("with start's permissions /api/system/health reads the state dir's disk (statfs)", async () => {
+  // The disk check needs sys access to "statfs": without it in the start task (as before) the
+  // report said "Requires sys access" and answered 503 under `deno task start` alone.
+  const root = await Deno.makeTempDir({ prefix: "hermes-perms-" });
+  await Deno.mkdir(join(root, "workspace"));
+  const server = await startServer(root);
+  try {
+    const res = await fetch(`${server.base}/api/system/health`);
+    const body = await res.json();
+    strictEqual(body.checks.disk.ok, true, JSON.stringify(body.checks.disk));
+    ok(body.checks.disk.free_bytes > 0);
+    strictEqual(res.status, 200, JSON.stringify(body.checks));
+  } finally {
+    await server.stop();
+    await Deno.remove(root, { recursive: true }).catch(() => {});
+  }
+});
