@@ -1,8 +1,8 @@
 // The approval inbox: every session's pending approvals in one list ("3 agents are waiting on
 // you"), oldest first, each with its chat's title. Read-only: answering goes through
 // resolveApproval() as for a single session; a session's FIFO order is kept within the list.
-import { type AsyncQueries, parseJsonColumn, sql } from "../storage/db.ts";
-import { answerable, type Approval } from "./approvals.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
+import { answerable, type Approval, type ApprovalRow, rowToApproval } from "./approvals.ts";
 
 export interface InboxItem extends Approval {
   session_title: string;
@@ -21,17 +21,7 @@ export interface Inbox {
 /** Most approvals listed at once (the count still says how many there are). */
 export const INBOX_LIMIT = 200;
 
-interface InboxRow {
-  approval_id: string;
-  session_id: string;
-  stream_id: string | null;
-  command: string;
-  description: string;
-  pattern_key: string;
-  pattern_keys: string;
-  created_at: number;
-  session_title: string;
-}
+type InboxRow = ApprovalRow & { session_title: string };
 
 /** Every pending approval across sessions, oldest first. */
 export async function approvalInbox(db: AsyncQueries): Promise<Inbox> {
@@ -49,18 +39,7 @@ export async function approvalInbox(db: AsyncQueries): Promise<Inbox> {
   const approvals = rows.map((r) => {
     const position = (seen.get(r.session_id) ?? 0) + 1;
     seen.set(r.session_id, position);
-    return {
-      approval_id: r.approval_id,
-      session_id: r.session_id,
-      stream_id: r.stream_id ?? null,
-      command: r.command,
-      description: r.description,
-      pattern_key: r.pattern_key,
-      pattern_keys: parseJsonColumn<string[]>(r.pattern_keys, []),
-      created_at: Number(r.created_at),
-      session_title: r.session_title,
-      position,
-    };
+    return { ...rowToApproval(r), session_title: r.session_title, position };
   });
   return { approvals, count: Number(totals?.n ?? 0), sessions: Number(totals?.k ?? 0) };
 }

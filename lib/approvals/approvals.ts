@@ -163,7 +163,8 @@ const APPROVAL_COLUMNS = sql.raw(
   "approval_id, session_id, stream_id, command, description, pattern_key, pattern_keys, created_at",
 );
 
-interface ApprovalRow {
+/** An `approvals` row as stored (JSON columns still text). */
+export interface ApprovalRow {
   approval_id: string;
   session_id: string;
   stream_id: string | null;
@@ -174,7 +175,8 @@ interface ApprovalRow {
   created_at: number;
 }
 
-function rowToApproval(row: ApprovalRow): Approval {
+/** A stored row as the API shows it. */
+export function rowToApproval(row: ApprovalRow): Approval {
   return {
     approval_id: row.approval_id,
     session_id: row.session_id,
