@@ -50,6 +50,9 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   if (config.password) log.addSecret(config.password);
   const db = openDatabase(config.stateDir);
   try {
+    // PostgreSQL connects, isolates and migrates in the background: a bad URL or a failed
+    // migration fails the start here, with the database's own message.
+    await db.ready();
     await applySettingsToConfig(db, config, log);
   } catch (err) {
     db.close();
@@ -120,6 +123,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   ctx.onClose.push(() => ctx.tools.close());
   ctx.onClose.push(() => ctx.runs.close());
   ctx.onClose.push(() => ctx.terminals.shutdown());
+  // Runs a previous process left behind are recovered before the first request is answered.
+  await ctx.runs.ready;
   const router = createRouter({
     manifest,
     app: ctx,
@@ -176,7 +181,15 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const app = await buildApp(config);
+  let app: BuiltApp;
+  try {
+    app = await buildApp(config);
+  } catch (err) {
+    // A database that cannot be opened (HERMES_DATABASE_URL unreachable, a migration that
+    // failed) is said in one line, as a configuration error is.
+    console.error(`hermes-console: ${err instanceof Error ? err.message : String(err)}`);
+    Deno.exit(1);
+  }
   try {
     await checkStartupSafety(config, app.ctx.db); // now also counting a password set in settings
   } catch (err) {

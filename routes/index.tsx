@@ -75,7 +75,7 @@ export const handler: Handlers<HomeData> = {
     }
     const params = ctx.url.searchParams;
     const sessionId = params.get("session");
-    const found = sessionId ? findSession(db, sessionId) : null;
+    const found = sessionId ? await findSession(db, sessionId) : null;
     const session = found;
     const transcript = found
       ? await loadTranscriptPage(

@@ -73,7 +73,7 @@ Deno.test("POST /api/approval/respond always+scope command allows only that comm
     // The same text in another workspace still asks.
     const elsewhere = await Deno.makeTempDir();
     try {
-      const s = createSession(app.ctx.db, app.ctx.clock, { workspace: elsewhere });
+      const s = await createSession(app.ctx.db, app.ctx.clock, { workspace: elsewhere });
       const p = requestApproval(app.ctx, { sessionId: s.session_id, ...RM });
       await pendingCount(app, s.session_id, 1);
       await app.call("POST", "/api/approval/respond", { session_id: s.session_id, choice: "deny" });
@@ -126,7 +126,10 @@ Deno.test("POST /api/approval/respond rejects an unknown scope with 400", async 
 Deno.test("terminal names the rule that allowed a command without asking", async () => {
   await withApp(async (app, ctx) => {
     await Deno.mkdir(join(app.workspace, "build"));
-    const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
+    const tools = await buildToolset(app.ctx, {
+      session_id: ctx.sessionId,
+      workspace: ctx.workspace,
+    });
     const first = runToolCall(tools, "terminal", { command: "rm -rf build" }, ctx);
     await pendingCount(app, ctx.sessionId, 1, "pending");
     await app.call("POST", "/api/approval/respond", {

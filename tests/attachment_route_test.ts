@@ -18,8 +18,9 @@ const PNG = Uint8Array.from(
 Deno.test("GET /api/attachment serves the session's upload inline and nothing else", async () => {
   const app = await createTestApp();
   try {
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace }).session_id;
-    const other = createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace });
+    const sid =
+      (await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace })).session_id;
+    const other = await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace });
     const fd = new FormData();
     fd.set("session_id", sid);
     fd.set("file", new File([PNG], "shot.png", { type: "image/png" }));

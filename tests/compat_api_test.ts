@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from "./helpers.ts";
 import { startHarness } from "./fixtures/engine_harness.ts";
 import { NO_TOOL_HOOKS } from "../lib/engine/engine_options.ts";
 import { manifest } from "../routes.gen.ts";
+import { sql } from "../lib/storage/db.ts";
 
 async function withApp(
   fn: (app: TestApp) => Promise<void>,
@@ -355,12 +356,22 @@ Deno.test("GET /api/insights carries cache_read_tokens, total_tokens, the cache 
   await withApp(async (app) => {
     const { session } = await imported(app, TURNS);
     const now = app.ctx.clock();
-    const add = app.ctx.db.prepare(
-      `INSERT INTO usage (session_id, model, model_provider, input_tokens, output_tokens,
-         cached_tokens, cost, created_at) VALUES (?, ?, 'custom', ?, ?, ?, ?, ?)`,
-    );
-    add.run(session.session_id, "big", 300, 100, 150, 0.3, now - 60);
-    add.run(session.session_id, "small", 100, 0, 50, 0.1, now - 30);
+    const add = (
+      model: string,
+      input: number,
+      output: number,
+      cached: number,
+      cost: number,
+      t: number,
+    ) =>
+      app.ctx.db.run(
+        sql`INSERT INTO usage (session_id, model, model_provider, input_tokens, output_tokens,
+              cached_tokens, cost, created_at)
+            VALUES (${session.session_id}, ${model}, 'custom', ${input}, ${output}, ${cached},
+              ${cost}, ${t})`,
+      );
+    await add("big", 300, 100, 150, 0.3, now - 60);
+    await add("small", 100, 0, 50, 0.1, now - 30);
     const res = await app.call<Record<string, unknown>>("GET", "/api/insights?days=7");
     strictEqual(res.status, 200, JSON.stringify(res.body));
     strictEqual(res.body.total_input_tokens, 400, "today's fields stay");

@@ -18,8 +18,11 @@ async function fragment(app: TestApp, query: string): Promise<string> {
 Deno.test("GET /partials/control-center renders the dialog with every tab and the open chat", async () => {
   const app = await createTestApp();
   try {
-    const s = createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace, title: "Plan" });
-    appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [
+    const s = await createSession(app.ctx.db, app.ctx.clock, {
+      workspace: app.workspace,
+      title: "Plan",
+    });
+    await appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [
       { role: "user", content: "hi" },
       { role: "assistant", content: "hello" },
     ]);

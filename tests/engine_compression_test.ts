@@ -140,7 +140,7 @@ Deno.test("a history larger than the window is summarized in chunks, each carryi
     h.app.ctx.runs.configure({ hooks: NO_TOOL_HOOKS });
     // Four long turns already in the transcript: far more than half of a 600-token window.
     const words = (w: string) => `${w} `.repeat(150);
-    appendMessages(
+    await appendMessages(
       h.app.ctx.db,
       h.app.ctx.clock,
       h.sessionId,

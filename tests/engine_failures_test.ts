@@ -5,6 +5,7 @@ import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { startHarness } from "./fixtures/engine_harness.ts";
 import type { ScriptedResponse } from "./fixtures/fake_provider.ts";
 import { tokenText } from "./fixtures/sse_client.ts";
+import { sql } from "../lib/storage/db.ts";
 
 const FAST = "provider_timeout_seconds: 0.4\nprovider_retry: {attempts: 3, base_delay_ms: 5}\n";
 
@@ -136,17 +137,14 @@ for (const protocol of ["openai", "anthropic"] as const) {
         strictEqual(session.messages[0].content, "hello");
         const streamed = tokenText(res.events);
         if (streamed) strictEqual(session.messages[1].content, streamed);
-        const row = h.app.ctx.db.prepare("SELECT status FROM streams WHERE stream_id = ?").get(
-          stream_id,
-        ) as {
-          status: string;
-        };
-        strictEqual(row.status, "error");
-        const journal = h.app.ctx.db.prepare(
-          "SELECT event FROM stream_events WHERE stream_id = ? ORDER BY seq DESC LIMIT 1",
-        )
-          .get(stream_id) as { event: string };
-        strictEqual(journal.event, "stream_end");
+        const row = await h.app.ctx.db.get<{ status: string }>(
+          sql`SELECT status FROM streams WHERE stream_id = ${stream_id}`,
+        );
+        strictEqual(row?.status, "error");
+        const journal = await h.app.ctx.db.get<{ event: string }>(
+          sql`SELECT event FROM stream_events WHERE stream_id = ${stream_id} ORDER BY seq DESC LIMIT 1`,
+        );
+        strictEqual(journal?.event, "stream_end");
       } finally {
         await h.close();
       }

@@ -3,6 +3,7 @@
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { startHarness } from "./fixtures/engine_harness.ts";
 import { tokenText } from "./fixtures/sse_client.ts";
+import { sql } from "../lib/storage/db.ts";
 
 for (const protocol of ["openai", "anthropic", "openai-native"] as const) {
   Deno.test(`chat/start streams a text turn over ${protocol} SSE and saves the transcript`, async () => {
@@ -70,11 +71,11 @@ for (const protocol of ["openai", "anthropic", "openai-native"] as const) {
       );
       strictEqual(session.body.session.input_tokens, metering.input_tokens);
       strictEqual(session.body.session.output_tokens, 17);
-      const usage = h.app.ctx.db.prepare("SELECT * FROM usage WHERE stream_id = ?").get(
-        started.stream_id,
-      ) as Record<string, unknown>;
-      strictEqual(usage.output_tokens, 17);
-      strictEqual(usage.cost, metering.estimated_cost);
+      const usage = await h.app.ctx.db.get<Record<string, unknown>>(
+        sql`SELECT * FROM usage WHERE stream_id = ${started.stream_id}`,
+      );
+      strictEqual(usage?.output_tokens, 17);
+      strictEqual(usage?.cost, metering.estimated_cost);
       // The stream is over: a second connection replays it whole, a cursor at the end is 404.
       const again = await h.stream(started.stream_id);
       deepStrictEqual(again.events.map((e) => e.seq), res.events.map((e) => e.seq));

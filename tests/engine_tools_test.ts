@@ -5,6 +5,7 @@ import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { startHarness } from "./fixtures/engine_harness.ts";
 import { tokenText } from "./fixtures/sse_client.ts";
+import { sql } from "../lib/storage/db.ts";
 
 for (const protocol of ["openai", "anthropic", "openai-native"] as const) {
   Deno.test(`a multi-tool turn over ${protocol} runs tools, feeds results back and finishes`, async () => {
@@ -102,9 +103,9 @@ for (const protocol of ["openai", "anthropic", "openai-native"] as const) {
       strictEqual(done.messages[1].tool_calls.length, 4);
       strictEqual(done.messages[1].content, "I'll write the file first.");
       strictEqual(done.messages.at(-1).content, "Done: the file says hi there.");
-      const rows = h.app.ctx.db.prepare(
-        "SELECT tool_call_id, status FROM tool_calls ORDER BY started_at, rowid",
-      ).all();
+      const rows = await h.app.ctx.db.all<{ tool_call_id: string; status: string }>(
+        sql`SELECT tool_call_id, status FROM tool_calls ORDER BY started_at, rowid`,
+      );
       deepStrictEqual(rows.map((r) => [r.tool_call_id, r.status]), [
         ["call_w", "completed"],
         ["call_l", "completed"],
@@ -113,10 +114,10 @@ for (const protocol of ["openai", "anthropic", "openai-native"] as const) {
         ["call_r2", "completed"],
       ]);
       strictEqual(done.tool_calls.length, 5);
-      const usage = h.app.ctx.db.prepare("SELECT tool_count FROM usage").get() as {
-        tool_count: number;
-      };
-      strictEqual(usage.tool_count, 5);
+      const usage = await h.app.ctx.db.get<{ tool_count: number }>(
+        sql`SELECT tool_count FROM usage`,
+      );
+      strictEqual(usage?.tool_count, 5);
     } finally {
       await h.close();
     }
@@ -159,13 +160,12 @@ Deno.test("a dangerous command waits for approval: approved runs it, denied is r
     const statuses: string[] = [];
     let answered = 0;
     const res = await h.stream(stream_id, {
-      onEvent: (e) => {
+      onEvent: async (e) => {
         if (e.event !== "approval") return;
-        const row = h.app.ctx.db.prepare(
-          "SELECT status FROM tool_calls ORDER BY started_at DESC, rowid DESC LIMIT 1",
-        )
-          .get() as { status: string };
-        statuses.push(row.status);
+        const row = await h.app.ctx.db.get<{ status: string }>(
+          sql`SELECT status FROM tool_calls ORDER BY started_at DESC, rowid DESC LIMIT 1`,
+        );
+        statuses.push(row!.status);
         const choice = answered++ === 0 ? "once" : "deny";
         void h.call("POST", "/api/approval/respond", {
           session_id: h.sessionId,

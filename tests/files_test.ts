@@ -21,7 +21,7 @@ async function withSession(
   const app = await createTestApp();
   try {
     const ws = workspace ? workspace(app) : app.workspace;
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: ws }).session_id;
+    const sid = (await createSession(app.ctx.db, app.ctx.clock, { workspace: ws })).session_id;
     await fn(app, sid, ws);
   } finally {
     await app.close();
@@ -123,7 +123,7 @@ Deno.test("GET /api/list and /api/file: bad input is a 400, unknown things a 404
       ok(typeof res.body.error === "string" && res.body.error.length > 0);
     }
     // The workspace of a session that was since removed: 404, not a 500.
-    const gone = createSession(app.ctx.db, app.ctx.clock, { workspace: join(ws, "nope") });
+    const gone = await createSession(app.ctx.db, app.ctx.clock, { workspace: join(ws, "nope") });
     strictEqual((await app.call("GET", `/api/list?session_id=${gone.session_id}`)).status, 404);
   }));
 

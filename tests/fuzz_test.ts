@@ -7,6 +7,7 @@ import { createTestApp } from "./helpers.ts";
 import { manifestRoutes, type RouteProbe } from "./fixtures/manifest_routes.ts";
 import { createSession } from "../lib/sessions/sessions.ts";
 import { scaled } from "./fixtures/scale.ts";
+import { sql } from "../lib/storage/db.ts";
 
 const SEED = Number(Deno.env.get("FUZZ_SEED") ?? 20240611);
 // 12 cases a route in the default run, 36 in the slow lane (tests/fixtures/scale.ts).
@@ -363,7 +364,7 @@ Deno.test("every route answers random and malformed input with < 500 and stays h
       for (let i = 0; i < PER_ROUTE; i++) {
         // A real session (recreated when a fuzzed request deleted it) so inputs reach deep code.
         const sid =
-          createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace }).session_id;
+          (await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace })).session_id;
         const input = junkInput(r, probe, sid, app.workspace);
         let status = 0;
         let text = "";
@@ -386,7 +387,7 @@ Deno.test("every route answers random and malformed input with < 500 and stays h
         h[status] = (h[status] ?? 0) + 1;
         // A fuzzed settings write may have set a password: keep auth off so later requests
         // still reach the routes (auth itself is covered by auth_test.ts).
-        app.ctx.db.prepare("DELETE FROM settings WHERE key = 'password_hash'").run();
+        await app.ctx.db.run(sql`DELETE FROM settings WHERE key = 'password_hash'`);
         if (status >= 500) {
           const body = typeof input.body === "string"
             ? input.body.slice(0, 300)

@@ -103,7 +103,7 @@ for (const sandboxed of [true, false]) {
         // Markers inside the workspace too (writable for the terminal, never for git).
         await git(ws, "config", "filter.evil.smudge", `touch ${wsMarks}/filter-smudge`);
         await git(ws, "config", "core.fsmonitor", `touch ${wsMarks}/fsmonitor`);
-        const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: ws }).session_id;
+        const sid = (await createSession(app.ctx.db, app.ctx.clock, { workspace: ws })).session_id;
         const res = await app.call<{ git: Record<string, unknown> }>(
           "GET",
           `/api/git-info?session_id=${sid}`,

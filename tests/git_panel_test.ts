@@ -33,7 +33,7 @@ async function withRepo(
   try {
     const ws = await Deno.realPath(app.workspace);
     if (opts.init !== false) await git(ws, "init", "-q");
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: ws }).session_id;
+    const sid = (await createSession(app.ctx.db, app.ctx.clock, { workspace: ws })).session_id;
     await fn({
       app,
       ws,
@@ -544,7 +544,7 @@ Deno.test("git panel: protected paths are neither listed nor staged", async () =
     await Deno.writeTextFile(join(root, ".ssh", "id_ed25519"), "PRIVATE\n");
     await Deno.writeTextFile(join(root, "config.yaml"), "model: {}\n");
     await Deno.writeTextFile(join(root, "visible.txt"), "hi\n");
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: root }).session_id;
+    const sid = (await createSession(app.ctx.db, app.ctx.clock, { workspace: root })).session_id;
     const st = await app.call<Status>("GET", `/api/git/status?session_id=${sid}`);
     strictEqual(st.status, 200);
     const paths = st.body.files.map((f) => f.path);

@@ -43,7 +43,7 @@ async function withRemoteRepo(
     await git(ws, "add", ".");
     await git(ws, "commit", "-q", "-m", "first");
     await git(ws, "remote", "add", "origin", daemon.url("origin.git"));
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: ws }).session_id;
+    const sid = (await createSession(app.ctx.db, app.ctx.clock, { workspace: ws })).session_id;
     await fn({
       app,
       ws,

@@ -36,7 +36,7 @@ async function withAttack(fn: (a: Attack) => Promise<void>): Promise<void> {
     await Deno.writeTextFile(join(ws, "a.txt"), "one\n");
     await git(ws, "add", ".");
     await git(ws, "commit", "-q", "-m", "first");
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: ws }).session_id;
+    const sid = (await createSession(app.ctx.db, app.ctx.clock, { workspace: ws })).session_id;
     await fn({
       app,
       ws,

@@ -4,38 +4,50 @@
 // trailing window and says why; blank date inputs count as omitted bounds.
 import { ok, strictEqual } from "node:assert/strict";
 import { createTestApp, type TestApp } from "./helpers.ts";
-import type { Db } from "../lib/storage/db.ts";
+import { type AsyncQueries, sql } from "../lib/storage/db.ts";
 import { formatCost } from "../routes/insights.tsx";
 import { niceCeiling, tokenBuckets } from "../components/InsightsChart.tsx";
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 const NOW = at("2026-03-10T15:30:00Z");
 
-function seed(db: Db): void {
-  db.prepare(
-    `INSERT INTO sessions (session_id, title, workspace, created_at, updated_at)
-     VALUES ('aaaaaaaaaaaa', 'S', '/tmp', ?, ?)`,
-  ).run(NOW - 86_400, NOW - 86_400);
-  const turn = db.prepare(
-    `INSERT INTO usage (session_id, model, model_provider, input_tokens, output_tokens,
-       cached_tokens, cost, ttft_ms, tokens_per_s, tool_count, created_at)
-     VALUES ('aaaaaaaaaaaa', ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
+async function seed(db: AsyncQueries): Promise<void> {
+  await db.run(
+    sql`INSERT INTO sessions (session_id, title, workspace, created_at, updated_at)
+        VALUES ('aaaaaaaaaaaa', 'S', '/tmp', ${NOW - 86_400}, ${NOW - 86_400})`,
   );
-  turn.run("gpt-5-mini", "openai", 1000, 200, 0.0125, 420, 41.5, 2, NOW - 86_400);
-  turn.run("gpt-5-mini", "openai", 3000, 400, 0.0375, 380, 38.5, 1, NOW - 3600);
-  turn.run("local-llama", "ollama", 5000, 900, null, 1500, 12, 0, NOW - 7200);
-  const msg = db.prepare(
-    "INSERT INTO messages (session_id, idx, role, content, timestamp) VALUES ('aaaaaaaaaaaa', ?, ?, 'x', ?)",
-  );
-  [["user", NOW - 86_400], ["assistant", NOW - 86_390], ["user", NOW - 3600]].forEach(
-    ([role, t], i) => msg.run(i, role, t),
-  );
+  const turns: Array<
+    [string, string, number, number, number | null, number, number, number, number]
+  > = [
+    ["gpt-5-mini", "openai", 1000, 200, 0.0125, 420, 41.5, 2, NOW - 86_400],
+    ["gpt-5-mini", "openai", 3000, 400, 0.0375, 380, 38.5, 1, NOW - 3600],
+    ["local-llama", "ollama", 5000, 900, null, 1500, 12, 0, NOW - 7200],
+  ];
+  for (const [model, provider, input, output, cost, ttft, tps, tools, t] of turns) {
+    await db.run(
+      sql`INSERT INTO usage (session_id, model, model_provider, input_tokens, output_tokens,
+            cached_tokens, cost, ttft_ms, tokens_per_s, tool_count, created_at)
+          VALUES ('aaaaaaaaaaaa', ${model}, ${provider}, ${input}, ${output}, 0, ${cost}, ${ttft},
+            ${tps}, ${tools}, ${t})`,
+    );
+  }
+  const msgs: Array<[string, number]> = [
+    ["user", NOW - 86_400],
+    ["assistant", NOW - 86_390],
+    ["user", NOW - 3600],
+  ];
+  for (const [i, [role, t]] of msgs.entries()) {
+    await db.run(
+      sql`INSERT INTO messages (session_id, idx, role, content, timestamp)
+          VALUES ('aaaaaaaaaaaa', ${i}, ${role}, 'x', ${t})`,
+    );
+  }
 }
 
 async function withApp(fn: (app: TestApp) => Promise<void>): Promise<void> {
   const app = await createTestApp({ env: { TZ: "UTC" }, clock: () => NOW });
   try {
-    seed(app.ctx.db);
+    await seed(app.ctx.db);
     await fn(app);
   } finally {
     await app.close();

@@ -9,7 +9,8 @@ import { createSession } from "../lib/sessions/sessions.ts";
 async function withSession(fn: (app: TestApp, sid: string, ws: string) => Promise<void>) {
   const app = await createTestApp();
   try {
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace }).session_id;
+    const sid =
+      (await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace })).session_id;
     await fn(app, sid, app.workspace);
   } finally {
     await app.close();
@@ -104,7 +105,7 @@ Deno.test("POST /api/file/create with parents makes no folder inside a protected
   try {
     const home = join(app.stateDir, "..");
     await Deno.mkdir(join(home, ".ssh"), { recursive: true });
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: home }).session_id;
+    const sid = (await createSession(app.ctx.db, app.ctx.clock, { workspace: home })).session_id;
     const r = await app.call("POST", "/api/file/create", {
       session_id: sid,
       path: ".ssh/keys/evil",

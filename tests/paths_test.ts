@@ -85,7 +85,7 @@ Deno.test("file routes answer every hostile path with a bare 404 and leak nothin
   const root = await Deno.makeTempDir({ prefix: "hermes-paths-" });
   try {
     const { workspace, outside, secretPath } = await createHostileWorkspace(root);
-    const session = createSession(app.ctx.db, app.ctx.clock, { workspace });
+    const session = await createSession(app.ctx.db, app.ctx.clock, { workspace });
     const sid = session.session_id;
     const corpus = [...HOSTILE_PATHS, secretPath, outside];
     let requests = 0;
@@ -125,7 +125,7 @@ Deno.test("a listing shows symlinks out of the workspace as symlinks and never f
   const root = await Deno.makeTempDir({ prefix: "hermes-paths-" });
   try {
     const { workspace } = await createHostileWorkspace(root);
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace }).session_id;
+    const sid = (await createSession(app.ctx.db, app.ctx.clock, { workspace })).session_id;
     const { status, body } = await app.call<{ entries: Array<Record<string, unknown>> }>(
       "GET",
       `/api/list?session_id=${sid}&path=.`,

@@ -56,7 +56,10 @@ Deno.test("write_file and patch ask before writing git hooks or .git/config, how
     await git(ctx.workspace, "init", "-q");
     await git(join(ctx.workspace), "init", "-q", "sub");
     await Deno.symlink(".git/hooks", join(ctx.workspace, "h"));
-    const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
+    const tools = await buildToolset(app.ctx, {
+      session_id: ctx.sessionId,
+      workspace: ctx.workspace,
+    });
     const asked: Array<{ command: string; patternKey: string }> = [];
     const deny = {
       ...ctx,

@@ -11,6 +11,7 @@ import { resolveProviders } from "../lib/providers/provider_config.ts";
 import { engineOptionsFromConfig } from "../lib/engine/engine_options.ts";
 import { auxiliaryModel } from "../lib/goals/evaluator.ts";
 import { startHarness } from "./fixtures/engine_harness.ts";
+import { sql } from "../lib/storage/db.ts";
 
 const CONFIG = `# my hermes settings
 model:
@@ -324,15 +325,16 @@ Deno.test("GET /api/provider/quota and cost-history come from our own metering",
       output: number,
       cost: number | null,
     ) =>
-      app.ctx.db.prepare(
-        `INSERT INTO usage (session_id, model, model_provider, input_tokens, output_tokens, cost,
-           created_at) VALUES (?, 'm', ?, ?, ?, ?, ?)`,
-      ).run(sid, provider, input, output, cost, t);
-    seed("openai", now - 60, 100, 10, 0.5);
-    seed("openai", now - 120, 50, 5, 0.25);
-    seed("openai", now - 86_400 * 2, 1000, 100, 2);
-    seed("openai", now - 86_400 * 40, 9999, 999, 99);
-    seed("anthropic", now - 60, 7, 7, 7);
+      app.ctx.db.run(
+        sql`INSERT INTO usage (session_id, model, model_provider, input_tokens, output_tokens,
+              cost, created_at)
+            VALUES (${sid}, 'm', ${provider}, ${input}, ${output}, ${cost}, ${t})`,
+      );
+    await seed("openai", now - 60, 100, 10, 0.5);
+    await seed("openai", now - 120, 50, 5, 0.25);
+    await seed("openai", now - 86_400 * 2, 1000, 100, 2);
+    await seed("openai", now - 86_400 * 40, 9999, 999, 99);
+    await seed("anthropic", now - 60, 7, 7, 7);
 
     const q = await app.call<
       {

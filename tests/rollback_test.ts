@@ -255,7 +255,8 @@ Deno.test("rollback: protected files and symlinks are never captured or shown", 
   const h = await startHarness();
   try {
     // A workspace that holds the console's own files and the user's ~/.ssh (HOME is the root).
-    const sid = createSession(h.app.ctx.db, h.app.ctx.clock, { workspace: h.root }).session_id;
+    const sid =
+      (await createSession(h.app.ctx.db, h.app.ctx.clock, { workspace: h.root })).session_id;
     await Deno.mkdir(join(h.root, ".ssh"), { recursive: true });
     await Deno.writeTextFile(join(h.root, ".ssh", "id_ed25519"), "PRIVATE-KEY-1\n");
     await Deno.writeTextFile(join(h.root, "notes.txt"), "notes\n");

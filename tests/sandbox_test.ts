@@ -13,7 +13,10 @@ import { needs } from "./fixtures/skip.ts";
 async function setup(opts: Parameters<typeof createTestApp>[0] = {}) {
   const app = await createTestApp(opts);
   const ctx = await toolContext(app);
-  const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
+  const tools = await buildToolset(app.ctx, {
+    session_id: ctx.sessionId,
+    workspace: ctx.workspace,
+  });
   const call = (name: string, args: unknown, c: ToolContext = ctx) =>
     runToolCall(tools, name, args, c);
   // A directory next to the workspace, holding a file the tools must never reach.

@@ -16,11 +16,11 @@ Deno.test("POST /api/session/network switches the shell's network for one sessio
     );
     const sid = created.body.session.session_id;
     strictEqual(created.body.session.allow_network, false, "off by default");
-    strictEqual(TOOL_HOOKS.allowNetwork(app.ctx, getSession(app.ctx.db, sid)), false);
+    strictEqual(TOOL_HOOKS.allowNetwork(app.ctx, await getSession(app.ctx.db, sid)), false);
 
     const on = await app.call("POST", "/api/session/network", { session_id: sid, enabled: true });
     deepStrictEqual(on, { status: 200, body: { ok: true, allow_network: true } });
-    strictEqual(TOOL_HOOKS.allowNetwork(app.ctx, getSession(app.ctx.db, sid)), true);
+    strictEqual(TOOL_HOOKS.allowNetwork(app.ctx, await getSession(app.ctx.db, sid)), true);
     const row = await app.call<{ session: { allow_network: boolean } }>(
       "GET",
       `/api/session?session_id=${sid}&messages=0`,
@@ -32,12 +32,12 @@ Deno.test("POST /api/session/network switches the shell's network for one sessio
       "/api/session/new",
       {},
     );
-    const otherRow = getSession(app.ctx.db, other.body.session.session_id);
+    const otherRow = await getSession(app.ctx.db, other.body.session.session_id);
     strictEqual(TOOL_HOOKS.allowNetwork(app.ctx, otherRow), false, "other sessions stay offline");
 
     const off = await app.call("POST", "/api/session/network", { session_id: sid, enabled: false });
     deepStrictEqual(off.body, { ok: true, allow_network: false });
-    strictEqual(TOOL_HOOKS.allowNetwork(app.ctx, getSession(app.ctx.db, sid)), false);
+    strictEqual(TOOL_HOOKS.allowNetwork(app.ctx, await getSession(app.ctx.db, sid)), false);
   } finally {
     await app.close();
   }
@@ -66,7 +66,7 @@ Deno.test("terminal.allow_network in config.yaml opens the network for every ses
       "/api/session/new",
       {},
     );
-    const row = getSession(app.ctx.db, created.body.session.session_id);
+    const row = await getSession(app.ctx.db, created.body.session.session_id);
     strictEqual(row.allow_network, false);
     strictEqual(TOOL_HOOKS.allowNetwork(app.ctx, row), true);
   } finally {

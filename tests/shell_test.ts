@@ -231,11 +231,11 @@ Deno.test("GET / escapes session titles and project names", async () => {
     const { createSession } = await import("../lib/sessions/sessions.ts");
     const { appendMessages } = await import("../lib/sessions/messages.ts");
     const { createProject } = await import("../lib/sessions/projects.ts");
-    const s = createSession(app.ctx.db, app.ctx.clock, {
+    const s = await createSession(app.ctx.db, app.ctx.clock, {
       workspace: app.workspace,
       title: '<img src=x onerror="alert(1)">',
     });
-    appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [{
+    await appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [{
       role: "user",
       content: "<b>hi</b>",
     }]);
@@ -349,8 +349,11 @@ Deno.test("the sidebar searches message text and shows an escaped, highlighted s
   const app = await createTestApp();
   try {
     await seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
-    const s = createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace, title: "Sync" });
-    appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [
+    const s = await createSession(app.ctx.db, app.ctx.clock, {
+      workspace: app.workspace,
+      title: "Sync",
+    });
+    await appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [
       { role: "user", content: "the <i>zeppelin</i> landed" },
     ]);
     const frag = await (await app.request("GET", "/partials/sidebar?q=zeppelin")).text();
@@ -372,7 +375,7 @@ Deno.test("?archived=1 shows only archived chats; the list links to it with the 
   const app = await createTestApp();
   try {
     const seeded = await seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
-    archiveSession(app.ctx.db, seeded.byTitle["Changelog wording"], true);
+    await archiveSession(app.ctx.db, seeded.byTitle["Changelog wording"], true);
     const main = await (await app.request("GET", "/")).text();
     assert(!textsOf(main, "session-title").includes("Changelog wording"));
     assertMatch(

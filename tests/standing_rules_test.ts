@@ -37,7 +37,10 @@ async function rmBuild(
   answer?: Record<string, unknown>,
 ): Promise<{ asked: boolean; output: string }> {
   await Deno.mkdir(join(app.workspace, "build"), { recursive: true });
-  const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
+  const tools = await buildToolset(app.ctx, {
+    session_id: ctx.sessionId,
+    workspace: ctx.workspace,
+  });
   const before = ctx.events.filter((e) => e.event === "approval").length;
   const run = runToolCall(tools, "terminal", { command: "rm -rf build" }, ctx);
   let asked = false;

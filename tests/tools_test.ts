@@ -8,11 +8,15 @@ import { buildToolset, runToolCall } from "../lib/tools/registry.ts";
 import type { ToolContext, ToolDefinition } from "../lib/tools/types.ts";
 import { respondClarify } from "../lib/approvals/clarify.ts";
 import { capOutput } from "../lib/sandbox/command_runner.ts";
+import { sql } from "../lib/storage/db.ts";
 
 async function setup(opts: Parameters<typeof createTestApp>[0] = {}) {
   const app = await createTestApp(opts);
   const ctx = await toolContext(app);
-  const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
+  const tools = await buildToolset(app.ctx, {
+    session_id: ctx.sessionId,
+    workspace: ctx.workspace,
+  });
   const call = (name: string, args: unknown, c: ToolContext = ctx) =>
     runToolCall(tools, name, args, c);
   return { app, ctx, tools, call };
@@ -310,8 +314,10 @@ Deno.test("terminal refuses hardline commands without asking", async () => {
     strictEqual(out.isError, true);
     match(out.output, /^BLOCKED: this command is never allowed \(Recursive delete of the root/);
     strictEqual(asked, 0);
-    const rows = app.ctx.db.prepare("SELECT COUNT(*) AS n FROM approvals").get() as { n: number };
-    strictEqual(rows.n, 0);
+    const rows = await app.ctx.db.get<{ n: number | string }>(
+      sql`SELECT COUNT(*) AS n FROM approvals`,
+    );
+    strictEqual(Number(rows?.n), 0);
   });
 });
 
@@ -410,15 +416,16 @@ Deno.test("clarify asks the user, emits clarify and returns the answer", async (
 Deno.test("todo picks up the last journaled plan after a restart", async () => {
   await withApp(async ({ app, ctx, call }) => {
     const db = app.ctx.db;
-    db.prepare(
-      `INSERT INTO streams (stream_id, session_id, turn_id, status, started_at)
-       VALUES (?, ?, 't1', 'done', 1)`,
-    ).run("a".repeat(32), ctx.sessionId);
+    const stream = "a".repeat(32);
+    await db.run(
+      sql`INSERT INTO streams (stream_id, session_id, turn_id, status, started_at)
+          VALUES (${stream}, ${ctx.sessionId}, 't1', 'done', 1)`,
+    );
     const todos = [{ id: "1", content: "Old plan", status: "completed" }];
-    db.prepare(
-      `INSERT INTO stream_events (stream_id, seq, event, data, created_at)
-       VALUES (?, 1, 'todo_state', ?, 1)`,
-    ).run("a".repeat(32), JSON.stringify({ todos }));
+    await db.run(
+      sql`INSERT INTO stream_events (stream_id, seq, event, data, created_at)
+          VALUES (${stream}, 1, 'todo_state', ${JSON.stringify({ todos })}, 1)`,
+    );
     const read = await call("todo", {});
     strictEqual(read.output, "[x] 1. Old plan\n(1/1 completed)");
   });

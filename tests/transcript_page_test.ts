@@ -11,6 +11,7 @@ import { h as jsx } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { TurnView } from "../components/TurnView.tsx";
 import { foldMessages } from "../lib/shared/transcript_model.ts";
+import { sql } from "../lib/storage/db.ts";
 
 Deno.test("alignedPage() returns whole turns, widening the page for a long turn", async () => {
   // 0 user, 1–24 one long turn, 25 user, 26 assistant, 27 user, 28 assistant.
@@ -46,8 +47,12 @@ Deno.test("loadTranscriptPage() paints the latest whole turns with final HTML", 
         { role: "assistant", content: `**A${i}**` },
       );
     }
-    appendMessages(h.app.ctx.db, h.app.ctx.clock, h.sessionId, msgs);
-    const page = await loadTranscriptPage(h.app.ctx, getSession(h.app.ctx.db, h.sessionId), 10);
+    await appendMessages(h.app.ctx.db, h.app.ctx.clock, h.sessionId, msgs);
+    const page = await loadTranscriptPage(
+      h.app.ctx,
+      await getSession(h.app.ctx.db, h.sessionId),
+      10,
+    );
     deepStrictEqual(page.turns.map((t) => t.user?.text), ["Q17", "Q18", "Q19"]);
     strictEqual(page.olderBefore, 51, "older turns load before the first shown user message");
     strictEqual(page.turns[2].segments[1].html, "<p><strong>A19</strong></p>\n");
@@ -64,13 +69,14 @@ Deno.test("loadTranscriptPage() folds the running turn from its journal and leav
   try {
     h.fake.enqueue({ text: "Hello there, partial answer", chunkSize: 5, hang: 3 });
     const started = await h.start("Say hello");
-    await waitFor(() => {
-      const r = h.app.ctx.db.prepare(
-        "SELECT count(*) AS n FROM stream_events WHERE stream_id = ? AND event = 'token'",
-      ).get(started.stream_id) as { n: number };
-      return r.n > 0;
+    await waitFor(async () => {
+      const r = await h.app.ctx.db.get<{ n: number | string }>(
+        sql`SELECT count(*) AS n FROM stream_events
+            WHERE stream_id = ${started.stream_id} AND event = 'token'`,
+      );
+      return Number(r?.n) > 0;
     });
-    const page = await loadTranscriptPage(h.app.ctx, getSession(h.app.ctx.db, h.sessionId));
+    const page = await loadTranscriptPage(h.app.ctx, await getSession(h.app.ctx.db, h.sessionId));
     strictEqual(page.turns.length, 0, "the running turn is not in the settled history");
     ok(page.live, "the run in progress is folded");
     strictEqual(page.live.streamId, started.stream_id);
@@ -91,8 +97,8 @@ Deno.test("loadTranscriptPage() shows the error of a turn whose run failed", asy
     h.fake.enqueue({ status: 404, error: { message: "model fake-model does not exist" } });
     const started = await h.start("Hi");
     await h.stream(started.stream_id);
-    await waitFor(() => !getSession(h.app.ctx.db, h.sessionId).active_stream_id);
-    const page = await loadTranscriptPage(h.app.ctx, getSession(h.app.ctx.db, h.sessionId));
+    await waitFor(async () => !(await getSession(h.app.ctx.db, h.sessionId)).active_stream_id);
+    const page = await loadTranscriptPage(h.app.ctx, await getSession(h.app.ctx.db, h.sessionId));
     strictEqual(page.turns.length, 1);
     const [notice] = page.turns[0].notices;
     strictEqual(notice.kind, "error");

@@ -48,7 +48,8 @@ Deno.test("sanitizeFilename() keeps safe names and neutralizes the rest", () => 
 Deno.test("POST /api/upload stores the file under the session's attachments", async () => {
   const app = await createTestApp();
   try {
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace }).session_id;
+    const sid =
+      (await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace })).session_id;
     const { status, body } = await upload(app, form(sid, { name: "notes v1.txt", data: "hello" }));
     strictEqual(status, 200);
     const dir = join(app.stateDir, "attachments", sid);
@@ -92,7 +93,8 @@ Deno.test("POST /api/upload stores the file under the session's attachments", as
 Deno.test("POST /api/upload never overwrites: a name in use gets -1, -2, …", async () => {
   const app = await createTestApp();
   try {
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace }).session_id;
+    const sid =
+      (await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace })).session_id;
     const results = await Promise.all(
       [1, 2, 3, 4].map((i) => upload(app, form(sid, { name: "same.txt", data: `v${i}` }))),
     );
@@ -115,7 +117,8 @@ Deno.test("POST /api/upload: 413 over the cap, 400 without a file, 404 for an un
   const app = await createTestApp({ env: { HERMES_WEBUI_MAX_UPLOAD_MB: "0.01" } });
   try {
     const cap = app.ctx.config.maxUploadBytes;
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace }).session_id;
+    const sid =
+      (await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace })).session_id;
     strictEqual(
       (await upload(app, form(sid, { name: "ok.bin", data: new Uint8Array(cap) }))).status,
       200,

@@ -7,6 +7,7 @@ import { ok, strictEqual } from "node:assert/strict";
 import { type Harness, startHarness } from "./fixtures/engine_harness.ts";
 import type { SseEvent } from "./fixtures/sse_client.ts";
 import { Meter, MIN_TIMED_MS } from "../lib/engine/turn.ts";
+import { sql } from "../lib/storage/db.ts";
 
 /**
  * Milliseconds the fake waits between deltas: 24 characters in 4-character deltas are 6 deltas,
@@ -27,9 +28,9 @@ const metering = (events: SseEvent[]) => events.find((e) => e.event === "meterin
 const doneUsage = (events: SseEvent[]) => events.find((e) => e.event === "done")!.data.usage;
 
 function usageRows(h: Harness) {
-  return h.app.ctx.db.prepare(
-    "SELECT output_tokens, estimated, tokens_per_s FROM usage ORDER BY created_at, id",
-  ).all() as Array<{ output_tokens: number; estimated: number; tokens_per_s: number | null }>;
+  return h.app.ctx.db.all<
+    { output_tokens: number; estimated: number; tokens_per_s: number | null }
+  >(sql`SELECT output_tokens, estimated, tokens_per_s FROM usage ORDER BY created_at, id`);
 }
 
 Deno.test("usage a provider reports is stored as reported, and its tokens/s is that output over its streaming time", async () => {
@@ -54,7 +55,7 @@ Deno.test("usage a provider reports is stored as reported, and its tokens/s is t
       m.tokens_per_s <= 60 / (MIN_TIMED_MS / 1000),
       `60 tokens over a span of at least ${MIN_TIMED_MS} ms, not ${60 / m.tokens_per_s} s`,
     );
-    const [row] = usageRows(h);
+    const [row] = await usageRows(h);
     strictEqual(row.estimated, 0);
     strictEqual(row.tokens_per_s, m.tokens_per_s);
   } finally {
@@ -77,7 +78,7 @@ Deno.test("usage a provider does not report is estimated, flagged everywhere it 
     strictEqual(m.estimated, true);
     strictEqual(doneUsage(events).estimated, true);
     strictEqual(m.tokens_per_s, null, "no rate from estimated counts");
-    const rows = usageRows(h);
+    const rows = await usageRows(h);
     strictEqual(rows.length, 2);
     strictEqual(rows[1].estimated, 1);
     strictEqual(rows[1].tokens_per_s, null);

@@ -14,7 +14,8 @@ async function withSession(
 ) {
   const app = await createTestApp({ env });
   try {
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace }).session_id;
+    const sid =
+      (await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace })).session_id;
     await fn(app, sid, app.workspace);
   } finally {
     await app.close();
@@ -265,7 +266,7 @@ Deno.test("GET /api/folder/download of a home workspace leaves protected paths o
     await Deno.writeTextFile(join(home, "config.yaml"), "model: x\n");
     await Deno.writeTextFile(join(home, ".env"), "KEY=1\n");
     await Deno.writeTextFile(join(app.workspace, "w.txt"), "w");
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: home }).session_id;
+    const sid = (await createSession(app.ctx.db, app.ctx.clock, { workspace: home })).session_id;
     const res = await app.request("GET", `/api/folder/download?session_id=${sid}&path=.`);
     strictEqual(res.status, 200);
     const names = Object.keys(unzipSync(new Uint8Array(await res.arrayBuffer())));

@@ -8,7 +8,8 @@ import { createSession } from "../lib/sessions/sessions.ts";
 async function withSession(fn: (app: TestApp, sid: string, ws: string) => Promise<void>) {
   const app = await createTestApp();
   try {
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace }).session_id;
+    const sid =
+      (await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace })).session_id;
     await fn(app, sid, app.workspace);
   } finally {
     await app.close();
@@ -190,7 +191,7 @@ Deno.test("file routes refuse protected paths inside the workspace (home as work
     const home = join(app.stateDir, "..");
     await Deno.mkdir(join(home, ".ssh"), { recursive: true });
     await Deno.writeTextFile(join(home, ".ssh", "authorized_keys"), "");
-    const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: home }).session_id;
+    const sid = (await createSession(app.ctx.db, app.ctx.clock, { workspace: home })).session_id;
     for (
       const [route, body] of [
         ["create", { path: ".ssh/evil" }],
@@ -411,7 +412,8 @@ Deno.test("POST /api/file/delete moves to the trash; GET trash lists it; restore
     // Another workspace's session sees none of it and cannot restore it.
     const other = await Deno.makeTempDir();
     try {
-      const sid2 = createSession(app.ctx.db, app.ctx.clock, { workspace: other }).session_id;
+      const sid2 =
+        (await createSession(app.ctx.db, app.ctx.clock, { workspace: other })).session_id;
       deepStrictEqual(
         (await app.call("GET", `/api/file/trash?session_id=${sid2}`)).body,
         { items: [] },

@@ -56,7 +56,7 @@ Deno.test("GET /api/workspaces/suggest offers recent folders and git repos, neve
     await Deno.mkdir(join(home, ".hermes/repo/.git"), { recursive: true });
     await Deno.mkdir(join(home, "state/repo/.git"), { recursive: true });
     await Deno.mkdir(join(home, "node_modules/pkg/.git"), { recursive: true });
-    createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace });
+    await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace });
     const r = await app.call<{ suggestions: string[]; prefix: string }>(
       "GET",
       "/api/workspaces/suggest",

@@ -41,17 +41,6 @@ export async function bundleApp(outDir: string): Promise<void> {
     "-o",
     join(outDir, "lib", "sandbox", "file_worker.ts"),
   ]);
-  // The PostgreSQL backend's worker, likewise (it carries its npm client inside).
-  await Deno.mkdir(join(outDir, "lib", "storage", "postgres"), { recursive: true });
-  await run([
-    "bundle",
-    "--quiet",
-    "--platform",
-    "deno",
-    "lib/storage/postgres/pg_worker.ts",
-    "-o",
-    join(outDir, "lib", "storage", "postgres", "pg_worker.ts"),
-  ]);
   await copyDir(join(root, "static"), join(outDir, "static"));
 }
 

@@ -11,7 +11,6 @@
 
 import postgres from "postgres";
 import { PgDatabase } from "../lib/storage/postgres/pg_database.ts";
-import { migratePostgres } from "../lib/storage/postgres/pg_migrations.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/hermes_test";
@@ -54,9 +53,9 @@ function postgresLane(): Lane {
       templateUrl.pathname = `/${template}`;
       const db = new PgDatabase(templateUrl.toString(), { schema: null });
       try {
-        migratePostgres(db);
+        await db.migrate();
       } finally {
-        db.close();
+        await db.close(); // no connection left on the template: it is cloned next
       }
       console.log(`postgres: template database ${template} migrated in ${seconds(started)} s`);
       return { HERMES_DATABASE_TEMPLATE: template };

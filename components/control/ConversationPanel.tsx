@@ -16,7 +16,7 @@ export async function loadConversation(
   app: Pick<AppContext, "db" | "config">,
   sessionId: string | null,
 ): Promise<ConversationData> {
-  const s = sessionId ? findSession(app.db, sessionId) : null;
+  const s = sessionId ? await findSession(app.db, sessionId) : null;
   return {
     session: s
       ? { session_id: s.session_id, title: s.title, message_count: s.message_count }

@@ -10,6 +10,7 @@ import denoConfig from "../../deno.json" with { type: "json" };
 import { Badge, ConfirmAction, Field, NewPasswordInput, Section, StatusLine } from "./parts.tsx";
 import { listPasskeys, type PasskeyInfo } from "../../lib/security/passkeys.ts";
 import { PasskeysSection } from "./PasskeysSection.tsx";
+import { sql } from "../../lib/storage/db.ts";
 
 export interface SystemData {
   /** The release (deno.json "version"), or null for a development checkout. */
@@ -29,22 +30,23 @@ export interface SystemData {
   passkeys: PasskeyInfo[];
 }
 
+/** The panel's data, loaded (awaited) before the panel renders: the panel only draws it. */
 export async function loadSystem(
   app: Pick<AppContext, "db" | "clock" | "config" | "startedAt" | "tools">,
   settings: PublicSettings,
 ): Promise<SystemData> {
-  const { n } = app.db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number };
-  const { active } = app.db.prepare(
-    "SELECT count(*) AS active FROM streams WHERE status = 'running'",
-  ).get() as { active: number };
+  const counts = await app.db.get<{ n: number; active: number }>(
+    sql`SELECT (SELECT count(*) FROM sessions) AS n,
+          (SELECT count(*) FROM streams WHERE status = 'running') AS active`,
+  );
   const version = (denoConfig as { version?: unknown }).version;
   return {
     version: typeof version === "string" ? version : null,
     runtime: `Deno ${Deno.version.deno}`,
     startedAt: app.startedAt,
     uptimeSeconds: Math.max(0, app.clock() - app.startedAt),
-    sessions: n,
-    activeStreams: active,
+    sessions: Number(counts?.n ?? 0),
+    activeStreams: Number(counts?.active ?? 0),
     sandbox: await app.tools.commands.status(),
     sandboxReadPaths: app.tools.commands.readPaths ?? [],
     configPath: app.config.configPath,

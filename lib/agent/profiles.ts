@@ -7,7 +7,7 @@
 // only changes new chats; a profile's files never leave its home.
 import { join } from "node:path";
 import { type Document, isMap } from "yaml";
-import { type AsyncQueries, type Db, sql } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import type { AppConfig } from "../settings/config.ts";
 import { type ConfigHost, detachAliases, editConfig } from "../settings/config_writer.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
@@ -125,19 +125,6 @@ export async function sessionProfile(db: AsyncQueries, sessionId: string): Promi
   const row = await db.get<{ profile: string | null }>(
     sql`SELECT profile FROM sessions WHERE session_id = ${sessionId}`,
   );
-  return row?.profile || DEFAULT_PROFILE;
-}
-
-/**
- * The old synchronous path of sessionProfile(), kept only for buildToolset()
- * (lib/tools/registry.ts) when its caller does not pass the profile: the engine passes it
- * (read with sessionProfile()), the tool tests that call buildToolset() directly do not. It
- * goes once buildToolset() is asynchronous.
- */
-export function sessionProfileSync(db: Db, sessionId: string): string {
-  const row = db.prepare("SELECT profile FROM sessions WHERE session_id = ?").get(sessionId) as
-    | { profile: string | null }
-    | undefined;
   return row?.profile || DEFAULT_PROFILE;
 }
 

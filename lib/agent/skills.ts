@@ -5,7 +5,7 @@
 import { dirname, join } from "node:path";
 import { isMap, parseDocument } from "yaml";
 import type { AppConfig } from "../settings/config.ts";
-import type { Db } from "../storage/db.ts";
+import type { AsyncQueries } from "../storage/db.ts";
 import { contentText, listMessages } from "../sessions/messages.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 
@@ -307,11 +307,11 @@ export function forcedSkills(latest: string, previous?: string): string[] {
 
 /** The skills section for a session's next turn, honouring `/use` in its latest messages. */
 export async function sessionSkillsSection(
-  app: { config: AppConfig; db: Db },
+  app: { config: AppConfig; db: AsyncQueries },
   sessionId: string,
   opts: { toolOffered?: boolean } = {},
 ): Promise<string | null> {
-  const users = listMessages(app.db, sessionId, { limit: 50 })
+  const users = (await listMessages(app.db, sessionId, { limit: 50 }))
     .filter((m) => m.role === "user")
     .map((m) => contentText(m.content));
   const forced = users.length ? forcedSkills(users[users.length - 1], users[users.length - 2]) : [];

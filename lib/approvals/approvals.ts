@@ -223,18 +223,6 @@ export async function expireOrphanedApprovals(db: AsyncQueries, clock: Clock): P
 }
 
 /**
- * expireOrphanedApprovals() on the synchronous path, for the run manager's constructor only:
- * it runs once at start, right after the (still synchronous) journal recovery and before the
- * server serves, so blocking there stalls no request.
- */
-export function expireOrphanedApprovalsSync(db: Db, clock: Clock): number {
-  const res = db.prepare(
-    `UPDATE approvals SET status = 'expired', resolved_at = ?, message = ? WHERE ${ORPHANED}`,
-  ).run(clock(), ORPHANED_MESSAGE);
-  return Number(res.changes);
-}
-
-/**
  * Tell the waiting run, if it still waits in this process, how its approval ended and release
  * it. Nothing awaits between the check and the release, so of two paths ending one approval
  * (an answer and the timeout) exactly one speaks. Returns whether a run was released.

@@ -14,6 +14,7 @@ import { streamModelStepWithRetry, type ToolSpec } from "../providers/model_stre
 import { ProviderFailure } from "../providers/provider_errors.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
 import { runToolCall } from "../tools/registry.ts";
+import { sql } from "../storage/db.ts";
 import { estimateTokens, getCompression, summarySection } from "./compression.ts";
 import { messagesChars, parseToolArgs, toModelMessages } from "./model_messages.ts";
 import type { Run } from "./run.ts";
@@ -57,7 +58,7 @@ export async function runAgent(run: Run, plan: RunPlan): Promise<void> {
     if (plan.title) {
       run.emit({ event: "title", data: { session_id: run.sessionId, title: plan.title } });
     }
-    const session = getSession(app.db, run.sessionId);
+    const session = await getSession(app.db, run.sessionId);
     const resolved = resolveProviders(app.config, app.log);
     const endpoint = pickEndpoint(resolved, session.model_provider);
     const model = session.model ??
@@ -69,7 +70,7 @@ export async function runAgent(run: Run, plan: RunPlan): Promise<void> {
           ? `Provider "${session.model_provider}" is not configured`
           : resolved.issue ?? "No LLM provider is configured")
         : `No model is selected for ${endpoint.label}`;
-      run.end("error", [
+      await run.end("error", [
         {
           event: "apperror",
           data: { type: "no_provider", message, hint: providerSetupHint(app.config.configPath) },
@@ -93,21 +94,24 @@ export async function runAgent(run: Run, plan: RunPlan): Promise<void> {
     else await chatLoop(ctx);
     if (run.finished) return;
     if (plan.mode === "chat" && !plan.delegated && plan.opts.autoTitle) {
-      startAutoTitle(app, run, { fetch: plan.opts.fetch });
+      await startAutoTitle(app, run, { fetch: plan.opts.fetch });
     }
-    recordUsage(run, plan, meter, model, endpoint.id);
+    await recordUsage(run, plan, meter, model, endpoint.id);
     if (plan.mode === "chat" && meter.lastInput > 0) {
-      app.db.prepare("UPDATE sessions SET last_input_tokens = ? WHERE session_id = ?")
-        .run(meter.lastInput, run.sessionId);
+      await app.db.run(
+        sql`UPDATE sessions SET last_input_tokens = ${meter.lastInput}
+            WHERE session_id = ${run.sessionId}`,
+      );
     }
     outcome = { status: "done" };
     // The session is free before `done` is built, so its snapshot says so.
-    releaseSession(app.db, run.sessionId, run.streamId);
-    run.end("done", [
+    await releaseSession(app.db, run.sessionId, run.streamId);
+    const snapshot = await fullSession(app.db, run.sessionId);
+    await run.end("done", [
       {
         event: "done",
         data: {
-          session: fullSession(app.db, run.sessionId) as unknown as Record<string, unknown>,
+          session: snapshot as unknown as Record<string, unknown>,
           usage: meter.usage(),
         },
       },
@@ -121,11 +125,11 @@ export async function runAgent(run: Run, plan: RunPlan): Promise<void> {
     if (run.finished) return;
     if (meter.steps > 0 && modelForUsage) {
       try {
-        recordUsage(run, plan, meter, modelForUsage, endpointId);
+        await recordUsage(run, plan, meter, modelForUsage, endpointId);
       } catch { /* usage is best effort on the error path */ }
     }
     if (err instanceof ProviderFailure) {
-      run.end("error", [
+      await run.end("error", [
         {
           event: "apperror",
           data: {
@@ -143,7 +147,7 @@ export async function runAgent(run: Run, plan: RunPlan): Promise<void> {
       stream_id: run.streamId,
       error: err instanceof Error ? (err.stack ?? err.message) : String(err),
     });
-    run.end("error", [
+    await run.end("error", [
       {
         event: "error",
         data: { message: `Internal error: ${(err as Error)?.message ?? String(err)}` },
@@ -177,11 +181,13 @@ async function chatLoop(c: Turn): Promise<void> {
 
   // Steer hook (steer.ts): notes sent mid-run become user messages before the next step.
   openSteerInbox(run);
-  let stored = listMessages(app.db, run.sessionId);
-  let compression = getCompression(app.db, run.sessionId, stored);
+  let stored = await listMessages(app.db, run.sessionId);
+  let compression = await getCompression(app.db, run.sessionId, stored);
   for (let step = 1;; step++) {
     if (run.finished) return;
-    if (drainSteer(run, app.db, app.clock)) stored = listMessages(app.db, run.sessionId);
+    if (await drainSteer(run, app.db, app.clock)) {
+      stored = await listMessages(app.db, run.sessionId);
+    }
     let history = stored.filter((m) => m.idx >= (compression?.uptoIdx ?? 0));
     let messages = await toModelMessages(history, root);
     let system = compression
@@ -212,6 +218,7 @@ async function chatLoop(c: Turn): Promise<void> {
     meter.beginStep();
     let finished = false;
     const span = c.trace.step(step);
+    const reasoning = await sessionReasoning(app.db, run.sessionId);
     let stepEnd: StepEnd = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, finishReason: null };
     try {
       for await (
@@ -225,7 +232,7 @@ async function chatLoop(c: Turn): Promise<void> {
             signal: run.signal,
             idleTimeoutMs: opts.idleTimeoutMs,
             configPath: app.config.configPath,
-            reasoning: sessionReasoning(app.db, run.sessionId) ?? opts.reasoning,
+            reasoning: reasoning ?? opts.reasoning,
             fetch: opts.fetch,
           },
           opts.retry,
@@ -264,7 +271,7 @@ async function chatLoop(c: Turn): Promise<void> {
     if (run.finished) return;
     if (!finished) meter.endStep(model, estimated(), opts.pricing);
 
-    for (const call of calls) call.id = uniqueToolCallId(app.db, run.sessionId, call.id);
+    for (const call of calls) call.id = await uniqueToolCallId(app.db, run.sessionId, call.id);
     if (calls.length) {
       draft.setToolCalls(calls.map((tc): MessageToolCall => ({
         id: tc.id,
@@ -272,11 +279,13 @@ async function chatLoop(c: Turn): Promise<void> {
         function: { name: tc.name, arguments: JSON.stringify(tc.args) },
       })));
     }
-    draft.persist();
+    // Saved before anything else of this step is stored (tool results follow it).
+    await draft.persist();
+    if (run.finished) return;
     if (calls.length === 0) {
       // A note that came in during the last step gets its answer before the turn ends.
       if (steerPending(run) && step < opts.maxSteps) continue;
-      closeSteerInbox(run, app.db, app.clock);
+      await closeSteerInbox(run, app.db, app.clock);
       if (draft.isEmpty) {
         run.emit({
           event: "warning",
@@ -291,9 +300,9 @@ async function chatLoop(c: Turn): Promise<void> {
       await runOneTool(c, tools, call, toolCtx);
     }
     if (run.finished) return;
-    stored = listMessages(app.db, run.sessionId);
+    stored = await listMessages(app.db, run.sessionId);
     if (step >= opts.maxSteps) {
-      closeSteerInbox(run, app.db, app.clock);
+      await closeSteerInbox(run, app.db, app.clock);
       run.emit({
         event: "warning",
         data: {
@@ -315,7 +324,7 @@ async function runOneTool(
 ): Promise<void> {
   const { run, plan } = c;
   const { db, clock } = plan.app;
-  insertToolCall(db, clock, run.sessionId, run.turnId, call);
+  await insertToolCall(db, clock, run.sessionId, run.turnId, call);
   c.meter.tools++;
   run.emit({
     event: "tool",
@@ -327,7 +336,7 @@ async function runOneTool(
       args: call.args,
     },
   });
-  setToolCallStatus(db, run.sessionId, call.id, "running");
+  await setToolCallStatus(db, run.sessionId, call.id, "running");
   run.activeToolCallId = call.id;
   // Checkpoints (lib/checkpoints): capture what this call may change, record it after the call.
   const checkpoint = await beginToolCheckpoint(plan.app, {
@@ -359,11 +368,11 @@ async function runOneTool(
   const duration = (performance.now() - started) / 1000;
   const data = completeEventData(call, result, duration);
   const output = clipResult(result.output);
-  setToolCallStatus(db, run.sessionId, call.id, data.status!, {
+  await setToolCallStatus(db, run.sessionId, call.id, data.status!, {
     result: output,
     duration: data.duration,
   });
-  appendMessages(db, clock, run.sessionId, [{
+  await appendMessages(db, clock, run.sessionId, [{
     role: "tool",
     tool_call_id: call.id,
     name: call.name,
@@ -371,8 +380,10 @@ async function runOneTool(
     turn_id: run.turnId,
   }]);
   if (data.diff) {
-    db.prepare("UPDATE tool_calls SET diff = ? WHERE session_id = ? AND tool_call_id = ?")
-      .run(JSON.stringify(data.diff), run.sessionId, call.id);
+    await db.run(
+      sql`UPDATE tool_calls SET diff = ${JSON.stringify(data.diff)}
+          WHERE session_id = ${run.sessionId} AND tool_call_id = ${call.id}`,
+    );
   }
   run.emit({ event: "tool_complete", data });
 }
@@ -388,11 +399,11 @@ function makeToolContext(c: Turn, tools: ToolDefinition[]): ToolContext {
     emit: (e) => run.emit(e),
     async requestApproval(req) {
       const id = run.activeToolCallId;
-      if (id) setToolCallStatus(app.db, run.sessionId, id, "awaiting_approval");
+      if (id) await setToolCallStatus(app.db, run.sessionId, id, "awaiting_approval");
       try {
         return await opts.hooks.requestApproval(app, run, req);
       } finally {
-        if (id && !run.finished) setToolCallStatus(app.db, run.sessionId, id, "running");
+        if (id && !run.finished) await setToolCallStatus(app.db, run.sessionId, id, "running");
       }
     },
     askClarify: (question, choices) => opts.hooks.askClarify(app, run, question, choices),

@@ -3,7 +3,7 @@
 // Invariants: the task list is read from the database (it survives a reload and a restart);
 // a notice is sent once, when the run ends in this process; listeners never break the run.
 import { sharedFilesDir } from "../settings/config.ts";
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, type Db, sql } from "../storage/db.ts";
 import { randomHex } from "../ids.ts";
 import { ValidationError } from "../errors.ts";
 import { deleteSession, getSession } from "../sessions/sessions.ts";
@@ -62,9 +62,9 @@ export async function startBackground(
 ): Promise<{ task_id: string; stream_id: string; session_id: string }> {
   const text = prompt.trim();
   if (!text) throw new ValidationError("prompt is required", "prompt");
-  getSession(app.db, parentId); // 404 before anything is created
+  await getSession(app.db, parentId); // 404 before anything is created
   const taskId = randomHex(8);
-  const child = createSideSession(app.db, app.clock, {
+  const child = await createSideSession(app.db, app.clock, {
     parentId,
     kind: "bg",
     id: taskId,
@@ -81,33 +81,47 @@ export async function startBackground(
   const run = app.runs.get(started.stream_id);
   run?.subscribe(() => {}, () => {
     if (run.status === "running") return; // server shutdown: the next start marks it interrupted
-    const task = readTask(app.db, parentId, child.session_id);
-    if (task) announce(app.db, task);
+    readTask(app.db, parentId, child.session_id)
+      .then((task) => task && announce(app.db, task))
+      .catch((err) => app.log.warn("could not announce a background task", { error: String(err) }));
   });
   return { task_id: taskId, stream_id: started.stream_id, session_id: child.session_id };
 }
 
 /** Every background task of `parentId` (running and finished), oldest first. */
-export function listBackground(db: Db, parentId: string): BackgroundTask[] {
-  return listSideChildren(db, parentId, "bg").map((c) =>
-    taskOf(db, parentId, c.session_id, c.marker)
-  )
-    .filter((t): t is BackgroundTask => t !== null);
+export async function listBackground(
+  db: AsyncQueries,
+  parentId: string,
+): Promise<BackgroundTask[]> {
+  const tasks: BackgroundTask[] = [];
+  for (const c of await listSideChildren(db, parentId, "bg")) {
+    tasks.push(await taskOf(db, parentId, c.session_id, c.marker));
+  }
+  return tasks;
 }
 
-function readTask(db: Db, parentId: string, childId: string): BackgroundTask | null {
-  const c = listSideChildren(db, parentId, "bg").find((x) => x.session_id === childId);
-  return c ? taskOf(db, parentId, c.session_id, c.marker) : null;
+async function readTask(
+  db: AsyncQueries,
+  parentId: string,
+  childId: string,
+): Promise<BackgroundTask | null> {
+  const c = (await listSideChildren(db, parentId, "bg")).find((x) => x.session_id === childId);
+  return c ? await taskOf(db, parentId, c.session_id, c.marker) : null;
 }
 
-function taskOf(db: Db, parentId: string, childId: string, marker: string): BackgroundTask | null {
-  const stream = db.prepare(
-    `SELECT stream_id, status, started_at, ended_at FROM streams WHERE session_id = ?
-     ORDER BY started_at DESC LIMIT 1`,
-  ).get(childId) as
-    | { stream_id: string; status: BackgroundStatus; started_at: number; ended_at: number | null }
-    | undefined;
-  const msgs = listMessages(db, childId);
+async function taskOf(
+  db: AsyncQueries,
+  parentId: string,
+  childId: string,
+  marker: string,
+): Promise<BackgroundTask> {
+  const stream = await db.get<
+    { stream_id: string; status: BackgroundStatus; started_at: number; ended_at: number | null }
+  >(
+    sql`SELECT stream_id, status, started_at, ended_at FROM streams WHERE session_id = ${childId}
+        ORDER BY started_at DESC LIMIT 1`,
+  );
+  const msgs = await listMessages(db, childId);
   const prompt = msgs.find((m) => m.role === "user");
   const last = msgs.findLast((m) =>
     m.role === "assistant" && typeof m.content === "string" &&
@@ -133,8 +147,8 @@ export async function dismissBackground(
   parentId: string,
   taskId: string,
 ): Promise<boolean> {
-  const task = listBackground(app.db, parentId).find((t) => t.task_id === taskId);
+  const task = (await listBackground(app.db, parentId)).find((t) => t.task_id === taskId);
   if (!task) return false;
-  if (task.status === "running" && task.stream_id) app.runs.cancel(task.stream_id);
+  if (task.status === "running" && task.stream_id) await app.runs.cancel(task.stream_id);
   return await deleteSession(app.db, sharedFilesDir(app.config), task.session_id);
 }

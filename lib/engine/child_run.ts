@@ -13,6 +13,7 @@ import { createDelegateSession } from "../sessions/delegate_sessions.ts";
 import { claimSession, createEventAppender, releaseSession } from "./journal.ts";
 import type { EngineHooks } from "./engine_hooks.ts";
 import { Run } from "./run.ts";
+import { sql } from "../storage/db.ts";
 import { clipResult, setToolCallStatus } from "./tool_runner.ts";
 import type { RunPlan, Turn } from "./turn.ts";
 
@@ -73,28 +74,24 @@ function childPrompt(req: ChildTaskRequest, maxSteps: number): string {
   ].join("\n\n");
 }
 
-function usageOfStream(c: Turn, streamId: string): Usage | null {
-  const row = c.plan.app.db.prepare(
-    `SELECT count(*) AS n, coalesce(sum(input_tokens), 0) AS i, coalesce(sum(output_tokens), 0) AS o,
-       coalesce(sum(cached_tokens), 0) AS k, sum(cost) AS cost, count(cost) AS priced,
-       coalesce(max(estimated), 0) AS est
-     FROM usage WHERE stream_id = ?`,
-  ).get(streamId) as {
-    n: number;
-    i: number;
-    o: number;
-    k: number;
-    cost: number | null;
-    priced: number;
-    est: number;
-  };
-  if (!row.n) return null;
+async function usageOfStream(c: Turn, streamId: string): Promise<Usage | null> {
+  type Num = number | string;
+  const row = await c.plan.app.db.get<
+    { n: Num; i: Num; o: Num; k: Num; cost: Num | null; priced: Num; est: Num }
+  >(
+    sql`SELECT count(*) AS n, coalesce(sum(input_tokens), 0) AS i,
+          coalesce(sum(output_tokens), 0) AS o, coalesce(sum(cached_tokens), 0) AS k,
+          sum(cost) AS cost, count(cost) AS priced, coalesce(max(estimated), 0) AS est
+        FROM usage WHERE stream_id = ${streamId}`,
+  );
+  const n = Number(row?.n ?? 0);
+  if (!row || !n) return null;
   return {
-    input_tokens: row.i,
-    output_tokens: row.o,
-    cached_tokens: row.k,
-    estimated_cost: row.priced === row.n ? row.cost : null,
-    estimated: row.est > 0,
+    input_tokens: Number(row.i),
+    output_tokens: Number(row.o),
+    cached_tokens: Number(row.k),
+    estimated_cost: Number(row.priced) === n && row.cost !== null ? Number(row.cost) : null,
+    estimated: Number(row.est) > 0,
   };
 }
 
@@ -121,22 +118,26 @@ export async function runChildTask(
   let child: ChildRun | undefined;
   let childStream: string | null = null;
   let unsubscribe = () => {};
+  /** The child's end after a cancel of the parent, awaited before the result is read. */
+  let cancelled: Promise<unknown> = Promise.resolve();
   const onAbort = () => {
     if (!child || child.finished) return;
     child.controller.abort(new Error("the parent run was cancelled"));
-    if (child.activeToolCallId) {
-      setToolCallStatus(app.db, child.sessionId, child.activeToolCallId, "error", {
+    // As RunManager.cancel: the tool call's mark starts first, the end at once after it.
+    const marked = child.activeToolCallId
+      ? setToolCallStatus(app.db, child.sessionId, child.activeToolCallId, "error", {
         result: "Cancelled with the parent run",
         duration: 0,
-      });
-    }
-    child.end("cancelled", [{
+      })
+      : Promise.resolve();
+    const ended = child.end("cancelled", [{
       event: "cancel",
       data: { message: "Cancelled with the parent run", type: "cancelled" },
     }]);
+    cancelled = Promise.allSettled([marked, ended]);
   };
   try {
-    const session = createDelegateSession(app.db, app.clock, {
+    const session = await createDelegateSession(app.db, app.clock, {
       parent: c.session,
       toolCallId: callId,
       model: c.model,
@@ -148,11 +149,9 @@ export async function runChildTask(
     // The child runs in its parent's process: it takes the parent's owner and lease, and the
     // parent's manager renews it with the parent's (on a shared database a run with no lease is
     // another replica's to recover as dead).
-    const lease = app.db.prepare(
-      "SELECT owner_replica, lease_until FROM streams WHERE stream_id = ?",
-    ).get(parent.streamId) as
-      | { owner_replica: string | null; lease_until: number | null }
-      | undefined;
+    const lease = await app.db.get<{ owner_replica: string | null; lease_until: number | null }>(
+      sql`SELECT owner_replica, lease_until FROM streams WHERE stream_id = ${parent.streamId}`,
+    );
     // Renewed with the parent's from before the claim: it awaits the database, and the lease
     // taken from the parent's row must not lapse meanwhile (a sweep would close the child).
     parent.childStreams.add(streamId);
@@ -171,7 +170,7 @@ export async function runChildTask(
         `could not start the child run: stream ${claimed.conflict} holds its session`,
       );
     }
-    appendMessages(app.db, app.clock, session.session_id, [{
+    await appendMessages(app.db, app.clock, session.session_id, [{
       role: "user",
       content: childPrompt(req, maxSteps),
       turn_id: turnId,
@@ -240,8 +239,9 @@ export async function runChildTask(
       mode: "chat",
       delegated: true,
     });
+    await cancelled;
 
-    const usage = usageOfStream(c, streamId);
+    const usage = await usageOfStream(c, streamId);
     if (usage) c.meter.addChild(usage);
     if (parent.signal.aborted || child.status === "cancelled") {
       return { output: "The delegated task was cancelled.", isError: true };
@@ -252,7 +252,7 @@ export async function runChildTask(
         isError: true,
       };
     }
-    const answer = listMessages(app.db, session.session_id)
+    const answer = (await listMessages(app.db, session.session_id))
       .findLast((m) => m.role === "assistant" && typeof m.content === "string" && m.content.trim());
     const text = typeof answer?.content === "string" ? answer.content.trim() : "";
     const note = hitStepCap
@@ -264,9 +264,14 @@ export async function runChildTask(
     return { output: note + clipResult(text, MAX_CHILD_ANSWER) };
   } catch (err) {
     app.log.error("delegated task failed", { error: String(err) });
-    if (child && !child.finished) {
-      child.end("error", [{ event: "error", data: { message: String(err) } }]);
-    } else if (child) releaseSession(app.db, child.sessionId, child.streamId);
+    try {
+      await cancelled;
+      if (child && !child.finished) {
+        await child.end("error", [{ event: "error", data: { message: String(err) } }]);
+      } else if (child) await releaseSession(app.db, child.sessionId, child.streamId);
+    } catch (e) {
+      app.log.error("could not close a failed delegated task", { error: String(e) });
+    }
     return {
       output: `The delegated task failed: ${(err as Error)?.message ?? err}`,
       isError: true,

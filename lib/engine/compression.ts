@@ -3,7 +3,7 @@
 // transcript is never rewritten (only what is SENT changes); the cut is always at a user
 // message, so a tool call is never separated from its result; the most recent turns are kept
 // verbatim; a summary whose boundary message changed (undo, clear) is ignored.
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import type { StoredMessage } from "../sessions/messages.ts";
 import { contentText } from "../sessions/messages.ts";
@@ -20,39 +20,41 @@ export const DEFAULT_COMPRESSION_THRESHOLD = 0.8;
 export const KEEP_RECENT_TURNS = 2;
 
 /** The session's current compression, or null if none or stale. */
-export function getCompression(
-  db: Db,
+export async function getCompression(
+  db: AsyncQueries,
   sessionId: string,
   messages: StoredMessage[],
-): CompressionState | null {
-  const row = db.prepare(
-    "SELECT upto_idx, boundary_ts, summary FROM compressions WHERE session_id = ?",
-  ).get(sessionId) as { upto_idx: number; boundary_ts: number; summary: string } | undefined;
+): Promise<CompressionState | null> {
+  const row = await db.get<{ upto_idx: number; boundary_ts: number; summary: string }>(
+    sql`SELECT upto_idx, boundary_ts, summary FROM compressions WHERE session_id = ${sessionId}`,
+  );
   if (!row) return null;
-  const boundary = messages.find((m) => m.idx === row.upto_idx - 1);
-  const next = messages.find((m) => m.idx === row.upto_idx);
+  const uptoIdx = Number(row.upto_idx);
+  const boundary = messages.find((m) => m.idx === uptoIdx - 1);
+  const next = messages.find((m) => m.idx === uptoIdx);
   if (!boundary || boundary.timestamp !== row.boundary_ts || (next && next.role !== "user")) {
     return null;
   }
-  return { uptoIdx: row.upto_idx, summary: row.summary };
+  return { uptoIdx, summary: row.summary };
 }
 
 /** Store (replace) the session's compression. */
-export function saveCompression(
-  db: Db,
+export async function saveCompression(
+  db: AsyncQueries,
   clock: Clock,
   sessionId: string,
   state: CompressionState,
   messages: StoredMessage[],
-): void {
+): Promise<void> {
   const boundary = messages.find((m) => m.idx === state.uptoIdx - 1);
   if (!boundary) throw new Error(`compression boundary ${state.uptoIdx} is not in the transcript`);
-  db.prepare(
-    `INSERT INTO compressions (session_id, upto_idx, boundary_ts, summary, created_at)
-     VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (session_id) DO UPDATE SET upto_idx = excluded.upto_idx,
-       boundary_ts = excluded.boundary_ts, summary = excluded.summary, created_at = excluded.created_at`,
-  ).run(sessionId, state.uptoIdx, boundary.timestamp, state.summary, clock());
+  await db.run(
+    sql`INSERT INTO compressions (session_id, upto_idx, boundary_ts, summary, created_at)
+        VALUES (${sessionId}, ${state.uptoIdx}, ${boundary.timestamp}, ${state.summary}, ${clock()})
+        ON CONFLICT (session_id) DO UPDATE SET upto_idx = excluded.upto_idx,
+          boundary_ts = excluded.boundary_ts, summary = excluded.summary,
+          created_at = excluded.created_at`,
+  );
 }
 
 /**

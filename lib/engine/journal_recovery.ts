@@ -13,7 +13,7 @@ import {
   type StoredMessage,
   updateMessage,
 } from "../sessions/messages.ts";
-import { type Db, transaction } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 
 /** A transcript row as the journal shows it. */
@@ -173,59 +173,63 @@ function attachCalls(
 }
 
 /**
- * Bring the transcript of an interrupted run up to its journal (SQLite; call before the run's
- * closing events are appended). `events` is the run's journal (lib/engine/journal.ts readEvents). Returns how many rows were updated or appended.
+ * Bring the transcript of an interrupted run up to its journal (call before the run's closing
+ * events are appended; one transaction, a savepoint when `db` is one already). `events` is the
+ * run's journal (lib/engine/journal.ts readEvents). Returns how many rows were updated or
+ * appended.
  */
 export function recoverRunMessages(
-  db: Db,
+  db: AsyncQueries,
   clock: Clock,
   run: { stream_id: string; session_id: string; turn_id: string },
   events: readonly SequencedEvent[],
-): number {
-  return transaction(db, () => {
+): Promise<number> {
+  return db.transaction(async (tx) => {
     const journal = messagesFromJournal(events);
     if (journal.length === 0) return 0;
-    const stored = listTurnMessages(db, run.session_id, run.turn_id);
+    const stored = await listTurnMessages(tx, run.session_id, run.turn_id);
     const plan = planRecovery(stored, journal);
     for (const u of plan.updates) {
       const { idx, ...patch } = u;
-      updateMessage(db, run.session_id, idx, patch);
+      await updateMessage(tx, run.session_id, idx, patch);
     }
     if (plan.appends.length) {
-      const fullResult = db.prepare(
-        "SELECT result FROM tool_calls WHERE session_id = ? AND tool_call_id = ?",
-      );
-      appendMessages(
-        db,
-        clock,
-        run.session_id,
-        plan.appends.map((m): NewMessage => {
-          if (m.role === "tool") {
-            const row = fullResult.get(run.session_id, m.tool_call_id) as
-              | { result: string | null }
-              | undefined;
-            return { ...m, content: row?.result ?? m.content, turn_id: run.turn_id };
-          }
-          return {
+      const rows: NewMessage[] = [];
+      for (const m of plan.appends) {
+        if (m.role === "tool") {
+          const row = await tx.get<{ result: string | null }>(
+            sql`SELECT result FROM tool_calls
+                WHERE session_id = ${run.session_id} AND tool_call_id = ${m.tool_call_id}`,
+          );
+          rows.push({ ...m, content: row?.result ?? m.content, turn_id: run.turn_id });
+        } else {
+          rows.push({
             role: "assistant",
             content: m.content,
             ...(m.reasoning ? { reasoning: m.reasoning } : {}),
             ...(m.tool_calls.length ? { tool_calls: m.tool_calls } : {}),
             turn_id: run.turn_id,
-          };
-        }),
-      );
+          });
+        }
+      }
+      await appendMessages(tx, clock, run.session_id, rows);
     }
     return plan.updates.length + plan.appends.length;
   });
 }
 
 /** The rows a turn wrote after its user message, in order. */
-function listTurnMessages(db: Db, sessionId: string, turnId: string): StoredMessage[] {
-  const first = db.prepare(
-    "SELECT min(idx) AS i FROM messages WHERE session_id = ? AND turn_id = ? AND role = 'user'",
-  ).get(sessionId, turnId) as { i: number | null };
-  return listMessages(db, sessionId).filter((m) =>
-    m.idx > (first.i ?? -1) && m.turn_id === turnId && m.role !== "user"
+async function listTurnMessages(
+  db: AsyncQueries,
+  sessionId: string,
+  turnId: string,
+): Promise<StoredMessage[]> {
+  const first = await db.get<{ i: number | string | null }>(
+    sql`SELECT min(idx) AS i FROM messages
+        WHERE session_id = ${sessionId} AND turn_id = ${turnId} AND role = 'user'`,
+  );
+  const after = first?.i == null ? -1 : Number(first.i);
+  return (await listMessages(db, sessionId)).filter((m) =>
+    m.idx > after && m.turn_id === turnId && m.role !== "user"
   );
 }

@@ -1,14 +1,17 @@
 // One agent run in memory: its event sequence, its listeners (SSE connections), its abort
-// signal and the assistant message it is writing. Invariants: every event is journaled before
-// any listener sees it; seq numbers are consecutive from 1; after `end()` nothing more is
-// emitted or written; token deltas go through the coalescer, and any other event flushes it
-// first so order is exact.
+// signal and the assistant message it is writing. Invariants: seq numbers are consecutive from
+// 1; every event is journaled, one write at a time in seq order (each write starts once the
+// previous one settled), while live listeners get it at once from memory — a reader of the
+// journal first awaits `journaled()` (sse.ts), so it never misses what listeners already saw;
+// after `end()` begins nothing more is emitted; its final events reach listeners only once they
+// are committed with the run's status; token deltas go through the coalescer, and any other
+// event flushes it first so order is exact. Saves of the streaming answer are serialized too.
 import type { ChatEvent, SequencedEvent } from "../shared/chat_events.ts";
-import { type Db, transaction } from "../storage/db.ts";
+import type { AsyncQueries, Db } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { appendMessages, type MessageToolCall, updateMessage } from "../sessions/messages.ts";
-import { finishStream, type StreamStatus } from "./journal.ts";
+import { type EventAppender, finishStream, type StreamStatus } from "./journal.ts";
 import { type Coalescer, createCoalescer, type DeltaKind } from "./coalescer.ts";
 
 export type RunListener = (e: SequencedEvent) => void;
@@ -17,7 +20,7 @@ export interface RunDeps {
   db: Db;
   clock: Clock;
   log: Logger;
-  append: (streamId: string, seq: number, e: ChatEvent) => void;
+  append: EventAppender;
   /** How often (ms) a streaming assistant message is written to the transcript. */
   persistIntervalMs: number;
 }
@@ -53,8 +56,8 @@ export class AssistantDraft {
     else this.reasoning += text;
     this.dirty = true;
     const due = this.lastWrite + this.deps.persistIntervalMs - performance.now();
-    if (due <= 0) this.persist();
-    else this.timer ??= setTimeout(() => this.persist(), due);
+    if (due <= 0) void this.persist();
+    else this.timer ??= setTimeout(() => void this.persist(), due);
   }
 
   setToolCalls(calls: MessageToolCall[]): void {
@@ -62,10 +65,23 @@ export class AssistantDraft {
     this.dirty = true;
   }
 
-  /** Write the message now (appending it on first write). Safe to call often. */
-  persist(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+  /**
+   * Write the message (appending it on first write), queued after the run's earlier saves so
+   * rows land in order; resolves once written. Safe to call often. Once the run has ended
+   * (or is ending) it writes nothing: `end()` and `halt()` save the last state themselves.
+   */
+  persist(): Promise<void> {
+    this.stopTimer();
+    if (this.run.finished) return this.run.saved();
+    return this.run.queueSave(() => this.save(this.deps.db));
+  }
+
+  /**
+   * Write the message now on `q` (Run.end's transaction, halt), not queued: the caller has
+   * awaited the run's queued saves first.
+   */
+  async save(q: AsyncQueries): Promise<void> {
+    this.stopTimer();
     if (!this.dirty || this.isEmpty) return;
     this.dirty = false;
     this.lastWrite = performance.now();
@@ -76,14 +92,14 @@ export class AssistantDraft {
     };
     try {
       if (this.idx === null) {
-        const [m] = appendMessages(this.deps.db, this.deps.clock, this.run.sessionId, [{
+        const [m] = await appendMessages(q, this.deps.clock, this.run.sessionId, [{
           role: "assistant",
           turn_id: this.run.turnId,
           ...fields,
         }]);
         this.idx = m.idx;
       } else {
-        updateMessage(this.deps.db, this.run.sessionId, this.idx, fields);
+        await updateMessage(q, this.run.sessionId, this.idx, fields);
       }
     } catch (err) {
       this.deps.log.error("could not save the streaming assistant message", {
@@ -95,6 +111,10 @@ export class AssistantDraft {
 
   /** Stop the timer without writing (after the run ended). */
   dispose(): void {
+    this.stopTimer();
+  }
+
+  private stopTimer(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -120,7 +140,13 @@ export class Run {
   readonly childStreams = new Set<string>();
   private listeners = new Set<RunListener>();
   private enders = new Set<() => void>();
+  private listenersClosed = false;
   private coalescer: Coalescer;
+  /** The journal writes, chained: settles once every event emitted so far is written. */
+  private journal: Promise<void> = Promise.resolve();
+  private journalFailed = false;
+  /** The streaming answer's saves, chained (AssistantDraft.persist). */
+  private saves: Promise<void> = Promise.resolve();
 
   constructor(private deps: RunDeps, init: RunInit) {
     this.streamId = init.streamId;
@@ -134,9 +160,41 @@ export class Run {
     return this.controller.signal;
   }
 
-  /** A fresh draft for the next model step (the previous one is written first). */
+  /**
+   * Whether listeners still hear this run: true until its end (final events included) or halt
+   * has been delivered. A run that is `finished` may still be streaming its final events.
+   */
+  get streaming(): boolean {
+    return !this.listenersClosed;
+  }
+
+  /**
+   * Settles once every event emitted so far is in the journal (or its write failed, which
+   * stopped the run). Never rejects.
+   */
+  journaled(): Promise<void> {
+    return this.journal;
+  }
+
+  /** Settles once every save of the streaming answer queued so far is done. Never rejects. */
+  saved(): Promise<void> {
+    return this.saves;
+  }
+
+  /** Queue a save of the streaming answer after the earlier ones (AssistantDraft.persist). */
+  queueSave(fn: () => Promise<void>): Promise<void> {
+    this.saves = this.saves.then(fn).catch((err) => {
+      this.deps.log.error("could not save the streaming assistant message", {
+        session_id: this.sessionId,
+        error: String(err),
+      });
+    });
+    return this.saves;
+  }
+
+  /** A fresh draft for the next model step (the previous one is saved first, in order). */
   newDraft(): AssistantDraft {
-    this.draft?.persist();
+    void this.draft?.persist();
     this.draft = new AssistantDraft(this, this.deps);
     return this.draft;
   }
@@ -158,25 +216,35 @@ export class Run {
   private write(e: ChatEvent): void {
     if (this.finished) return;
     const seq = ++this.seq;
-    try {
-      this.deps.append(this.streamId, seq, e);
-    } catch (err) {
-      // Nothing may be sent that is not journaled: a journal that refuses writes (the session
-      // was deleted mid-run, the disk is full) stops the run here.
-      this.deps.log.error("could not journal a run event; stopping the run", {
-        stream_id: this.streamId,
-        error: String(err),
-      });
-      this.seq--;
-      this.finished = true;
-      this.status = "error";
-      this.coalescer.close();
-      this.draft?.dispose();
-      this.controller.abort(new Error("journal unavailable"));
-      this.closeListeners();
-      return;
-    }
-    const sequenced = { ...e, seq } as SequencedEvent;
+    // After the previous write settled, so events land in seq order; a failure is handled here
+    // and the next write still runs (the chain never rejects).
+    this.journal = this.journal
+      .then(() => this.deps.append(this.streamId, seq, e))
+      .catch((err) => this.onJournalError(err));
+    this.deliver({ ...e, seq } as SequencedEvent);
+  }
+
+  /**
+   * A journal that refuses writes (the session was deleted mid-run, the disk is full) stops the
+   * run: reported once; if the run is already ending or halting, that path records the end.
+   */
+  private onJournalError(err: unknown): void {
+    if (this.journalFailed) return;
+    this.journalFailed = true;
+    this.deps.log.error("could not journal a run event; stopping the run", {
+      stream_id: this.streamId,
+      error: String(err),
+    });
+    if (this.finished) return;
+    this.finished = true;
+    this.status = "error";
+    this.coalescer.close();
+    this.draft?.dispose();
+    this.controller.abort(new Error("journal unavailable"));
+    this.closeListeners();
+  }
+
+  private deliver(sequenced: SequencedEvent): void {
     for (const l of this.listeners) {
       try {
         l(sequenced);
@@ -191,6 +259,11 @@ export class Run {
    * once when the run stops emitting for good (after its final events).
    */
   subscribe(listener: RunListener, onEnd?: () => void): () => void {
+    if (this.listenersClosed) {
+      // Already over: nothing more will come.
+      if (onEnd) queueMicrotask(onEnd);
+      return () => {};
+    }
     this.listeners.add(listener);
     if (onEnd) this.enders.add(onEnd);
     return () => {
@@ -200,6 +273,7 @@ export class Run {
   }
 
   private closeListeners(): void {
+    this.listenersClosed = true;
     const enders = [...this.enders];
     this.listeners.clear();
     this.enders.clear();
@@ -212,32 +286,42 @@ export class Run {
 
   /**
    * End the run: flush deltas, write the partial answer, emit the final events, record the
-   * status and free the session. Returns false if it had already ended.
+   * status and free the session. Resolves false if it had already ended (or was ending).
+   * Nothing is emitted once it began; the events emitted before are in the journal before the
+   * final transaction starts.
    */
-  end(status: Exclude<StreamStatus, "running">, finalEvents: ChatEvent[]): boolean {
+  async end(status: Exclude<StreamStatus, "running">, finalEvents: ChatEvent[]): Promise<boolean> {
     if (this.finished) return false;
     this.coalescer.flush();
-    // One transaction from the saved answer to the freed session: a replica following this run
-    // hears its final events (NOTIFY leaves at commit) only once the answer is stored and the
-    // session is free, so the next message sent there is never refused as still running.
+    this.finished = true;
+    this.status = status;
+    this.coalescer.close();
+    const finals = finalEvents.map((e) => ({ ...e, seq: ++this.seq }) as SequencedEvent);
+    let committed = false;
     try {
-      transaction(this.deps.db, () => {
-        this.draft?.persist();
-        for (const e of finalEvents) this.write(e);
-        this.finished = true;
-        this.status = status;
-        finishStream(this.deps.db, this.deps.clock, this.streamId, status);
+      // Every earlier event journaled, no save of the answer in flight: inside the transaction
+      // a statement on `db` would wait for it (SQLite's one connection) or see another snapshot.
+      await this.journal;
+      await this.saves;
+      // One transaction from the saved answer to the freed session: a replica following this
+      // run hears its final events (NOTIFY leaves at commit) only once the answer is stored and
+      // the session is free, so the next message sent there is never refused as still running.
+      await this.deps.db.transaction(async (tx) => {
+        await this.draft?.save(tx);
+        for (const e of finals) await this.deps.append(this.streamId, e.seq, e, tx);
+        await finishStream(tx, this.deps.clock, this.streamId, status);
       });
+      committed = true;
     } catch (err) {
       this.deps.log.error("could not record the end of a run", { error: String(err) });
       try {
         // At least free the session (what the transaction held was rolled back).
-        finishStream(this.deps.db, this.deps.clock, this.streamId, status);
+        await finishStream(this.deps.db, this.deps.clock, this.streamId, status);
       } catch { /* the database refuses writes: the next start's recovery closes the run */ }
     }
-    this.finished = true;
-    this.status = status;
-    this.coalescer.close();
+    // Listeners hear the final events once they are stored (nothing is sent that a reconnect
+    // could not replay), and the session they announce free is free.
+    if (committed) { for (const e of finals) this.deliver(e); }
     this.draft?.dispose();
     this.closeListeners();
     return true;
@@ -245,16 +329,22 @@ export class Run {
 
   /**
    * Stop without a final event (server shutdown): save the partial answer and leave the
-   * stream `running`, so the next start marks it interrupted.
+   * stream `running`, so the next start marks it interrupted. Resolves once the events emitted
+   * so far and the answer are written.
    */
-  halt(): void {
+  async halt(): Promise<void> {
     if (this.finished) return;
     this.coalescer.flush();
-    this.draft?.persist();
     this.finished = true;
     this.coalescer.close();
-    this.draft?.dispose();
     this.controller.abort(new Error("server shutdown"));
-    this.closeListeners();
+    try {
+      await this.journal;
+      await this.saves;
+      await this.draft?.save(this.deps.db);
+    } finally {
+      this.draft?.dispose();
+      this.closeListeners();
+    }
   }
 }

@@ -6,7 +6,7 @@
 import { sharedFilesDir } from "../settings/config.ts";
 import type { AppConfig } from "../settings/config.ts";
 import type { EngineHost } from "./engine_host.ts";
-import { type Db, transaction } from "../storage/db.ts";
+import { type AsyncQueries, type Db, sql } from "../storage/db.ts";
 import { ConflictError, ValidationError } from "../errors.ts";
 import { type Clock, newStreamId, randomHex } from "../ids.ts";
 import type { Logger } from "../log.ts";
@@ -18,6 +18,7 @@ import {
   abandonClaim,
   claimSession,
   createEventAppender,
+  type EventAppender,
   pruneJournal,
   recoverInterruptedStreams,
 } from "./journal.ts";
@@ -28,7 +29,7 @@ import { setToolCallStatus } from "./tool_runner.ts";
 import { attachmentFields } from "./model_messages.ts";
 import { resolveAttachment } from "../workspace/uploads.ts";
 import { mimeForName, sniffImage } from "../workspace/mime.ts";
-import { expireOrphanedApprovalsSync } from "../approvals/approvals.ts";
+import { expireOrphanedApprovals } from "../approvals/approvals.ts";
 import { type LeaseTimings, type RunCommand, RunLeases } from "../replicas/run_leases.ts";
 import { pushSteer } from "./steer.ts";
 
@@ -89,7 +90,7 @@ export class RunManager {
    * could outlast a lease, and another replica's sweep would close the run before it began.
    */
   private starting = new Set<string>();
-  private append: ReturnType<typeof createEventAppender>;
+  private append: EventAppender;
   private closed = false;
   /** Leases and commands between replicas (lib/replicas/run_leases.ts; idle on SQLite). */
   readonly leases: RunLeases;
@@ -97,8 +98,15 @@ export class RunManager {
   private commandHandlers = new Map<RunCommand["kind"], (cmd: RunCommand) => void>();
 
   /**
-   * Recovers runs a previous process left `running` (see journal.ts) before anything else: every
-   * one on a database this process alone uses, only those with an expired lease on a shared one.
+   * Settles once the start-up recovery is done (rejects if it failed): the app awaits it before
+   * it serves (main.ts), and every start of a run awaits it too.
+   */
+  readonly ready: Promise<void>;
+
+  /**
+   * Starts recovering the runs a previous process left `running` (see journal.ts) before
+   * anything else (`ready`): every one on a database this process alone uses, only those with
+   * an expired lease on a shared one.
    */
   constructor(
     private deps: { db: Db; clock: Clock; log: Logger; leases?: LeaseTimings },
@@ -107,19 +115,29 @@ export class RunManager {
     this.overrides = overrides;
     this.append = createEventAppender(deps.db, deps.clock);
     this.leases = new RunLeases(deps);
-    const recovered = recoverInterruptedStreams(
-      deps.db,
-      deps.clock,
+    this.ready = this.recover(overrides);
+    // Reported here too, so a failure nobody awaits is not an unhandled rejection.
+    this.ready.catch((err) =>
+      deps.log.error("could not recover the runs of the last process", { error: String(err) })
+    );
+  }
+
+  private async recover(overrides: Partial<EngineOptions>): Promise<void> {
+    const { db, clock, log } = this.deps;
+    const recovered = await recoverInterruptedStreams(
+      db,
+      clock,
       this.leases.bus.shared ? this.leases.recoverable() : {},
     );
     if (recovered.length) {
-      deps.log.warn(`marked ${recovered.length} unfinished run(s) as interrupted`, {
+      log.warn(`marked ${recovered.length} unfinished run(s) as interrupted`, {
         streams: recovered.map((s) => s.stream_id),
       });
     }
-    const orphaned = expireOrphanedApprovalsSync(deps.db, deps.clock);
-    if (orphaned) deps.log.warn(`expired ${orphaned} approval(s) left pending by the last process`);
-    pruneJournal(deps.db, deps.clock, (overrides.journalRetentionDays ?? 14) * 86400);
+    const orphaned = await expireOrphanedApprovals(db, clock);
+    if (orphaned) log.warn(`expired ${orphaned} approval(s) left pending by the last process`);
+    await pruneJournal(db, clock, (overrides.journalRetentionDays ?? 14) * 86400);
+    if (this.closed) return;
     this.leases.start(
       (cmd) => this.onCommand(cmd),
       () => [
@@ -134,8 +152,8 @@ export class RunManager {
     this.commandHandlers.set(kind, handler);
   }
 
-  private onCommand(cmd: RunCommand): void {
-    if (cmd.kind === "cancel" && cmd.stream_id) this.cancel(cmd.stream_id);
+  private async onCommand(cmd: RunCommand): Promise<void> {
+    if (cmd.kind === "cancel" && cmd.stream_id) await this.cancel(cmd.stream_id);
     else if (cmd.kind === "steer" && cmd.stream_id) {
       const run = this.runs.get(cmd.stream_id);
       if (run) pushSteer(run, String(cmd.payload.text ?? ""));
@@ -169,7 +187,8 @@ export class RunManager {
     if (!message && !(input.attachments?.length)) {
       throw new ValidationError("message is required", "message");
     }
-    const session = getSession(db, input.sessionId);
+    await this.ready;
+    const session = await getSession(db, input.sessionId);
     this.refuseIfActive(session.session_id, session.active_stream_id);
     const workspace = input.workspace && input.workspace !== session.workspace
       ? await resolveTrustedWorkspace({ db, config: app.config }, input.workspace)
@@ -188,7 +207,7 @@ export class RunManager {
     let newTitle: string | undefined;
     try {
       if (workspace || input.model !== undefined || input.modelProvider !== undefined) {
-        updateSession(db, clock, session.session_id, {
+        await updateSession(db, clock, session.session_id, {
           ...(workspace ? { workspace } : {}),
           ...(input.model !== undefined ? { model: input.model || null } : {}),
           ...(input.modelProvider !== undefined
@@ -196,8 +215,10 @@ export class RunManager {
             : {}),
         });
       }
-      const firstTurn = !listMessages(db, session.session_id).some((m) => m.role === "user");
-      appendMessages(db, clock, session.session_id, [{
+      const firstTurn = !(await listMessages(db, session.session_id)).some((m) =>
+        m.role === "user"
+      );
+      await appendMessages(db, clock, session.session_id, [{
         role: "user",
         content: input.message,
         turn_id: turnId,
@@ -208,7 +229,8 @@ export class RunManager {
           message || String((input.attachments?.[0] as { filename?: string })?.filename ?? ""),
         );
         if (newTitle !== UNTITLED) {
-          title = updateSession(db, clock, session.session_id, { title: newTitle }).title;
+          title = (await updateSession(db, clock, session.session_id, { title: newTitle }))
+            .title;
         } else newTitle = undefined;
       }
     } catch (err) {
@@ -222,17 +244,18 @@ export class RunManager {
   /**
    * POST /api/session/retry: drop the last answer and run the last user message again.
    * `beforeDrop` runs once the session is claimed, in the transaction that drops the answer
-   * (regenerate keeps that answer as a variant there).
+   * (regenerate keeps that answer as a variant there), with that transaction's handle.
    */
   async retry(
     app: EngineHost,
     sessionId: string,
-    beforeDrop?: () => void,
+    beforeDrop?: (tx: AsyncQueries) => Promise<void>,
   ): Promise<StartResult> {
     const { db, clock } = this.deps;
-    const session = getSession(db, sessionId);
+    await this.ready;
+    const session = await getSession(db, sessionId);
     this.refuseIfActive(sessionId, session.active_stream_id);
-    const messages = listMessages(db, sessionId);
+    const messages = await listMessages(db, sessionId);
     const lastUser = messages.findLast((m) => m.role === "user");
     if (!lastUser) {
       throw new ValidationError(
@@ -244,13 +267,13 @@ export class RunManager {
     const turnId = lastUser.turn_id ?? randomHex(16);
     await this.claim(sessionId, streamId, turnId, session.model, session.model_provider);
     try {
-      transaction(db, () => {
-        beforeDrop?.();
-        truncateMessages(db, sessionId, lastUser.idx + 1, clock());
+      await db.transaction(async (tx) => {
+        await beforeDrop?.(tx);
+        await truncateMessages(tx, sessionId, lastUser.idx + 1, clock());
         if (lastUser.turn_id) {
-          db.prepare("DELETE FROM tool_calls WHERE session_id = ? AND turn_id = ?").run(
-            sessionId,
-            lastUser.turn_id,
+          await tx.run(
+            sql`DELETE FROM tool_calls
+                WHERE session_id = ${sessionId} AND turn_id = ${lastUser.turn_id}`,
           );
         }
       });
@@ -264,7 +287,8 @@ export class RunManager {
 
   /** POST /api/session/compress: summarize older turns now, as a run of its own. */
   async compress(app: EngineHost, sessionId: string, focus?: string): Promise<StartResult> {
-    const session = getSession(this.deps.db, sessionId);
+    await this.ready;
+    const session = await getSession(this.deps.db, sessionId);
     this.refuseIfActive(sessionId, session.active_stream_id);
     const streamId = newStreamId();
     const turnId = randomHex(16);
@@ -276,23 +300,33 @@ export class RunManager {
   /**
    * GET /api/chat/cancel: stop the run now. Keeps the partial answer, marks the running tool
    * as an error, emits `cancel`, frees the session. Idempotent: false if nothing was running.
+   * Resolves once the end is recorded (the session is free then).
    */
-  cancel(streamId: string): boolean {
+  async cancel(streamId: string): Promise<boolean> {
     const run = this.runs.get(streamId);
-    if (!run) return this.leases.forward({ kind: "cancel", stream_id: streamId, payload: {} });
+    if (!run) {
+      return await this.leases.forward({ kind: "cancel", stream_id: streamId, payload: {} });
+    }
     if (run.finished) return false;
     run.controller.abort(new Error("cancelled by user"));
-    if (run.activeToolCallId) {
-      setToolCallStatus(this.deps.db, run.sessionId, run.activeToolCallId, "error", {
+    // The running tool call is marked first (its write starts before the end's transaction),
+    // and the run ends at once, with no await between: the aborted loop emits nothing more.
+    const marked = run.activeToolCallId
+      ? setToolCallStatus(this.deps.db, run.sessionId, run.activeToolCallId, "error", {
         result: "Cancelled by user",
         duration: 0,
-      });
-    }
-    run.end("cancelled", [{
+      }).catch((err) =>
+        this.deps.log.error("could not mark a cancelled tool call", { error: String(err) })
+      )
+      : undefined;
+    const ended = run.end("cancelled", [{
       event: "cancel",
       data: { message: "Cancelled by user", type: "cancelled" },
     }]);
-    this.runs.delete(streamId);
+    await marked;
+    await ended;
+    // Only now: until its end is recorded, a reader of the stream follows it live.
+    if (this.runs.get(streamId) === run) this.runs.delete(streamId);
     return true;
   }
 
@@ -300,15 +334,16 @@ export class RunManager {
    * Cancel whatever runs in `sessionId` (before the session is deleted, cleared or reset).
    * Returns the stream id that was cancelled, if any.
    */
-  cancelSession(sessionId: string): string | null {
-    for (const run of this.runs.values()) {
-      if (run.sessionId === sessionId && this.cancel(run.streamId)) return run.streamId;
+  async cancelSession(sessionId: string): Promise<string | null> {
+    for (const run of [...this.runs.values()]) {
+      if (run.sessionId === sessionId && await this.cancel(run.streamId)) return run.streamId;
     }
     // Or another replica runs it.
-    const row = this.deps.db.prepare("SELECT active_stream_id FROM sessions WHERE session_id = ?")
-      .get(sessionId) as { active_stream_id: string | null } | undefined;
+    const row = await this.deps.db.get<{ active_stream_id: string | null }>(
+      sql`SELECT active_stream_id FROM sessions WHERE session_id = ${sessionId}`,
+    );
     const active = row?.active_stream_id;
-    return active && this.leases.forward({ kind: "cancel", stream_id: active, payload: {} })
+    return active && await this.leases.forward({ kind: "cancel", stream_id: active, payload: {} })
       ? active
       : null;
   }
@@ -318,7 +353,8 @@ export class RunManager {
     this.closed = true;
     this.leases.endFollowers();
     const runs = [...this.runs.values()];
-    for (const run of runs) run.halt();
+    // Each halt writes what its run emitted and its partial answer before the database closes.
+    await Promise.allSettled(runs.map((run) => run.halt()));
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
       Promise.allSettled(runs.map((r) => r.done)),
@@ -327,7 +363,8 @@ export class RunManager {
     clearTimeout(timer);
     this.runs.clear();
     try {
-      this.leases.releaseLeases();
+      await this.ready.catch(() => {});
+      await this.leases.releaseLeases();
     } catch { /* the database is gone: the leases expire by themselves */ }
     this.leases.close();
   }
@@ -444,10 +481,10 @@ export class RunManager {
       .then(loadAgentLoop)
       .then(({ runAgent }) => runAgent(run, { app, opts, mode, title, focus }))
       .catch((err) => this.deps.log.error("run crashed", { error: String(err) }))
-      .finally(() => {
+      .finally(async () => {
         if (!run.finished && !this.closed) {
           try {
-            run.end("error", [
+            await run.end("error", [
               { event: "error", data: { message: "The run stopped unexpectedly" } },
               { event: "stream_end", data: { session_id: run.sessionId } },
             ]);
@@ -457,7 +494,8 @@ export class RunManager {
         }
         if (this.runs.get(ids.streamId) === run) this.runs.delete(ids.streamId);
         // The sessions-list feed (GET /api/sessions/events): the run ended, the row changed.
-        publishSessionsChanged(this.deps.db, "run_end", ids.sessionId);
-      });
+        await publishSessionsChanged(this.deps.db, "run_end", ids.sessionId);
+      })
+      .catch((err) => this.deps.log.error("could not close a run", { error: String(err) }));
   }
 }

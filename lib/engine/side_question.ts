@@ -23,13 +23,13 @@ export async function askSideQuestion(
 > {
   const text = question.trim();
   if (!text) throw new ValidationError("question is required", "question");
-  getSession(app.db, parentId);
-  for (const old of listSideChildren(app.db, parentId, "btw")) {
+  await getSession(app.db, parentId);
+  for (const old of await listSideChildren(app.db, parentId, "btw")) {
     if (!old.active_stream_id) {
       await deleteSession(app.db, sharedFilesDir(app.config), old.session_id);
     }
   }
-  const child = createSideSession(app.db, app.clock, {
+  const child = await createSideSession(app.db, app.clock, {
     parentId,
     kind: "btw",
     id: randomHex(8),

@@ -1,6 +1,8 @@
 // The SSE side of a run: replay the journal after the client's cursor, then follow live events
-// with no gap and no duplicate. Invariants: subscribe BEFORE reading the journal (nothing can
-// slip between the two), then drop anything at or below the last seq sent; frames come only
+// with no gap and no duplicate. Invariants: subscribe BEFORE reading the journal, and read it
+// only once the run's journal writes queued before the subscription settled (Run.journaled):
+// listeners hear an event before its write lands, so every event is then either in the journal
+// read or held from the subscription; anything at or below the last seq sent is dropped; frames come only
 // from `encodeSseFrame`; the stream closes after a terminal event or when the run ends; a
 // `: heartbeat` comment every few seconds keeps proxies from cutting an idle connection.
 import { encodeSseFrame, type SequencedEvent, TERMINAL_EVENTS } from "../shared/chat_events.ts";
@@ -35,18 +37,24 @@ const enc = new TextEncoder();
 const HEARTBEAT = enc.encode(": heartbeat\n\n");
 
 /**
- * The SSE response for `streamId`, resuming after `afterSeq`. Throws NotFoundError when the
- * stream is unknown, or over with nothing left to replay.
+ * The SSE response for `streamId`, resuming after `afterSeq`. Rejects with NotFoundError when
+ * the stream is unknown, or over with nothing left to replay.
  */
-export function streamResponse(src: SseSource, streamId: string, afterSeq: number): Response {
+export async function streamResponse(
+  src: SseSource,
+  streamId: string,
+  afterSeq: number,
+): Promise<Response> {
   const { db, run } = src;
-  const live = run && !run.finished ? run : undefined;
+  const live = run && run.streaming ? run : undefined;
   let lastSent = afterSeq;
   let buffered: SequencedEvent[] | null = [];
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let unsubscribe: (() => void) | undefined;
   let closed = false;
+  /** The live run ended while the replay was being read: close once it is sent. */
+  let liveEnded = false;
 
   const close = () => {
     if (closed) return;
@@ -72,37 +80,55 @@ export function streamResponse(src: SseSource, streamId: string, afterSeq: numbe
   if (live) {
     unsubscribe = live.subscribe(
       (e) => (buffered ? buffered.push(e) : send(e)),
-      () => queueMicrotask(close),
+      () => {
+        if (buffered) liveEnded = true;
+        else queueMicrotask(close);
+      },
     );
   }
   // A run another replica owns: its signals say the journal grew; read past the last seq sent.
-  const row = live ? null : getStream(db, streamId);
-  const remote = !live && src.bus?.shared && row?.status === "running";
+  // Reads are chained, one at a time, so frames leave in order.
+  let reading: Promise<void> = Promise.resolve();
   const catchUp = () => {
     if (closed || buffered) return;
-    for (const e of readEvents(db, streamId, lastSent)) send(e);
+    reading = reading.then(async () => {
+      if (closed) return;
+      for (const e of await readEvents(db, streamId, lastSent)) send(e);
+    }).catch(() => {/* the next signal or resync reads again */});
   };
-  if (remote) {
-    const prefix = `${streamId}:`;
-    const stop = src.bus!.subscribe(CHANNELS.run, {
-      signal: (payload) => {
-        if (payload.startsWith(prefix) && Number(payload.slice(prefix.length)) > lastSent) {
-          catchUp();
-        }
-      },
-      resync: catchUp,
-    });
-    // No polling: every event the owner writes signals, a dead owner's run is closed by the
-    // replica that recovers it (which signals its final events too), and a listener that
-    // reconnects re-reads (resync).
-    const unfollow = src.followers?.follow(() => close());
-    unsubscribe = () => {
-      stop();
-      unfollow?.();
-    };
+  let row: Awaited<ReturnType<typeof getStream>> = null;
+  let remote = false;
+  let past: SequencedEvent[];
+  try {
+    row = live ? null : await getStream(db, streamId);
+    remote = !live && !!src.bus?.shared && row?.status === "running";
+    if (remote) {
+      const prefix = `${streamId}:`;
+      const stop = src.bus!.subscribe(CHANNELS.run, {
+        signal: (payload) => {
+          if (payload.startsWith(prefix) && Number(payload.slice(prefix.length)) > lastSent) {
+            catchUp();
+          }
+        },
+        resync: catchUp,
+      });
+      // No polling: every event the owner writes signals, a dead owner's run is closed by the
+      // replica that recovers it (which signals its final events too), and a listener that
+      // reconnects re-reads (resync).
+      const unfollow = src.followers?.follow(() => close());
+      unsubscribe = () => {
+        stop();
+        unfollow?.();
+      };
+    }
+    // 2. Replay from the journal, once what the live run emitted before the subscription is
+    // written (events emitted since are held in `buffered`).
+    if (live) await live.journaled();
+    past = await readEvents(db, streamId, afterSeq);
+  } catch (err) {
+    unsubscribe?.();
+    throw err;
   }
-  // 2. Replay from the journal (synchronous: no event can be appended meanwhile).
-  const past = readEvents(db, streamId, afterSeq);
   if (!live && !remote && past.length === 0) {
     unsubscribe?.();
     throw new NotFoundError("stream not found");
@@ -120,7 +146,7 @@ export function streamResponse(src: SseSource, streamId: string, afterSeq: numbe
       const held = buffered ?? [];
       buffered = null;
       for (const e of held) send(e);
-      if (!live && !remote) return close();
+      if ((!live && !remote) || liveEnded) return close();
       // Whatever the owner wrote between the replay's read and now.
       if (remote) catchUp();
       if (!closed) {

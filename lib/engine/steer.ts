@@ -2,7 +2,7 @@
 // model step. Invariants: an inbox exists only while a chat loop runs (compress runs have none);
 // a note is accepted only while the inbox is open, and every accepted note is persisted as a
 // user message (`steer: true`, no turn_id) before the model request that sees it, so history and reload agree.
-import type { Db } from "../storage/db.ts";
+import type { AsyncQueries } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import { appendMessages } from "../sessions/messages.ts";
 import type { Run } from "./run.ts";
@@ -40,11 +40,11 @@ export function steerPending(run: Run): boolean {
  * Deliver waiting notes: persist each as a user message of the running turn and tell
  * listeners (`steer` event). Returns how many were delivered (0 = nothing to reload).
  */
-export function drainSteer(run: Run, db: Db, clock: Clock): number {
+export async function drainSteer(run: Run, db: AsyncQueries, clock: Clock): Promise<number> {
   const inbox = inboxes.get(run);
   if (!inbox || inbox.notes.length === 0 || run.finished) return 0;
   const notes = inbox.notes.splice(0);
-  const stored = appendMessages(
+  const stored = await appendMessages(
     db,
     clock,
     run.sessionId,
@@ -61,9 +61,9 @@ export function drainSteer(run: Run, db: Db, clock: Clock): number {
  * The loop is ending: refuse later notes (the caller sends them as a normal message) and
  * persist any accepted note that never reached the model (step cap), so it is not lost.
  */
-export function closeSteerInbox(run: Run, db: Db, clock: Clock): void {
+export async function closeSteerInbox(run: Run, db: AsyncQueries, clock: Clock): Promise<void> {
   const inbox = inboxes.get(run);
   if (!inbox) return;
   inbox.open = false;
-  drainSteer(run, db, clock);
+  await drainSteer(run, db, clock);
 }

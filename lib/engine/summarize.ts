@@ -93,7 +93,7 @@ export async function compress(
     return current;
   }
   const state = { uptoIdx: cut, summary };
-  saveCompression(c.plan.app.db, c.plan.app.clock, c.run.sessionId, state, stored);
+  await saveCompression(c.plan.app.db, c.plan.app.clock, c.run.sessionId, state, stored);
   const after = c.meter.usage();
   c.run.emit({
     event: "compressed",
@@ -111,8 +111,8 @@ export async function compress(
 
 /** The whole of a manual compression run (POST /api/session/compress). */
 export async function compressOnly(c: Turn): Promise<void> {
-  const stored = listMessages(c.plan.app.db, c.run.sessionId);
-  const current = getCompression(c.plan.app.db, c.run.sessionId, stored);
+  const stored = await listMessages(c.plan.app.db, c.run.sessionId);
+  const current = await getCompression(c.plan.app.db, c.run.sessionId, stored);
   const next = await compress(c, stored, current, 1, c.plan.focus);
   if (next === current && !c.run.finished) {
     c.run.emit({

@@ -8,6 +8,7 @@ import { streamModelStep } from "../providers/model_stream.ts";
 import { pickEndpoint, resolveProviders } from "../providers/provider_config.ts";
 import { contentText, listMessages } from "../sessions/messages.ts";
 import { getSession, normalizeTitle, UNTITLED, updateSession } from "../sessions/sessions.ts";
+import { sql } from "../storage/db.ts";
 
 /** What a title attempt ended with (the original's `status` field). */
 export type TitleStatus = "generated" | "user_title" | "no_exchange" | "empty" | "failed";
@@ -27,15 +28,20 @@ const SYSTEM = "You name chat conversations. Reply with a title of 3 to 7 words 
 const EXCHANGE_CHARS = 4000;
 
 /** Who named the session: null (derived), 'model' or 'user'. */
-export function titleSource(host: EngineHost, sessionId: string): string | null {
-  const row = host.db.prepare("SELECT title_source FROM sessions WHERE session_id = ?")
-    .get(sessionId) as { title_source: string | null } | undefined;
+export async function titleSource(host: EngineHost, sessionId: string): Promise<string | null> {
+  const row = await host.db.get<{ title_source: string | null }>(
+    sql`SELECT title_source FROM sessions WHERE session_id = ${sessionId}`,
+  );
   return row?.title_source ?? null;
 }
 
 /** The first (or latest) user message and the answer after it, as plain text, bounded. */
-export function exchangeText(host: EngineHost, sessionId: string, preferLatest = false): string {
-  const msgs = listMessages(host.db, sessionId).filter((m) =>
+export async function exchangeText(
+  host: EngineHost,
+  sessionId: string,
+  preferLatest = false,
+): Promise<string> {
+  const msgs = (await listMessages(host.db, sessionId)).filter((m) =>
     m.role === "user" || m.role === "assistant"
   );
   const users = msgs.map((m, i) => m.role === "user" ? i : -1).filter((i) => i >= 0);
@@ -72,14 +78,14 @@ export async function generateTitle(
   sessionId: string,
   opts: TitleOptions = {},
 ): Promise<TitleResult> {
-  const session = getSession(host.db, sessionId);
+  const session = await getSession(host.db, sessionId);
   const keep = (status: TitleStatus, raw = ""): TitleResult => ({
     status,
     title: session.title,
     raw_preview: raw.slice(0, 200),
   });
-  if (!opts.force && titleSource(host, sessionId) === "user") return keep("user_title");
-  const exchange = exchangeText(host, sessionId, opts.preferLatest);
+  if (!opts.force && await titleSource(host, sessionId) === "user") return keep("user_title");
+  const exchange = await exchangeText(host, sessionId, opts.preferLatest);
   if (!exchange) return keep("no_exchange");
   const resolved = resolveProviders(host.config, host.log);
   const endpoint = pickEndpoint(resolved, session.model_provider);
@@ -111,9 +117,13 @@ export async function generateTitle(
   const title = cleanTitle(raw);
   if (!title || title === UNTITLED) return keep("empty", raw);
   // The person may have renamed the chat while the model was thinking: theirs wins.
-  if (!opts.force && titleSource(host, sessionId) === "user") return keep("user_title", raw);
-  const row = updateSession(host.db, host.clock, sessionId, { title });
-  host.db.prepare("UPDATE sessions SET title_source = 'model' WHERE session_id = ?").run(sessionId);
+  if (!opts.force && await titleSource(host, sessionId) === "user") {
+    return keep("user_title", raw);
+  }
+  const row = await updateSession(host.db, host.clock, sessionId, { title });
+  await host.db.run(
+    sql`UPDATE sessions SET title_source = 'model' WHERE session_id = ${sessionId}`,
+  );
   return { status: "generated", title: row.title, raw_preview: raw.slice(0, 200) };
 }
 
@@ -123,13 +133,14 @@ export async function generateTitle(
  * reaches the page through the sessions feed (`sessions_changed`, reason "rename"), which the
  * sidebar's rows and the top bar both follow (lib/browser/pages/layout.ts).
  */
-export function startAutoTitle(
+export async function startAutoTitle(
   host: EngineHost,
   run: { sessionId: string; emit(e: { event: "title_status"; data: TitleStatusData }): void },
   opts: { fetch?: typeof fetch },
-): void {
-  if (titleSource(host, run.sessionId) !== null) return;
-  const users = listMessages(host.db, run.sessionId).filter((m) => m.role === "user").length;
+): Promise<void> {
+  if (await titleSource(host, run.sessionId) !== null) return;
+  const users = (await listMessages(host.db, run.sessionId)).filter((m) => m.role === "user")
+    .length;
   if (users !== 1) return;
   run.emit({ event: "title_status", data: { session_id: run.sessionId, status: "generating" } });
   generateTitle(host, run.sessionId, { fetch: opts.fetch }).catch((err) =>

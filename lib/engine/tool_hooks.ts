@@ -46,11 +46,11 @@ function terminalNetwork(file: Record<string, unknown>): boolean {
 export const TOOL_HOOKS: EngineHooks = {
   async buildTools(app, session) {
     // A `/btw` side question is answered from the context alone (lib/engine/side_question.ts).
-    if (sideKindOf(app.db, session.session_id) === "btw") return [];
+    if (await sideKindOf(app.db, session.session_id) === "btw") return [];
     const [{ buildToolset }, { loadMcpTools }] = await loadToolModules();
     // The session's profile: whose skills and memory its tools use, which MCP servers it allows.
     const profile = await sessionProfile(app.db, session.session_id);
-    const builtIn = buildToolset(app, session, profile);
+    const builtIn = await buildToolset(app, session, profile);
     const mcp = await loadMcpTools(app.mcp).catch((err) => {
       app.log.warn("MCP tools unavailable for this turn", { error: String(err) });
       return [];
@@ -71,7 +71,7 @@ export const TOOL_HOOKS: EngineHooks = {
       streamId: run.streamId,
       ...req,
       unattended: (await unattendedReason(app.db, run.sessionId)) ??
-        backgroundUnattended(app, run.sessionId),
+        await backgroundUnattended(app, run.sessionId),
       emit: (e) => run.emit(e),
       signal: run.signal,
     });
@@ -94,8 +94,11 @@ export const TOOL_HOOKS: EngineHooks = {
 };
 
 /** A `/background` task runs where nobody sees an approval card: what would ask is denied. */
-function backgroundUnattended(app: EngineHost, sessionId: string): string | undefined {
-  return sideKindOf(app.db, sessionId) === "bg"
+async function backgroundUnattended(
+  app: EngineHost,
+  sessionId: string,
+): Promise<string | undefined> {
+  return await sideKindOf(app.db, sessionId) === "bg"
     ? "Denied: this background task runs unattended and cannot ask for approval. Find a way " +
       "that needs no approval, or say what you would need."
     : undefined;

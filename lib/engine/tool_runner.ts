@@ -2,7 +2,7 @@
 // (→ awaiting_approval → running) → completed | error | denied, `tool`/`tool_complete` event
 // data, previews and result clipping. Execution itself is lib/tools/registry.ts `runToolCall`
 // (unknown names, invalid arguments and throws become error results the model can read).
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import type { ToolCallStatus, ToolCompleteEventData } from "../shared/chat_events.ts";
 import type { ToolResult } from "../tools/types.ts";
@@ -42,46 +42,52 @@ export function clipResult(s: string, n = MAX_RESULT_FOR_MODEL): string {
 }
 
 /** Make a provider's call id unique within the session (some local servers reuse "call_0"). */
-export function uniqueToolCallId(db: Db, sessionId: string, id: string): string {
-  const taken = (candidate: string) =>
-    !!db.prepare("SELECT 1 FROM tool_calls WHERE session_id = ? AND tool_call_id = ?").get(
-      sessionId,
-      candidate,
-    );
+export async function uniqueToolCallId(
+  db: AsyncQueries,
+  sessionId: string,
+  id: string,
+): Promise<string> {
+  const taken = async (candidate: string) =>
+    (await db.get(
+      sql`SELECT 1 AS one FROM tool_calls
+          WHERE session_id = ${sessionId} AND tool_call_id = ${candidate}`,
+    )) !== undefined;
   let candidate = id || "call";
-  for (let n = 2; taken(candidate); n++) candidate = `${id || "call"}_${n}`;
+  for (let n = 2; await taken(candidate); n++) candidate = `${id || "call"}_${n}`;
   return candidate;
 }
 
-export function insertToolCall(
-  db: Db,
+export async function insertToolCall(
+  db: AsyncQueries,
   clock: Clock,
   sessionId: string,
   turnId: string,
   call: ModelToolCall,
-): void {
-  db.prepare(
-    `INSERT INTO tool_calls (session_id, tool_call_id, turn_id, name, args, status, started_at)
-     VALUES (?, ?, ?, ?, ?, 'pending', ?)`,
-  ).run(sessionId, call.id, turnId, call.name, JSON.stringify(call.args), clock());
+): Promise<void> {
+  await db.run(
+    sql`INSERT INTO tool_calls (session_id, tool_call_id, turn_id, name, args, status, started_at)
+        VALUES (${sessionId}, ${call.id}, ${turnId}, ${call.name}, ${JSON.stringify(call.args)},
+          'pending', ${clock()})`,
+  );
 }
 
-export function setToolCallStatus(
-  db: Db,
+export async function setToolCallStatus(
+  db: AsyncQueries,
   sessionId: string,
   id: string,
   status: ToolCallStatus,
   result?: { result: string; duration: number },
-): void {
+): Promise<void> {
   if (result) {
-    db.prepare(
-      "UPDATE tool_calls SET status = ?, result = ?, duration = ? WHERE session_id = ? AND tool_call_id = ?",
-    ).run(status, result.result, result.duration, sessionId, id);
+    await db.run(
+      sql`UPDATE tool_calls SET status = ${status}, result = ${result.result},
+            duration = ${result.duration}
+          WHERE session_id = ${sessionId} AND tool_call_id = ${id}`,
+    );
   } else {
-    db.prepare("UPDATE tool_calls SET status = ? WHERE session_id = ? AND tool_call_id = ?").run(
-      status,
-      sessionId,
-      id,
+    await db.run(
+      sql`UPDATE tool_calls SET status = ${status}
+          WHERE session_id = ${sessionId} AND tool_call_id = ${id}`,
     );
   }
 }

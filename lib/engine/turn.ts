@@ -12,6 +12,7 @@ import type { RunTrace } from "../telemetry/run_tracer.ts";
 import type { EngineHost } from "./engine_host.ts";
 import type { Usage } from "../shared/chat_events.ts";
 import { addUsage, type SessionRow } from "../sessions/sessions.ts";
+import { sql } from "../storage/db.ts";
 import type { ProviderEndpoint } from "../providers/provider_config.ts";
 import type { ProviderFailure } from "../providers/provider_errors.ts";
 import { estimateCost } from "../providers/pricing.ts";
@@ -169,13 +170,13 @@ export class Meter {
 }
 
 /** Emit `metering`, write the turn's `usage` row and add it to the session's totals. */
-export function recordUsage(
+export async function recordUsage(
   run: Run,
   plan: RunPlan,
   meter: Meter,
   model: string,
   provider: string | null,
-): void {
+): Promise<void> {
   if (meter.steps === 0) return;
   const usage = meter.usage();
   const own = meter.ownUsage();
@@ -185,26 +186,15 @@ export function recordUsage(
     data: { ...usage, ttft_ms: meter.ttftMs, tokens_per_s: tokensPerS },
   });
   const { db, clock } = plan.app;
-  db.prepare(
-    `INSERT INTO usage (session_id, stream_id, model, model_provider, input_tokens, output_tokens,
-       cached_tokens, cost, ttft_ms, tokens_per_s, tool_count, created_at, estimated)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    run.sessionId,
-    run.streamId,
-    model,
-    provider,
-    own.input_tokens,
-    own.output_tokens,
-    own.cached_tokens ?? 0,
-    own.estimated_cost ?? null,
-    meter.ttftMs,
-    tokensPerS,
-    meter.tools,
-    clock(),
-    own.estimated ? 1 : 0,
+  await db.run(
+    sql`INSERT INTO usage (session_id, stream_id, model, model_provider, input_tokens,
+          output_tokens, cached_tokens, cost, ttft_ms, tokens_per_s, tool_count, created_at,
+          estimated)
+        VALUES (${run.sessionId}, ${run.streamId}, ${model}, ${provider}, ${own.input_tokens},
+          ${own.output_tokens}, ${own.cached_tokens ?? 0}, ${own.estimated_cost ?? null},
+          ${meter.ttftMs}, ${tokensPerS}, ${meter.tools}, ${clock()}, ${own.estimated ? 1 : 0})`,
   );
-  addUsage(db, run.sessionId, usage);
+  await addUsage(db, run.sessionId, usage);
 }
 
 /** The `warning` a retried provider call leaves in the stream. */

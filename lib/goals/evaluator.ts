@@ -31,8 +31,8 @@ const SYSTEM =
   "goal. subgoals: a short checklist of the goal's parts and whether each is done.";
 
 /** The session's last user message and everything after it, as plain text, bounded. */
-export function latestExchange(host: EngineHost, sessionId: string): string {
-  const msgs = listMessages(host.db, sessionId);
+export async function latestExchange(host: EngineHost, sessionId: string): Promise<string> {
+  const msgs = await listMessages(host.db, sessionId);
   let from = msgs.length - 1;
   while (from > 0 && msgs[from].role !== "user") from--;
   const text = msgs.slice(Math.max(0, from)).map((m) => {
@@ -78,7 +78,7 @@ export async function evaluateGoal(
     system: SYSTEM,
     prompt:
       `Goal: ${goal.goal}${done}\nTurns used: ${goal.turns_used + 1} of ${goal.max_turns}\n\n` +
-      `Latest exchange:\n${latestExchange(host, sessionId)}`,
+      `Latest exchange:\n${await latestExchange(host, sessionId)}`,
     ...(opts.signal ? { abortSignal: opts.signal } : {}),
     maxRetries: 1,
   });

@@ -4,7 +4,7 @@
 // data stays in the tables, because NOTIFY payloads are capped at 8,000 bytes and a signal sent
 // while a listener was reconnecting is lost; so every subscriber also gets `resync` each time
 // listening (re)starts, and re-reads its tables then. One bus per database (never process-wide).
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, type Db, sql } from "../storage/db.ts";
 import { PgDatabase } from "../storage/postgres/pg_database.ts";
 import { randomHex } from "../ids.ts";
 
@@ -32,8 +32,12 @@ export interface Bus {
   readonly replicaId: string;
   /** Whether other processes may share the database (PostgreSQL). */
   readonly shared: boolean;
-  /** Send a signal (inside a transaction it leaves at commit, as NOTIFY does). */
-  publish(channel: string, payload: string): void;
+  /**
+   * Send a signal. On PostgreSQL it is a NOTIFY run on `via` (a transaction: the signal leaves
+   * at its commit, and not at all on rollback) or on the pool; in one process it is delivered
+   * after the current turn.
+   */
+  publish(channel: string, payload: string, via?: AsyncQueries): Promise<void>;
   subscribe(channel: string, subscriber: Subscriber): () => void;
 }
 
@@ -54,10 +58,11 @@ class LocalBus implements Bus {
   readonly shared = false;
   #subs = new Map<string, Set<Subscriber>>();
 
-  publish(channel: string, payload: string): void {
+  publish(channel: string, payload: string, _via?: AsyncQueries): Promise<void> {
     for (const s of [...this.#subs.get(channel) ?? []]) {
       queueMicrotask(() => s.signal(payload));
     }
+    return Promise.resolve();
   }
 
   subscribe(channel: string, subscriber: Subscriber): () => void {
@@ -77,8 +82,10 @@ class PostgresBus implements Bus {
     this.#db = db;
   }
 
-  publish(channel: string, payload: string): void {
-    this.#db.prepare("SELECT pg_notify(CAST(? AS TEXT), CAST(? AS TEXT))").get(channel, payload);
+  async publish(channel: string, payload: string, via?: AsyncQueries): Promise<void> {
+    await (via ?? this.#db).run(
+      sql`SELECT pg_notify(CAST(${channel} AS TEXT), CAST(${payload} AS TEXT))`,
+    );
   }
 
   subscribe(channel: string, subscriber: Subscriber): () => void {

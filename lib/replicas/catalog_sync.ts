@@ -11,7 +11,11 @@ export function syncCatalogAcrossReplicas(app: AppContext): void {
   // A reload this signal caused must not signal again (each change travels once).
   let echoing = false;
   app.onProviderConfigChange.push(() => {
-    if (!echoing) bus.publish(CHANNELS.catalog, bus.replicaId);
+    if (echoing) return;
+    // The change is saved already: a signal that cannot leave is logged, never thrown.
+    void bus.publish(CHANNELS.catalog, bus.replicaId).catch((err) =>
+      app.log.warn("could not tell other replicas of a provider change", { error: String(err) })
+    );
   });
   const stop = bus.subscribe(CHANNELS.catalog, {
     signal(from) {

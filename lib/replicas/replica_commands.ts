@@ -6,6 +6,7 @@ import type { AppContext } from "../server/app_context.ts";
 import { settleAnsweredApproval } from "../approvals/approvals.ts";
 import { respondClarify } from "../approvals/clarify.ts";
 import { getSession } from "../sessions/sessions.ts";
+import { sql } from "../storage/db.ts";
 
 /** Make this process act on approval and clarify answers other replicas send it. */
 export function installReplicaCommands(app: AppContext): void {
@@ -35,11 +36,11 @@ export function installReplicaCommands(app: AppContext): void {
 }
 
 /** An approval answered here whose run waits on another replica: tell that replica. */
-export function forwardApprovalAnswer(app: AppContext, approvalId: string): void {
-  const row = app.db.prepare("SELECT stream_id FROM approvals WHERE approval_id = ?").get(
-    approvalId,
-  ) as { stream_id: string | null } | undefined;
-  app.runs.leases.forward({
+export async function forwardApprovalAnswer(app: AppContext, approvalId: string): Promise<void> {
+  const row = await app.db.get<{ stream_id: string | null }>(
+    sql`SELECT stream_id FROM approvals WHERE approval_id = ${approvalId}`,
+  );
+  await app.runs.leases.forward({
     kind: "approval",
     stream_id: row?.stream_id ?? null,
     payload: { approval_id: approvalId },
@@ -50,12 +51,12 @@ export function forwardApprovalAnswer(app: AppContext, approvalId: string): void
  * A clarifying answer for a session whose run is another replica's: send it there. Returns
  * false when no other replica runs the session (answer here, as before).
  */
-export function forwardClarifyAnswer(
+export async function forwardClarifyAnswer(
   app: AppContext,
   req: { sessionId: string; clarifyId?: string; response: string },
-): boolean {
-  const streamId = getSession(app.db, req.sessionId).active_stream_id;
-  return app.runs.leases.forward({
+): Promise<boolean> {
+  const streamId = (await getSession(app.db, req.sessionId)).active_stream_id;
+  return await app.runs.leases.forward({
     kind: "clarify",
     stream_id: streamId,
     payload: {

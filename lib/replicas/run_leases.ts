@@ -89,7 +89,8 @@ export class RunLeases {
     if (!this.bus.shared || this.#unsubscribe) return;
     this.#handler = handle;
     this.#live = live;
-    holdLivenessLock(this.#db, this.replicaId);
+    // Taken in the background (a failure is logged; each renewal takes it again).
+    this.#guard("liveness lock", () => holdLivenessLock(this.#db, this.replicaId));
     this.#unsubscribe = this.bus.subscribe(CHANNELS.command, {
       signal: (payload) => payload === this.replicaId && this.#drain(),
       resync: () => this.#drain(),
@@ -109,11 +110,12 @@ export class RunLeases {
    * start, or any replica's sweep, recovers them now instead of after the lease — as a lone
    * SQLite process's next start does.
    */
-  releaseLeases(): void {
+  async releaseLeases(): Promise<void> {
     if (!this.bus.shared) return;
-    this.#db.prepare(
-      "UPDATE streams SET lease_until = 0 WHERE owner_replica = ? AND status = 'running'",
-    ).run(this.replicaId);
+    await this.#db.run(
+      sql`UPDATE streams SET lease_until = 0
+          WHERE owner_replica = ${this.replicaId} AND status = 'running'`,
+    );
   }
 
   /**
@@ -136,7 +138,7 @@ export class RunLeases {
    * no longer runs (its end could not be recorded) lets its lease lapse, and a sweep closes it.
    */
   async renew(): Promise<void> {
-    holdLivenessLock(this.#db, this.replicaId);
+    await holdLivenessLock(this.#db, this.replicaId);
     const live = this.#live();
     if (live.length === 0) return;
     const ids = sql.join(live.map((id) => sql`${id}`));
@@ -162,7 +164,7 @@ export class RunLeases {
           LIMIT 1`,
     );
     if (!expired) return 0;
-    const recovered = recoverInterruptedStreams(this.#db, this.#clock, {
+    const recovered = await recoverInterruptedStreams(this.#db, this.#clock, {
       expiredBefore,
       hungBefore,
     });
@@ -171,7 +173,7 @@ export class RunLeases {
       this.#log.warn(`recovered ${recovered.length} run(s) whose replica stopped`, {
         streams: recovered.map((s) => s.stream_id),
       });
-      for (const s of recovered) publishSessionsChanged(this.#db, "run_end", s.session_id);
+      for (const s of recovered) await publishSessionsChanged(this.#db, "run_end", s.session_id);
     }
     return recovered.length;
   }
@@ -180,33 +182,35 @@ export class RunLeases {
    * The replica that owns `streamId` while it runs, when that is another process (null when it
    * is this one, it is not running, or the database is not shared).
    */
-  remoteOwner(streamId: string): string | null {
+  async remoteOwner(streamId: string): Promise<string | null> {
     if (!this.bus.shared) return null;
-    const row = this.#db.prepare(
-      "SELECT owner_replica FROM streams WHERE stream_id = ? AND status = 'running'",
-    ).get(streamId) as { owner_replica: string | null } | undefined;
+    const row = await this.#db.get<{ owner_replica: string | null }>(
+      sql`SELECT owner_replica FROM streams
+          WHERE stream_id = ${streamId} AND status = 'running'`,
+    );
     const owner = row?.owner_replica ?? null;
     return owner && owner !== this.replicaId ? owner : null;
   }
 
   /** Queue a command for the replica that owns the run, and signal it. */
-  send(owner: string, cmd: RunCommand): void {
-    this.#db.prepare(
-      `INSERT INTO run_commands (replica_id, stream_id, kind, payload, created_at)
-       VALUES (?, ?, ?, ?, ?)`,
-    ).run(owner, cmd.stream_id, cmd.kind, JSON.stringify(cmd.payload), this.#clock());
-    this.bus.publish(CHANNELS.command, owner);
+  async send(owner: string, cmd: RunCommand): Promise<void> {
+    await this.#db.run(
+      sql`INSERT INTO run_commands (replica_id, stream_id, kind, payload, created_at)
+          VALUES (${owner}, ${cmd.stream_id}, ${cmd.kind}, ${JSON.stringify(cmd.payload)},
+            ${this.#clock()})`,
+    );
+    await this.bus.publish(CHANNELS.command, owner);
   }
 
   /**
    * Send `cmd` to the owner of its run when another replica owns it. Returns whether it was
    * sent (false: run it here, or nothing runs).
    */
-  forward(cmd: RunCommand): boolean {
+  async forward(cmd: RunCommand): Promise<boolean> {
     if (!cmd.stream_id) return false;
-    const owner = this.remoteOwner(cmd.stream_id);
+    const owner = await this.remoteOwner(cmd.stream_id);
     if (!owner) return false;
-    this.send(owner, cmd);
+    await this.send(owner, cmd);
     return true;
   }
 

@@ -1,5 +1,5 @@
 // The deep health check (GET /health?deep=1): each path a request depends on is exercised for
-// real and timed — the database (a query and its integrity pragma), the session and project
+// real and timed — the database (its integrity check, lib/storage/integrity.ts), the session and project
 // stores (their list readers), the state dir (a write and a remove). Invariants: read-only
 // against user data; a failing check reports its error and never throws.
 import { join } from "node:path";
@@ -7,6 +7,7 @@ import type { Db } from "../storage/db.ts";
 import { listSessions } from "../sessions/sessions.ts";
 import { listProjects } from "../sessions/projects.ts";
 import { randomHex } from "../ids.ts";
+import { checkIntegrity } from "../storage/integrity.ts";
 
 export interface HealthCheck {
   ok: boolean;
@@ -36,9 +37,8 @@ export async function deepHealthChecks(
   deps: { db: Db; stateDir: string },
 ): Promise<{ ok: boolean; checks: Record<string, HealthCheck> }> {
   const checks: Record<string, HealthCheck> = {
-    database: await timed(() => {
-      const row = deps.db.prepare("PRAGMA quick_check").get() as Record<string, unknown>;
-      const verdict = String(Object.values(row ?? {})[0] ?? "");
+    database: await timed(async () => {
+      const verdict = await checkIntegrity(deps.db);
       // PostgreSQL without amcheck cannot check its indexes: said so, not passed as "ok".
       if (verdict.startsWith("not_applicable")) {
         return { integrity: "not_applicable", note: verdict.replace(/^not_applicable:\s*/, "") };
@@ -46,8 +46,8 @@ export async function deepHealthChecks(
       if (verdict !== "ok") throw new Error(`quick_check: ${verdict}`);
       return { integrity: verdict };
     }),
-    sessions: await timed(() => {
-      const { sessions, archived_count } = listSessions(deps.db, { includeArchived: true });
+    sessions: await timed(async () => {
+      const { sessions, archived_count } = await listSessions(deps.db, { includeArchived: true });
       return { count: sessions.length, archived_count };
     }),
     projects: await timed(async () => ({ count: (await listProjects(deps.db)).length })),

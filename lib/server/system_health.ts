@@ -6,6 +6,8 @@
 import { statfsSync } from "node:fs";
 import type { AppContext } from "./app_context.ts";
 import { publicEndpoint, resolveProviders } from "../providers/provider_config.ts";
+import { sql } from "../storage/db.ts";
+import { checkIntegrity } from "../storage/integrity.ts";
 
 /** Below this much free space in the state dir, the disk check fails. */
 export const MIN_FREE_BYTES = 200 * 1024 * 1024;
@@ -25,10 +27,10 @@ async function check(fn: () => HealthCheck | Promise<HealthCheck>): Promise<Heal
 }
 
 export async function systemHealth(app: AppContext) {
-  const database = await check(() => {
-    const row = app.db.prepare("PRAGMA quick_check").get() as Record<string, string>;
-    const verdict = Object.values(row)[0];
-    const { n } = app.db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number };
+  const database = await check(async () => {
+    const verdict = await checkIntegrity(app.db);
+    const counted = await app.db.get<{ n: number }>(sql`SELECT count(*) AS n FROM sessions`);
+    const n = Number(counted?.n ?? 0);
     const checked = !verdict.startsWith("not_applicable");
     return {
       ok: verdict === "ok" || !checked,

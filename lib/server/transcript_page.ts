@@ -8,7 +8,7 @@ import { withLocale } from "../i18n/t.ts";
 import { type Locale, SOURCE_LOCALE } from "../i18n/locales.ts";
 import type { AppContext } from "./app_context.ts";
 import type { ApprovalEventData, SequencedEvent } from "../shared/chat_events.ts";
-import { parseJsonColumn } from "../storage/db.ts";
+import { parseJsonColumn, sql } from "../storage/db.ts";
 import { getStream, readEvents } from "../engine/journal.ts";
 import { listMessages, type StoredMessage } from "../sessions/messages.ts";
 import { pendingApprovals } from "../approvals/approvals.ts";
@@ -52,42 +52,53 @@ export interface TranscriptPage {
 /** Rows of the first paint (the issue's budget: a long session opens on its last 30 rows). */
 export const FIRST_PAGE_ROWS = 30;
 
-/**
- * `?, ?, …` for an IN list of a first page's ids (a few dozen): json_each, which took them as one
- * JSON argument, is SQLite's alone.
- */
-function placeholders(n: number): string {
-  return Array(n).fill("?").join(", ");
+/** `a, b, …` for an IN list of a first page's ids (a few dozen), one parameter each. */
+function inList(values: Iterable<string>) {
+  return sql.join([...values].map((v) => sql`${v}`));
 }
 
-function toolRecords(app: AppContext, sessionId: string, msgs: StoredMessage[]): ToolCallRecord[] {
+async function toolRecords(
+  app: AppContext,
+  sessionId: string,
+  msgs: StoredMessage[],
+): Promise<ToolCallRecord[]> {
   const ids = msgs.flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
   if (ids.length === 0) return [];
-  return app.db.prepare(
-    `SELECT tool_call_id, status, result, duration FROM tool_calls
-     WHERE session_id = ? AND tool_call_id IN (${placeholders(ids.length)})`,
-  ).all(sessionId, ...ids) as unknown as ToolCallRecord[];
+  return await app.db.all<ToolCallRecord>(
+    sql`SELECT tool_call_id, status, result, duration FROM tool_calls
+        WHERE session_id = ${sessionId} AND tool_call_id IN (${inList(ids)})`,
+  );
+}
+
+type OutcomeRow = { turn_id: string; event: string; data: string };
+
+/** The journal rows addOutcomes() folds: each settled turn's latest run's lasting events. */
+async function loadOutcomes(
+  app: AppContext,
+  sessionId: string,
+  turns: TurnModel[],
+): Promise<OutcomeRow[]> {
+  const turnIds = turns.filter((t) => t.turnId).map((t) => t.turnId!);
+  if (turnIds.length === 0) return [];
+  return await app.db.all<OutcomeRow>(
+    sql`SELECT s.turn_id, e.event, e.data FROM stream_events e
+        JOIN streams s ON s.stream_id = e.stream_id
+        WHERE s.session_id = ${sessionId} AND s.status != 'running'
+          AND s.turn_id IN (${inList(new Set(turnIds))})
+          AND s.started_at = (SELECT max(started_at) FROM streams x
+                              WHERE x.session_id = s.session_id AND x.turn_id = s.turn_id)
+          AND e.event IN ('apperror', 'error', 'cancel', 'warning', 'todo_state')
+        ORDER BY e.seq`,
+  );
 }
 
 /**
  * Notices (failures, stops, lasting warnings) and the last plan of each turn's latest run,
- * from the journal (runs older than the journal's retention keep none).
+ * from the journal (runs older than the journal's retention keep none). Synchronous: it runs
+ * inside withLocale(), which words the notices.
  */
-function addOutcomes(app: AppContext, sessionId: string, turns: TurnModel[]): void {
+function addOutcomes(turns: TurnModel[], rows: OutcomeRow[]): void {
   const byTurn = new Map(turns.filter((t) => t.turnId).map((t) => [t.turnId!, t]));
-  if (byTurn.size === 0) return;
-  const rows = app.db.prepare(
-    `SELECT s.turn_id, e.event, e.data FROM stream_events e
-     JOIN streams s ON s.stream_id = e.stream_id
-     WHERE s.session_id = ? AND s.status != 'running'
-       AND s.turn_id IN (${placeholders(byTurn.size)})
-       AND s.started_at = (SELECT max(started_at) FROM streams x
-                           WHERE x.session_id = s.session_id AND x.turn_id = s.turn_id)
-       AND e.event IN ('apperror', 'error', 'cancel', 'warning', 'todo_state')
-     ORDER BY e.seq`,
-  ).all(sessionId, ...byTurn.keys()) as Array<
-    { turn_id: string; event: string; data: string }
-  >;
   for (const r of rows) {
     const turn = byTurn.get(r.turn_id)!;
     const e = { event: r.event, data: parseJsonColumn(r.data, {}) } as SequencedEvent;
@@ -117,23 +128,41 @@ function renderSegments(turn: TurnModel): boolean {
   return math;
 }
 
-/** The run in progress of `session`, folded from its journal; null when there is none. */
-function liveRun(app: AppContext, session: SessionRow): LiveRun | null {
+/** What liveRun() folds: the running stream, its turn's user message and its journal. */
+interface LiveRunRows {
+  streamId: string;
+  turnId: string;
+  userMsg: { idx: number; content: string; extra: string } | undefined;
+  events: SequencedEvent[];
+}
+
+/** The rows of the run in progress of `session`; null when there is none. */
+async function loadLiveRun(app: AppContext, session: SessionRow): Promise<LiveRunRows | null> {
   const streamId = session.active_stream_id;
   if (!streamId) return null;
-  const row = getStream(app.db, streamId);
+  const row = await getStream(app.db, streamId);
   if (!row) return null;
-  const userMsg = app.db.prepare(
-    `SELECT idx, content, extra FROM messages
-     WHERE session_id = ? AND turn_id = ? AND role = 'user' ORDER BY idx LIMIT 1`,
-  ).get(session.session_id, row.turn_id) as
-    | { idx: number; content: string; extra: string }
-    | undefined;
+  const userMsg = await app.db.get<{ idx: number; content: string; extra: string }>(
+    sql`SELECT idx, content, extra FROM messages
+        WHERE session_id = ${session.session_id} AND turn_id = ${row.turn_id} AND role = 'user'
+        ORDER BY idx LIMIT 1`,
+  );
+  const events = await readEvents(app.db, streamId, 0);
+  return { streamId, turnId: row.turn_id, userMsg, events };
+}
+
+/**
+ * The run in progress, folded from its journal rows (synchronous: it runs inside withLocale(),
+ * which words its notices); null when there is none.
+ */
+function liveRun(session: SessionRow, rows: LiveRunRows | null): LiveRun | null {
+  if (!rows) return null;
+  const { streamId, userMsg } = rows;
   const extra = parseJsonColumn<Record<string, unknown>>(userMsg?.extra, {});
   const run = createLiveRun({
     sessionId: session.session_id,
     streamId,
-    turnId: row.turn_id,
+    turnId: rows.turnId,
     user: userMsg
       ? {
         idx: userMsg.idx,
@@ -142,7 +171,7 @@ function liveRun(app: AppContext, session: SessionRow): LiveRun | null {
       }
       : null,
   });
-  for (const e of readEvents(app.db, streamId, 0)) applyEvent(run, e);
+  for (const e of rows.events) applyEvent(run, e);
   return run;
 }
 
@@ -156,7 +185,8 @@ export async function loadTranscriptPage(
   await preloadRenderers(); // memoized: final math and code from the first render on
   const sid = session.session_id;
   // Notices (errors, "Stopped") are worded while the events are folded: in the page's locale.
-  const live = withLocale(locale, () => liveRun(app, session));
+  const liveRows = await loadLiveRun(app, session);
+  const live = withLocale(locale, () => liveRun(session, liveRows));
   const hidden = live?.turn.turnId ?? null;
   const page = await alignedPage(
     (before, limit) => listMessages(app.db, sid, { before, limit }),
@@ -166,8 +196,9 @@ export async function loadTranscriptPage(
   const offset = page.offset;
   // The running turn's rows are shown by the live run: leave them out (they are the last).
   const messages = hidden ? page.messages.filter((m) => m.turn_id !== hidden) : page.messages;
-  const turns = foldMessages(messages, toolRecords(app, sid, messages));
-  withLocale(locale, () => addOutcomes(app, sid, turns));
+  const turns = foldMessages(messages, await toolRecords(app, sid, messages));
+  const outcomes = await loadOutcomes(app, sid, turns);
+  withLocale(locale, () => addOutcomes(turns, outcomes));
   await addChangedFiles(app, sid, turns);
   let math = false;
   for (const t of turns) math = renderSegments(t) || math;

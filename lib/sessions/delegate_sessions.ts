@@ -2,7 +2,7 @@
 // Invariants: a child has parent_session_id = the parent and delegate_call_id = the parent's
 // tool call (never NULL for a child, always NULL for a normal session or a fork); it inherits
 // the parent's workspace, model, profile and personality but none of its messages.
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import { createSession, type SessionRow } from "./sessions.ts";
 
@@ -19,12 +19,12 @@ export interface DelegateSessionInput {
 }
 
 /** Create the child session of a delegate call (no messages yet). */
-export function createDelegateSession(
-  db: Db,
+export async function createDelegateSession(
+  db: AsyncQueries,
   clock: Clock,
   input: DelegateSessionInput,
-): SessionRow {
-  const child = createSession(db, clock, {
+): Promise<SessionRow> {
+  const child = await createSession(db, clock, {
     title: input.title,
     workspace: input.parent.workspace,
     model: input.model,
@@ -33,33 +33,33 @@ export function createDelegateSession(
   });
   // Set in the same breath as the insert; a list read in between would only see an empty,
   // scratch session (which the list hides anyway).
-  db.prepare(
-    `UPDATE sessions SET delegate_call_id = ?,
-       profile = (SELECT profile FROM sessions WHERE session_id = ?),
-       personality = (SELECT personality FROM sessions WHERE session_id = ?)
-     WHERE session_id = ?`,
-  ).run(input.toolCallId, input.parent.session_id, input.parent.session_id, child.session_id);
+  const parentId = input.parent.session_id;
+  await db.run(sql`UPDATE sessions SET delegate_call_id = ${input.toolCallId},
+       profile = (SELECT profile FROM sessions WHERE session_id = ${parentId}),
+       personality = (SELECT personality FROM sessions WHERE session_id = ${parentId})
+     WHERE session_id = ${child.session_id}`);
   return child;
 }
 
 /** The child session a parent's delegate call ran in, if any. */
-export function delegateChildOf(
-  db: Db,
+export async function delegateChildOf(
+  db: AsyncQueries,
   parentSessionId: string,
   toolCallId: string,
-): string | null {
-  const row = db.prepare(
-    `SELECT session_id FROM sessions WHERE parent_session_id = ? AND delegate_call_id = ?
+): Promise<string | null> {
+  const row = await db.get<{ session_id: string }>(
+    sql`SELECT session_id FROM sessions
+     WHERE parent_session_id = ${parentSessionId} AND delegate_call_id = ${toolCallId}
      ORDER BY created_at DESC LIMIT 1`,
-  ).get(parentSessionId, toolCallId) as { session_id: string } | undefined;
+  );
   return row?.session_id ?? null;
 }
 
 /** Whether a session is a delegate child (hidden; not a conversation of its own). */
-export function isDelegateChild(db: Db, sessionId: string): boolean {
-  const row = db.prepare("SELECT delegate_call_id FROM sessions WHERE session_id = ?").get(
-    sessionId,
-  ) as { delegate_call_id: string | null } | undefined;
+export async function isDelegateChild(db: AsyncQueries, sessionId: string): Promise<boolean> {
+  const row = await db.get<{ delegate_call_id: string | null }>(
+    sql`SELECT delegate_call_id FROM sessions WHERE session_id = ${sessionId}`,
+  );
   return !!row?.delegate_call_id;
 }
 
@@ -74,17 +74,17 @@ export interface DelegateChildCall {
 }
 
 /** The child session of a parent's delegate call and its tool calls, in order; null if none. */
-export function delegateChildCalls(
-  db: Db,
+export async function delegateChildCalls(
+  db: AsyncQueries,
   parentSessionId: string,
   toolCallId: string,
-): { child_session_id: string; tool_calls: DelegateChildCall[] } | null {
-  const child = delegateChildOf(db, parentSessionId, toolCallId);
+): Promise<{ child_session_id: string; tool_calls: DelegateChildCall[] } | null> {
+  const child = await delegateChildOf(db, parentSessionId, toolCallId);
   if (!child) return null;
-  const rows = db.prepare(
-    `SELECT tool_call_id, name, args, status, result, duration FROM tool_calls
-     WHERE session_id = ? ORDER BY started_at, rowid`,
-  ).all(child) as Array<Record<string, unknown>>;
+  const rows = await db.all(
+    sql`SELECT tool_call_id, name, args, status, result, duration FROM tool_calls
+     WHERE session_id = ${child} ORDER BY started_at, rowid`,
+  );
   return {
     child_session_id: child,
     tool_calls: rows.map((r) => {

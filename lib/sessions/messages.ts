@@ -1,7 +1,7 @@
 // A session's transcript: OpenAI-style messages stored one row each, numbered by `idx`
 // (0, 1, 2… with no gaps). Invariants: every write runs in one transaction that also keeps
 // sessions.message_count equal to the row count and last_message_at/updated_at current.
-import { type Db, parseJsonColumn, transaction } from "../storage/db.ts";
+import { type AsyncQueries, parseJsonColumn, sql } from "../storage/db.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import type { Clock } from "../ids.ts";
 
@@ -143,24 +143,34 @@ function fromRow(row: MessageDbRow): StoredMessage {
 }
 
 /** Recount a session's messages and refresh its activity times (call inside a transaction). */
-export function syncMessageStats(db: Db, sessionId: string, now?: number): void {
-  // Plain `?` (not ?1/?2) and a typed cast: PostgreSQL runs the same text (lib/storage/db.ts).
-  db.prepare(
-    `UPDATE sessions SET
-       message_count = (SELECT count(*) FROM messages WHERE session_id = ?),
-       last_message_at = (SELECT max(timestamp) FROM messages WHERE session_id = ?),
-       updated_at = coalesce(CAST(? AS DOUBLE PRECISION), updated_at)
-     WHERE session_id = ?`,
-  ).run(sessionId, sessionId, now ?? null, sessionId);
+export async function syncMessageStats(
+  db: AsyncQueries,
+  sessionId: string,
+  now?: number,
+): Promise<void> {
+  await db.run(sql`UPDATE sessions SET
+       message_count = (SELECT count(*) FROM messages WHERE session_id = ${sessionId}),
+       last_message_at = (SELECT max(timestamp) FROM messages WHERE session_id = ${sessionId}),
+       updated_at = coalesce(CAST(${now ?? null} AS DOUBLE PRECISION), updated_at)
+     WHERE session_id = ${sessionId}`);
 }
 
-const INSERT_SQL = `INSERT INTO messages (session_id, idx, ${MESSAGE_COLUMNS.join(", ")})
-  VALUES (?, ?, ${MESSAGE_COLUMNS.map(() => "?").join(", ")})`;
+const INSERT_COLUMNS = sql.raw(`session_id, idx, ${MESSAGE_COLUMNS.join(", ")}`);
+/** Rows per INSERT: 12 values each, well under SQLite's and PostgreSQL's parameter limits. */
+const INSERT_BATCH = 50;
 
 /** Insert messages at explicit positions without touching the session row. */
-export function insertMessageRows(db: Db, sessionId: string, msgs: StoredMessage[]): void {
-  const insert = db.prepare(INSERT_SQL);
-  for (const m of msgs) insert.run(sessionId, m.idx, ...toColumns(m));
+export async function insertMessageRows(
+  db: AsyncQueries,
+  sessionId: string,
+  msgs: StoredMessage[],
+): Promise<void> {
+  for (let i = 0; i < msgs.length; i += INSERT_BATCH) {
+    const rows = msgs.slice(i, i + INSERT_BATCH).map((m) =>
+      sql`(${sql.join([sessionId, m.idx, ...toColumns(m)])})`
+    );
+    await db.run(sql`INSERT INTO messages (${INSERT_COLUMNS}) VALUES ${sql.join(rows)}`);
+  }
 }
 
 /**
@@ -168,76 +178,85 @@ export function insertMessageRows(db: Db, sessionId: string, msgs: StoredMessage
  * turn or a message_count that disagrees with the rows. Returns them with their idx.
  */
 export function appendMessages(
-  db: Db,
+  db: AsyncQueries,
   clock: Clock,
   sessionId: string,
   msgs: NewMessage[],
-): StoredMessage[] {
-  return transaction(db, () => {
-    const exists = db.prepare("SELECT 1 FROM sessions WHERE session_id = ?").get(sessionId);
+): Promise<StoredMessage[]> {
+  return db.transaction(async (tx) => {
+    const exists = await tx.get(sql`SELECT 1 AS one FROM sessions WHERE session_id = ${sessionId}`);
     if (!exists) throw new NotFoundError(`Session "${sessionId}" not found`);
-    const { next } = db.prepare(
-      "SELECT coalesce(max(idx) + 1, 0) AS next FROM messages WHERE session_id = ?",
-    ).get(sessionId) as { next: number };
+    const row = await tx.get<{ next: number | string }>(
+      sql`SELECT coalesce(max(idx) + 1, 0) AS next FROM messages WHERE session_id = ${sessionId}`,
+    );
+    const next = Number(row?.next ?? 0);
     const now = clock();
     const stored = msgs.map((m, i) => ({ ...m, idx: next + i, timestamp: m.timestamp ?? now }));
-    insertMessageRows(db, sessionId, stored as StoredMessage[]);
-    syncMessageStats(db, sessionId, now);
+    await insertMessageRows(tx, sessionId, stored as StoredMessage[]);
+    await syncMessageStats(tx, sessionId, now);
     return stored as StoredMessage[];
   });
 }
 
 /** Number of messages in a session. */
-export function countMessages(db: Db, sessionId: string): number {
-  const { n } = db.prepare("SELECT count(*) AS n FROM messages WHERE session_id = ?").get(
-    sessionId,
-  ) as { n: number };
-  return n;
+export async function countMessages(db: AsyncQueries, sessionId: string): Promise<number> {
+  const row = await db.get<{ n: number | string }>(
+    sql`SELECT count(*) AS n FROM messages WHERE session_id = ${sessionId}`,
+  );
+  return Number(row?.n ?? 0);
 }
+
+const READ_COLUMNS = sql.raw(
+  "idx, role, content, tool_calls, tool_call_id, name, reasoning, attachments, turn_id, timestamp, extra",
+);
 
 /**
  * A session's messages in order. `before` keeps only idx < before; `limit` keeps the LAST
  * `limit` of those (the transcript loads from its end, older pages on scroll).
  */
-export function listMessages(
-  db: Db,
+export async function listMessages(
+  db: AsyncQueries,
   sessionId: string,
   opts: { limit?: number; before?: number } = {},
-): StoredMessage[] {
+): Promise<StoredMessage[]> {
   const before = opts.before ?? Number.MAX_SAFE_INTEGER;
-  const cols =
-    "idx, role, content, tool_calls, tool_call_id, name, reasoning, attachments, turn_id, timestamp, extra";
   const rows = opts.limit === undefined
-    ? db.prepare(
-      `SELECT ${cols} FROM messages WHERE session_id = ? AND idx < ? ORDER BY idx`,
-    ).all(sessionId, before)
-    : db.prepare(
-      `SELECT * FROM (SELECT ${cols} FROM messages WHERE session_id = ? AND idx < ?
-         ORDER BY idx DESC LIMIT ?) AS newest ORDER BY idx`,
-    ).all(sessionId, before, opts.limit);
-  return (rows as unknown as MessageDbRow[]).map(fromRow);
+    ? await db.all<MessageDbRow>(
+      sql`SELECT ${READ_COLUMNS} FROM messages WHERE session_id = ${sessionId} AND idx < ${before}
+        ORDER BY idx`,
+    )
+    : await db.all<MessageDbRow>(
+      sql`SELECT * FROM (SELECT ${READ_COLUMNS} FROM messages
+         WHERE session_id = ${sessionId} AND idx < ${before}
+         ORDER BY idx DESC LIMIT ${opts.limit}) AS newest ORDER BY idx`,
+    );
+  return rows.map(fromRow);
 }
 
 /** One message by position, or null. */
-export function getMessage(db: Db, sessionId: string, idx: number): StoredMessage | null {
-  const row = db.prepare("SELECT * FROM messages WHERE session_id = ? AND idx = ?").get(
-    sessionId,
-    idx,
-  ) as MessageDbRow | undefined;
+export async function getMessage(
+  db: AsyncQueries,
+  sessionId: string,
+  idx: number,
+): Promise<StoredMessage | null> {
+  const row = await db.get<MessageDbRow>(
+    sql`SELECT ${READ_COLUMNS} FROM messages WHERE session_id = ${sessionId} AND idx = ${idx}`,
+  );
   return row ? fromRow(row) : null;
 }
 
 /** Replace the message at `idx` entirely (role included). Throws NotFoundError if absent. */
-export function replaceMessage(
-  db: Db,
+export async function replaceMessage(
+  db: AsyncQueries,
   sessionId: string,
   idx: number,
   msg: TimedMessage,
-): StoredMessage {
-  const res = db.prepare(
-    `UPDATE messages SET ${MESSAGE_COLUMNS.map((c) => `${c} = ?`).join(", ")}
-     WHERE session_id = ? AND idx = ?`,
-  ).run(...toColumns(msg), sessionId, idx);
+): Promise<StoredMessage> {
+  const values = toColumns(msg);
+  const sets = MESSAGE_COLUMNS.map((c, i) => sql`${sql.ref(c)} = ${values[i]}`);
+  const res = await db.run(
+    sql`UPDATE messages SET ${sql.join(sets)} WHERE session_id = ${sessionId} AND idx = ${idx}`,
+  );
   if (res.changes === 0) {
     throw new NotFoundError(`Message ${idx} of session "${sessionId}" not found`);
   }
@@ -249,13 +268,13 @@ export function replaceMessage(
  * place). A field set to `undefined` is left alone; `null` removes it.
  */
 export function updateMessage(
-  db: Db,
+  db: AsyncQueries,
   sessionId: string,
   idx: number,
   patch: MessagePatch,
-): StoredMessage {
-  return transaction(db, () => {
-    const current = getMessage(db, sessionId, idx);
+): Promise<StoredMessage> {
+  return db.transaction(async (tx) => {
+    const current = await getMessage(tx, sessionId, idx);
     if (!current) throw new NotFoundError(`Message ${idx} of session "${sessionId}" not found`);
     const merged: Record<string, unknown> = { ...current };
     for (const [k, v] of Object.entries(patch)) {
@@ -264,7 +283,7 @@ export function updateMessage(
     }
     if (merged.content === undefined) merged.content = "";
     const { idx: _idx, ...rest } = merged;
-    return replaceMessage(db, sessionId, idx, rest as TimedMessage);
+    return await replaceMessage(tx, sessionId, idx, rest as TimedMessage);
   });
 }
 
@@ -272,13 +291,17 @@ export function updateMessage(
  * Drop every message with idx >= fromIdx (undo, retry, branch-in-place), keeping
  * message_count and last_message_at in step. Returns how many were removed.
  */
-export function truncateMessages(db: Db, sessionId: string, fromIdx: number, now?: number): number {
-  return transaction(db, () => {
-    const res = db.prepare("DELETE FROM messages WHERE session_id = ? AND idx >= ?").run(
-      sessionId,
-      fromIdx,
+export function truncateMessages(
+  db: AsyncQueries,
+  sessionId: string,
+  fromIdx: number,
+  now?: number,
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const res = await tx.run(
+      sql`DELETE FROM messages WHERE session_id = ${sessionId} AND idx >= ${fromIdx}`,
     );
-    syncMessageStats(db, sessionId, now);
-    return Number(res.changes);
+    await syncMessageStats(tx, sessionId, now);
+    return res.changes;
   });
 }

@@ -154,7 +154,7 @@ export async function deleteProject(db: Db, id: string): Promise<void> {
     if (changes === 0) throw new NotFoundError(`Project "${id}" not found`);
   });
   // Announced once committed: a listener that reloads sees the project gone.
-  publishSessionsChanged(db, "move");
+  await publishSessionsChanged(db, "move");
 }
 
 /**

@@ -3,7 +3,7 @@
 // Invariants: one hub per database (so two apps in one process share nothing); publishing never
 // throws into the writer; a closed SSE connection unsubscribes at once (subscriberCount()
 // returns to 0); each event carries a version that only grows, so clients can drop repeats.
-import type { Db } from "../storage/db.ts";
+import type { AsyncQueries, Db } from "../storage/db.ts";
 import { busOf, CHANNELS } from "../replicas/bus.ts";
 
 export type SessionsChangedReason =
@@ -125,19 +125,24 @@ function listenToOtherReplicas(db: Db, hub: SessionEventsHub): void {
 /**
  * Publish a change of the sessions list of `db`. Cheap when nobody listens. `title`: a rename's
  * new title, carried by the event (a title is ≤ 80 chars, far below NOTIFY's payload cap).
+ * `db` may be a transaction: other replicas then hear of the change when it commits.
  */
-export function publishSessionsChanged(
-  db: Db,
+export async function publishSessionsChanged(
+  db: AsyncQueries,
   reason: SessionsChangedReason,
   sessionId?: string,
   title?: string,
-): void {
-  hubs.get(db)?.publish(reason, sessionId, title);
-  const bus = busOf(db);
+): Promise<void> {
+  hubs.get(db.owner)?.publish(reason, sessionId, title);
+  const bus = busOf(db.owner);
   if (bus.shared) {
     const tail = title === undefined ? "" : `|${title}`;
     try {
-      bus.publish(CHANNELS.sessions, `${bus.replicaId}|${reason}|${sessionId ?? ""}${tail}`);
+      await bus.publish(
+        CHANNELS.sessions,
+        `${bus.replicaId}|${reason}|${sessionId ?? ""}${tail}`,
+        db,
+      );
     } catch { /* a signal that cannot leave must not fail the write that published */ }
   }
 }

@@ -2,7 +2,7 @@
 // yields the same messages (order, content, timestamps, every extra field) and metadata,
 // under a new id; HTML exports escape all message text, so a transcript cannot inject markup.
 import { z } from "zod";
-import type { Db } from "../storage/db.ts";
+import type { AsyncQueries } from "../storage/db.ts";
 import { ValidationError } from "../errors.ts";
 import type { Clock } from "../ids.ts";
 import { contentText, type StoredMessage } from "./messages.ts";
@@ -28,13 +28,13 @@ export interface ExportFile {
 }
 
 /** Render a session in `format` as a downloadable file named `hermes-<sid>.<ext>`. */
-export function exportSession(
-  db: Db,
+export async function exportSession(
+  db: AsyncQueries,
   clock: Clock,
   sessionId: string,
   format: ExportFormat,
-): ExportFile {
-  const session = fullSession(db, sessionId);
+): Promise<ExportFile> {
+  const session = await fullSession(db, sessionId);
   const filename = `hermes-${session.session_id}.${format}`;
   if (format === "md") {
     return { filename, contentType: "text/markdown; charset=utf-8", body: toMarkdown(session) };
@@ -258,23 +258,25 @@ export function importedMessages(body: ImportBody, now: number): StoredMessage[]
 }
 
 export interface ImportContext {
-  db: Db;
+  db: AsyncQueries;
   clock: Clock;
   /** The workspace to use: the imported one when trusted, else the default. */
   workspace: string;
   /** Whether `project_id` names an existing project (unknown ones are dropped). */
-  projectExists(id: string): boolean;
+  projectExists(id: string): Promise<boolean>;
   /** Whether `parent_session_id` names an existing session (else the link is dropped). */
-  sessionExists(id: string): boolean;
+  sessionExists(id: string): Promise<boolean>;
 }
 
 /** Create a new session from an import body, in one transaction. */
-export function importSession(ctx: ImportContext, body: ImportBody): SessionRow {
+export async function importSession(ctx: ImportContext, body: ImportBody): Promise<SessionRow> {
   if (!Array.isArray(body.messages)) {
     throw new ValidationError("messages must be an array", "messages");
   }
-  const projectId = body.project_id && ctx.projectExists(body.project_id) ? body.project_id : null;
-  const parent = body.parent_session_id && ctx.sessionExists(body.parent_session_id)
+  const projectId = body.project_id && await ctx.projectExists(body.project_id)
+    ? body.project_id
+    : null;
+  const parent = body.parent_session_id && await ctx.sessionExists(body.parent_session_id)
     ? body.parent_session_id
     : null;
   const toolCalls = (body.tool_calls ?? []).map((c) => ({
@@ -283,7 +285,7 @@ export function importSession(ctx: ImportContext, body: ImportBody): SessionRow 
     result: c.result ?? null,
     duration: c.duration ?? null,
   })) as SessionToolCall[];
-  return restoreSession(
+  return await restoreSession(
     ctx.db,
     ctx.clock,
     {

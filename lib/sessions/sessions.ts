@@ -4,7 +4,7 @@
 // deleting cascades (messages, journal, tool calls, approvals, usage) and is idempotent.
 // Duplicates, branches and restores live in lib/sessions/session_copies.ts.
 import { join } from "node:path";
-import { type Db, parseJsonColumn, transaction } from "../storage/db.ts";
+import { type AsyncQueries, parseJsonColumn, sql } from "../storage/db.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { type Clock, newSessionId } from "../ids.ts";
 import { listMessages, type StoredMessage, truncateMessages } from "./messages.ts";
@@ -118,36 +118,33 @@ export function normalizeTitle(title: unknown): string {
 }
 
 /** Create a session row (no messages yet) and return it. */
-export function createSession(db: Db, clock: Clock, input: NewSessionInput): SessionRow {
+export async function createSession(
+  db: AsyncQueries,
+  clock: Clock,
+  input: NewSessionInput,
+): Promise<SessionRow> {
   const id = newSessionId();
   const now = clock();
-  db.prepare(
-    `INSERT INTO sessions (session_id, title, workspace, model, model_provider, project_id,
-       parent_session_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    id,
-    normalizeTitle(input.title),
-    input.workspace,
-    input.model ?? null,
-    input.model_provider ?? null,
-    input.project_id ?? null,
-    input.parent_session_id ?? null,
-    now,
-    now,
-  );
-  publishSessionsChanged(db, "create", id);
-  return getSession(db, id);
+  await db.run(sql`INSERT INTO sessions (session_id, title, workspace, model, model_provider,
+       project_id, parent_session_id, created_at, updated_at)
+     VALUES (${id}, ${normalizeTitle(input.title)}, ${input.workspace}, ${input.model ?? null},
+       ${input.model_provider ?? null}, ${input.project_id ?? null},
+       ${input.parent_session_id ?? null}, ${now}, ${now})`);
+  await publishSessionsChanged(db, "create", id);
+  return await getSession(db, id);
 }
 
+const COLUMNS = sql.raw(COMPACT_COLUMNS);
+
 /** The compact row of a session, or null when the id is unknown. */
-export function findSession(db: Db, id: string): SessionRow | null {
-  const row = db.prepare(`SELECT ${COMPACT_COLUMNS} FROM sessions WHERE session_id = ?`).get(id);
+export async function findSession(db: AsyncQueries, id: string): Promise<SessionRow | null> {
+  const row = await db.get(sql`SELECT ${COLUMNS} FROM sessions WHERE session_id = ${id}`);
   return row ? toCompact(row) : null;
 }
 
 /** The compact row of a session; an unknown id is a NotFoundError (404). */
-export function getSession(db: Db, id: string): SessionRow {
-  const row = findSession(db, id);
+export async function getSession(db: AsyncQueries, id: string): Promise<SessionRow> {
+  const row = await findSession(db, id);
   if (!row) throw new NotFoundError(`Session "${id}" not found`);
   return row;
 }
@@ -156,90 +153,56 @@ export function getSession(db: Db, id: string): SessionRow {
  * Let (or stop) the session's sandboxed shell reach the network. Off by default: bubblewrap
  * runs commands with no network unless this, or `terminal.allow_network` in config, says so.
  */
-export function setAllowNetwork(db: Db, id: string, enabled: boolean): SessionRow {
-  getSession(db, id);
-  db.prepare("UPDATE sessions SET allow_network = ? WHERE session_id = ?").run(enabled ? 1 : 0, id);
-  return getSession(db, id);
+export async function setAllowNetwork(
+  db: AsyncQueries,
+  id: string,
+  enabled: boolean,
+): Promise<SessionRow> {
+  await getSession(db, id);
+  await db.run(
+    sql`UPDATE sessions SET allow_network = ${enabled ? 1 : 0} WHERE session_id = ${id}`,
+  );
+  return await getSession(db, id);
 }
 
 /** Sessions that are empty and never named are scratch: hidden from the list. */
-const VISIBLE = "NOT (message_count = 0 AND title = 'Untitled' AND active_stream_id IS NULL)";
-
-export type SqlValue = string | number | null;
-
-/** The compact row from a row read in array mode, in COMPACT_COLUMNS order. */
-export function fromArray(r: SqlValue[]): SessionRow {
-  return {
-    session_id: r[0] as string,
-    title: r[1] as string,
-    workspace: r[2] as string,
-    model: r[3] as string | null,
-    model_provider: r[4] as string | null,
-    message_count: r[5] as number,
-    created_at: r[6] as number,
-    updated_at: r[7] as number,
-    last_message_at: r[8] as number | null,
-    pinned: r[9] === 1,
-    archived: r[10] === 1,
-    project_id: r[11] as string | null,
-    input_tokens: r[12] as number,
-    output_tokens: r[13] as number,
-    estimated_cost: r[14] as number | null,
-    active_stream_id: r[15] as string | null,
-    is_streaming: r[15] !== null,
-    parent_session_id: r[16] as string | null,
-    skip_approvals: r[17] === 1,
-    allow_network: r[18] === 1,
-  };
-}
-
-/**
- * Compact rows for `SELECT ${COMPACT_COLUMNS} …` read in array mode into plain object
- * literals: at 10,000 sessions this is ~3× faster than named rows (tests/bench/sessions_bench.ts).
- */
-export function selectCompactRows(
-  db: Db,
-  sql: string,
-  args: Array<string | number | null> = [],
-): SessionRow[] {
-  const stmt = db.prepare(sql);
-  // node:sqlite has array mode at runtime; Deno's bundled types do not declare it yet.
-  const arrayMode = stmt as unknown as { setReturnArrays?: (on: boolean) => void };
-  return typeof arrayMode.setReturnArrays === "function"
-    ? (arrayMode.setReturnArrays(true), stmt.all(...args) as unknown as SqlValue[][]).map(fromArray)
-    : stmt.all(...args).map(toCompact);
-}
+const VISIBLE = sql.raw(
+  "NOT (message_count = 0 AND title = 'Untitled' AND active_stream_id IS NULL)",
+);
 
 /** How many visible sessions are archived (the sidebar's "Archived · N"). */
-export function archivedCount(db: Db): number {
+export async function archivedCount(db: AsyncQueries): Promise<number> {
   // session_counts is kept by triggers (storage migration 8): a lookup at any size.
-  const { n } = db.prepare("SELECT coalesce(sum(n), 0) AS n FROM session_counts WHERE archived = 1")
-    .get() as { n: number };
-  return n;
+  const row = await db.get<{ n: number | string }>(
+    sql`SELECT coalesce(sum(n), 0) AS n FROM session_counts WHERE archived = 1`,
+  );
+  return Number(row?.n ?? 0);
 }
 
 /**
  * Every session, newest `updated_at` first; archived ones only on request. The unpaged answer
  * of GET /api/sessions (the original's clients); pages come from lib/sessions/session_page.ts.
  */
-export function listSessions(
-  db: Db,
+export async function listSessions(
+  db: AsyncQueries,
   opts: { includeArchived?: boolean } = {},
-): { sessions: SessionRow[]; archived_count: number } {
-  const where = opts.includeArchived ? VISIBLE : `archived = 0 AND ${VISIBLE}`;
-  const sessions = selectCompactRows(
-    db,
-    `SELECT ${COMPACT_COLUMNS} FROM sessions WHERE ${where} ORDER BY updated_at DESC`,
+): Promise<{ sessions: SessionRow[]; archived_count: number }> {
+  const where = opts.includeArchived ? VISIBLE : sql`archived = 0 AND ${VISIBLE}`;
+  const rows = await db.all(
+    sql`SELECT ${COLUMNS} FROM sessions WHERE ${where} ORDER BY updated_at DESC`,
   );
-  return { sessions, archived_count: archivedCount(db) };
+  return { sessions: rows.map(toCompact), archived_count: await archivedCount(db) };
 }
 
 /** Tool calls recorded for a session, oldest first. */
-export function listSessionToolCalls(db: Db, id: string): SessionToolCall[] {
-  const rows = db.prepare(
-    `SELECT tool_call_id, turn_id, name, args, status, result, started_at, duration, diff
-     FROM tool_calls WHERE session_id = ? ORDER BY started_at, rowid`,
-  ).all(id) as unknown as Array<SessionToolCall & { args: string; diff: string | null }>;
+export async function listSessionToolCalls(
+  db: AsyncQueries,
+  id: string,
+): Promise<SessionToolCall[]> {
+  const rows = await db.all<SessionToolCall & { args: string; diff: string | null }>(
+    sql`SELECT tool_call_id, turn_id, name, args, status, result, started_at, duration, diff
+     FROM tool_calls WHERE session_id = ${id} ORDER BY started_at, rowid`,
+  );
   // `diff` (write_file/patch, lib/tools/file_diff.ts) is listed only where there is one.
   return rows.map(({ diff, ...r }) => ({
     ...r,
@@ -259,11 +222,15 @@ export interface MessagePage {
  * The full session: compact row, messages and tool calls. With paging, `_messages_offset`
  * is the idx of the first returned message and `_messages_truncated` says older ones exist.
  */
-export function fullSession(db: Db, id: string, page: MessagePage = {}): FullSession {
-  const row = getSession(db, id);
+export async function fullSession(
+  db: AsyncQueries,
+  id: string,
+  page: MessagePage = {},
+): Promise<FullSession> {
+  const row = await getSession(db, id);
   const paged = page.msgLimit !== undefined || page.msgBefore !== undefined;
-  const messages = listMessages(db, id, { limit: page.msgLimit, before: page.msgBefore });
-  let toolCalls = listSessionToolCalls(db, id);
+  const messages = await listMessages(db, id, { limit: page.msgLimit, before: page.msgBefore });
+  let toolCalls = await listSessionToolCalls(db, id);
   if (paged) {
     // A page carries the tool calls of its own messages only, so paging back through a
     // tool-heavy session does not re-send every call of the whole session each time.
@@ -293,147 +260,155 @@ export interface SessionPatch {
 }
 
 /** Change workspace/model/provider/title; bumps updated_at. */
-export function updateSession(
-  db: Db,
+export async function updateSession(
+  db: AsyncQueries,
   clock: Clock,
   id: string,
   patch: SessionPatch,
   reason: SessionsChangedReason = patch.title !== undefined ? "rename" : "update",
-): SessionRow {
-  getSession(db, id);
-  const sets: string[] = [];
-  const values: Array<string | number | null> = [];
+): Promise<SessionRow> {
+  await getSession(db, id);
+  const sets = [];
   for (const key of ["workspace", "model", "model_provider"] as const) {
-    if (patch[key] !== undefined) {
-      sets.push(`${key} = ?`);
-      values.push(patch[key] ?? null);
-    }
+    if (patch[key] !== undefined) sets.push(sql`${sql.ref(key)} = ${patch[key] ?? null}`);
   }
-  if (patch.title !== undefined) {
-    sets.push("title = ?");
-    values.push(normalizeTitle(patch.title));
-  }
-  sets.push("updated_at = ?");
-  values.push(clock());
-  db.prepare(`UPDATE sessions SET ${sets.join(", ")} WHERE session_id = ?`).run(...values, id);
-  const row = getSession(db, id);
-  publishSessionsChanged(db, reason, id, patch.title !== undefined ? row.title : undefined);
+  if (patch.title !== undefined) sets.push(sql`title = ${normalizeTitle(patch.title)}`);
+  sets.push(sql`updated_at = ${clock()}`);
+  await db.run(sql`UPDATE sessions SET ${sql.join(sets)} WHERE session_id = ${id}`);
+  const row = await getSession(db, id);
+  await publishSessionsChanged(db, reason, id, patch.title !== undefined ? row.title : undefined);
   return row;
 }
 
 /** Rename a session (trimmed, ≤80 chars, blank → "Untitled"). */
-export function renameSession(db: Db, clock: Clock, id: string, title: string): SessionRow {
-  const row = updateSession(db, clock, id, { title });
+export async function renameSession(
+  db: AsyncQueries,
+  clock: Clock,
+  id: string,
+  title: string,
+): Promise<SessionRow> {
+  const row = await updateSession(db, clock, id, { title });
   // A title the person chose is never replaced by a generated one (lib/engine/titles.ts);
   // a reset to "Untitled" (clear) lets the next first message name the chat again.
-  db.prepare("UPDATE sessions SET title_source = ? WHERE session_id = ?")
-    .run(row.title === UNTITLED ? null : "user", id);
+  await db.run(sql`UPDATE sessions SET title_source = ${row.title === UNTITLED ? null : "user"}
+    WHERE session_id = ${id}`);
   return row;
 }
 
 /** Mark (or clear) the run streaming into a session. Does not count as activity. */
-export function setActiveStream(db: Db, id: string, streamId: string | null): void {
-  db.prepare("UPDATE sessions SET active_stream_id = ? WHERE session_id = ?").run(streamId, id);
-  publishSessionsChanged(db, streamId ? "run_start" : "run_end", id);
+export async function setActiveStream(
+  db: AsyncQueries,
+  id: string,
+  streamId: string | null,
+): Promise<void> {
+  await db.run(sql`UPDATE sessions SET active_stream_id = ${streamId} WHERE session_id = ${id}`);
+  await publishSessionsChanged(db, streamId ? "run_start" : "run_end", id);
 }
 
 /**
- * Claim the session for a new run: set its active stream only if none is set. Returns false
- * when another run holds it (the caller answers 409), so two starts can never both win.
+ * Claim the session for a new run: set its active stream only if none is set, in one statement.
+ * Returns false when another run holds it (the caller answers 409), so two starts can never
+ * both win.
  */
-export function claimActiveStream(db: Db, id: string, streamId: string): boolean {
-  const res = db.prepare(
-    "UPDATE sessions SET active_stream_id = ? WHERE session_id = ? AND active_stream_id IS NULL",
-  ).run(streamId, id);
-  if (res.changes > 0) publishSessionsChanged(db, "run_start", id);
+export async function claimActiveStream(
+  db: AsyncQueries,
+  id: string,
+  streamId: string,
+): Promise<boolean> {
+  const res = await db.run(sql`UPDATE sessions SET active_stream_id = ${streamId}
+    WHERE session_id = ${id} AND active_stream_id IS NULL`);
+  if (res.changes > 0) await publishSessionsChanged(db, "run_start", id);
   return res.changes > 0;
 }
 
 /** Forget every active stream (start-up: runs from a previous process are gone). */
-export function clearActiveStreams(db: Db): number {
-  const res = db.prepare(
-    "UPDATE sessions SET active_stream_id = NULL WHERE active_stream_id IS NOT NULL",
-  ).run();
-  return Number(res.changes);
+export async function clearActiveStreams(db: AsyncQueries): Promise<number> {
+  const res = await db.run(
+    sql`UPDATE sessions SET active_stream_id = NULL WHERE active_stream_id IS NOT NULL`,
+  );
+  return res.changes;
 }
 
 /** Add a turn's token usage and cost to the session's running totals. */
-export function addUsage(
-  db: Db,
+export async function addUsage(
+  db: AsyncQueries,
   id: string,
   usage: { input_tokens?: number; output_tokens?: number; estimated_cost?: number | null },
-): void {
-  db.prepare(
-    `UPDATE sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-       estimated_cost = CASE WHEN CAST(? AS DOUBLE PRECISION) IS NULL THEN estimated_cost
-                             ELSE coalesce(estimated_cost, 0) + CAST(? AS DOUBLE PRECISION) END
-     WHERE session_id = ?`,
-  ).run(
-    usage.input_tokens ?? 0,
-    usage.output_tokens ?? 0,
-    usage.estimated_cost ?? null,
-    usage.estimated_cost ?? null,
-    id,
-  );
+): Promise<void> {
+  const cost = usage.estimated_cost ?? null;
+  await db.run(sql`UPDATE sessions SET input_tokens = input_tokens + ${usage.input_tokens ?? 0},
+       output_tokens = output_tokens + ${usage.output_tokens ?? 0},
+       estimated_cost = CASE WHEN CAST(${cost} AS DOUBLE PRECISION) IS NULL THEN estimated_cost
+                             ELSE coalesce(estimated_cost, 0) + CAST(${cost} AS DOUBLE PRECISION) END
+     WHERE session_id = ${id}`);
 }
 
 /**
  * Delete a session and everything hanging off it (FK cascades remove messages, journal,
  * tool calls, approvals, usage) plus its attachments directory. Unknown ids are a no-op.
  */
-export async function deleteSession(db: Db, stateDir: string, id: string): Promise<boolean> {
-  const res = db.prepare("DELETE FROM sessions WHERE session_id = ?").run(id);
+export async function deleteSession(
+  db: AsyncQueries,
+  stateDir: string,
+  id: string,
+): Promise<boolean> {
+  const res = await db.run(sql`DELETE FROM sessions WHERE session_id = ${id}`);
   if (/^[0-9a-f]{12}$/.test(id)) {
     await Deno.remove(join(stateDir, "attachments", id), { recursive: true }).catch((err) => {
       if (!(err instanceof Deno.errors.NotFound)) throw err;
     });
   }
-  if (res.changes > 0) publishSessionsChanged(db, "delete", id);
+  if (res.changes > 0) await publishSessionsChanged(db, "delete", id);
   return res.changes > 0;
 }
 
 /** Pin or unpin; a pin past `limit` (the pinned_sessions_limit setting) is refused (400). Does not touch updated_at. */
 export function pinSession(
-  db: Db,
+  db: AsyncQueries,
   clock: Clock,
   id: string,
   pinned: boolean,
   limit = MAX_PINNED,
-): SessionRow {
-  return transaction(db, () => {
-    const current = getSession(db, id);
+): Promise<SessionRow> {
+  return db.transaction(async (tx) => {
+    const current = await getSession(tx, id);
     if (pinned && !current.pinned) {
-      const { n } = db.prepare("SELECT count(*) AS n FROM sessions WHERE pinned = 1").get() as {
-        n: number;
-      };
-      if (n >= limit) {
+      const row = await tx.get<{ n: number | string }>(
+        sql`SELECT count(*) AS n FROM sessions WHERE pinned = 1`,
+      );
+      if (Number(row?.n ?? 0) >= limit) {
         throw new ValidationError(`Up to ${limit} sessions can be pinned`, "pinned");
       }
     }
-    db.prepare("UPDATE sessions SET pinned = ?, pinned_at = ? WHERE session_id = ?").run(
-      pinned ? 1 : 0,
-      pinned ? clock() : null,
-      id,
-    );
-    publishSessionsChanged(db, "pin", id);
-    return getSession(db, id);
+    await tx.run(sql`UPDATE sessions SET pinned = ${pinned ? 1 : 0},
+      pinned_at = ${pinned ? clock() : null} WHERE session_id = ${id}`);
+    await publishSessionsChanged(tx, "pin", id);
+    return await getSession(tx, id);
   });
 }
 
 /** Archive or restore; keeps updated_at so the session keeps its place in time. */
-export function archiveSession(db: Db, id: string, archived: boolean): SessionRow {
-  getSession(db, id);
-  db.prepare("UPDATE sessions SET archived = ? WHERE session_id = ?").run(archived ? 1 : 0, id);
-  publishSessionsChanged(db, "archive", id);
-  return getSession(db, id);
+export async function archiveSession(
+  db: AsyncQueries,
+  id: string,
+  archived: boolean,
+): Promise<SessionRow> {
+  await getSession(db, id);
+  await db.run(sql`UPDATE sessions SET archived = ${archived ? 1 : 0} WHERE session_id = ${id}`);
+  await publishSessionsChanged(db, "archive", id);
+  return await getSession(db, id);
 }
 
 /** File a session under a project (or none). The caller checks the project exists. */
-export function moveSession(db: Db, id: string, projectId: string | null): SessionRow {
-  getSession(db, id);
-  db.prepare("UPDATE sessions SET project_id = ? WHERE session_id = ?").run(projectId, id);
-  publishSessionsChanged(db, "move", id);
-  return getSession(db, id);
+export async function moveSession(
+  db: AsyncQueries,
+  id: string,
+  projectId: string | null,
+): Promise<SessionRow> {
+  await getSession(db, id);
+  await db.run(sql`UPDATE sessions SET project_id = ${projectId} WHERE session_id = ${id}`);
+  await publishSessionsChanged(db, "move", id);
+  return await getSession(db, id);
 }
 
 function refuseWhileStreaming(row: SessionRow, action: string): void {
@@ -445,13 +420,13 @@ function refuseWhileStreaming(row: SessionRow, action: string): void {
 }
 
 /** Empty a session's transcript (messages and tool calls), keeping its settings and title. */
-export function clearSession(db: Db, clock: Clock, id: string): SessionRow {
-  return transaction(db, () => {
-    refuseWhileStreaming(getSession(db, id), "clear");
-    db.prepare("DELETE FROM tool_calls WHERE session_id = ?").run(id);
-    truncateMessages(db, id, 0, clock());
-    publishSessionsChanged(db, "clear", id);
-    return getSession(db, id);
+export function clearSession(db: AsyncQueries, clock: Clock, id: string): Promise<SessionRow> {
+  return db.transaction(async (tx) => {
+    refuseWhileStreaming(await getSession(tx, id), "clear");
+    await tx.run(sql`DELETE FROM tool_calls WHERE session_id = ${id}`);
+    await truncateMessages(tx, id, 0, clock());
+    await publishSessionsChanged(tx, "clear", id);
+    return await getSession(tx, id);
   });
 }
 
@@ -460,18 +435,18 @@ export function clearSession(db: Db, clock: Clock, id: string): SessionRow {
  * how many messages were removed (0 when there is no user message).
  */
 export function undoLastTurn(
-  db: Db,
+  db: AsyncQueries,
   clock: Clock,
   id: string,
-): { session: SessionRow; removed: number; text: string | null } {
-  return transaction(db, () => {
-    refuseWhileStreaming(getSession(db, id), "undo the last turn of");
-    const last = db.prepare(
-      `SELECT idx, content FROM messages WHERE session_id = ? AND role = 'user'
+): Promise<{ session: SessionRow; removed: number; text: string | null }> {
+  return db.transaction(async (tx) => {
+    refuseWhileStreaming(await getSession(tx, id), "undo the last turn of");
+    const last = await tx.get<{ idx: number; content: string }>(
+      sql`SELECT idx, content FROM messages WHERE session_id = ${id} AND role = 'user'
        ORDER BY idx DESC LIMIT 1`,
-    ).get(id) as { idx: number; content: string } | undefined;
-    if (!last) return { session: getSession(db, id), removed: 0, text: null };
-    const removed = truncateMessages(db, id, last.idx, clock());
-    return { session: getSession(db, id), removed, text: last.content };
+    );
+    if (!last) return { session: await getSession(tx, id), removed: 0, text: null };
+    const removed = await truncateMessages(tx, id, last.idx, clock());
+    return { session: await getSession(tx, id), removed, text: last.content };
   });
 }

@@ -3,7 +3,7 @@
 // `btw:<id>` or `bg:<id>` — the marker delegate children already use, so the sidebar's partial
 // index, counts and the parent's delete cascade (lib/storage/db.ts) treat it the same way with
 // no new migration; it starts with a copy of the parent's settled context, never a live step.
-import { type Db, transaction } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import {
   insertMessageRows,
@@ -36,39 +36,37 @@ export function settledContext(messages: StoredMessage[]): StoredMessage[] {
 
 /** Create a hidden side child of `parentId`, optionally holding the parent's context. */
 export function createSideSession(
-  db: Db,
+  db: AsyncQueries,
   clock: Clock,
   input: { parentId: string; kind: SideKind; id: string; title: string; withContext: boolean },
-): SessionRow {
-  return transaction(db, () => {
-    const parent = getSession(db, input.parentId);
-    const child = createSession(db, clock, {
+): Promise<SessionRow> {
+  return db.transaction(async (tx) => {
+    const parent = await getSession(tx, input.parentId);
+    const child = await createSession(tx, clock, {
       title: normalizeTitle(input.title),
       workspace: parent.workspace,
       model: parent.model,
       model_provider: parent.model_provider,
       parent_session_id: parent.session_id,
     });
-    db.prepare(
-      `UPDATE sessions SET delegate_call_id = ?,
-         profile = (SELECT profile FROM sessions WHERE session_id = ?),
-         personality = (SELECT personality FROM sessions WHERE session_id = ?)
-       WHERE session_id = ?`,
-    ).run(sideMarker(input.kind, input.id), parent.session_id, parent.session_id, child.session_id);
+    await tx.run(sql`UPDATE sessions SET delegate_call_id = ${sideMarker(input.kind, input.id)},
+         profile = (SELECT profile FROM sessions WHERE session_id = ${parent.session_id}),
+         personality = (SELECT personality FROM sessions WHERE session_id = ${parent.session_id})
+       WHERE session_id = ${child.session_id}`);
     if (input.withContext) {
-      const msgs = settledContext(listMessages(db, parent.session_id));
-      insertMessageRows(db, child.session_id, msgs.map((m, i) => ({ ...m, idx: i })));
-      syncMessageStats(db, child.session_id, clock());
+      const msgs = settledContext(await listMessages(tx, parent.session_id));
+      await insertMessageRows(tx, child.session_id, msgs.map((m, i) => ({ ...m, idx: i })));
+      await syncMessageStats(tx, child.session_id, clock());
     }
-    return getSession(db, child.session_id);
+    return await getSession(tx, child.session_id);
   });
 }
 
 /** The side kind of a session (null for a normal session or a delegate child). */
-export function sideKindOf(db: Db, sessionId: string): SideKind | null {
-  const row = db.prepare("SELECT delegate_call_id AS m FROM sessions WHERE session_id = ?").get(
-    sessionId,
-  ) as { m: string | null } | undefined;
+export async function sideKindOf(db: AsyncQueries, sessionId: string): Promise<SideKind | null> {
+  const row = await db.get<{ m: string | null }>(
+    sql`SELECT delegate_call_id AS m FROM sessions WHERE session_id = ${sessionId}`,
+  );
   const m = row?.m ?? "";
   return m.startsWith("btw:") ? "btw" : m.startsWith("bg:") ? "bg" : null;
 }
@@ -83,10 +81,14 @@ export interface SideChild {
 }
 
 /** The side children of `kind` under `parentId`, oldest first. */
-export function listSideChildren(db: Db, parentId: string, kind: SideKind): SideChild[] {
-  return db.prepare(
-    `SELECT session_id, delegate_call_id AS marker, title, created_at, active_stream_id
-     FROM sessions WHERE parent_session_id = ? AND delegate_call_id LIKE ?
+export function listSideChildren(
+  db: AsyncQueries,
+  parentId: string,
+  kind: SideKind,
+): Promise<SideChild[]> {
+  return db.all<SideChild>(
+    sql`SELECT session_id, delegate_call_id AS marker, title, created_at, active_stream_id
+     FROM sessions WHERE parent_session_id = ${parentId} AND delegate_call_id LIKE ${`${kind}:%`}
      ORDER BY created_at, session_id`,
-  ).all(parentId, `${kind}:%`) as unknown as SideChild[];
+  );
 }

@@ -3,7 +3,7 @@
 // the turn's streams). Invariants: read-only; a turn is keyed by its user message idx (a
 // turn_id may be missing on imported sessions); runs of a regenerated turn all count; a turn
 // with no usage row yet (running, imported) says `metered: false`, never "0 tokens".
-import type { Db } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import { listMessages } from "./messages.ts";
 
 export interface TurnMeta {
@@ -32,18 +32,25 @@ interface UsageSum {
   estimated: number;
 }
 
-export function turnMeta(db: Db, sessionId: string): TurnMeta[] {
-  const sums = new Map(
-    (db.prepare(
-      `SELECT s.turn_id AS turn_id, sum(u.input_tokens) AS input_tokens,
+export async function turnMeta(db: AsyncQueries, sessionId: string): Promise<TurnMeta[]> {
+  const rows = await db.all<UsageSum>(
+    sql`SELECT s.turn_id AS turn_id, sum(u.input_tokens) AS input_tokens,
          sum(u.output_tokens) AS output_tokens, sum(u.cached_tokens) AS cached_tokens,
          sum(u.cost) AS cost, max(u.model) AS model, max(u.estimated) AS estimated
        FROM usage u JOIN streams s ON s.stream_id = u.stream_id
-       WHERE u.session_id = ? GROUP BY s.turn_id`,
-    ).all(sessionId) as unknown as UsageSum[]).map((r) => [r.turn_id, r]),
+       WHERE u.session_id = ${sessionId} GROUP BY s.turn_id`,
   );
+  // Sums come back as strings from some PostgreSQL numeric types: numbers here.
+  const sums = new Map(rows.map((r) => [r.turn_id, {
+    ...r,
+    input_tokens: Number(r.input_tokens ?? 0),
+    output_tokens: Number(r.output_tokens ?? 0),
+    cached_tokens: Number(r.cached_tokens ?? 0),
+    cost: r.cost == null ? null : Number(r.cost),
+    estimated: Number(r.estimated ?? 0),
+  }]));
   const out: TurnMeta[] = [];
-  for (const m of listMessages(db, sessionId)) {
+  for (const m of await listMessages(db, sessionId)) {
     if (m.role === "user") {
       const u = m.turn_id ? sums.get(m.turn_id) : undefined;
       out.push({

@@ -3,7 +3,7 @@
 // when the user asked (`includeTools`); what file tools read or wrote, and the output of every
 // other tool (a shell's `cat notes.txt`, an MCP tool's answer can print any file), only with
 // `includeFiles` too; prose is kept as markdown and rendered (inert) when the page is served.
-import { type Db, sql } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import { listMessages } from "../sessions/messages.ts";
 import { foldMessages, type ToolCallRecord } from "../shared/transcript_model.ts";
 
@@ -53,12 +53,12 @@ export interface SnapshotOptions {
 
 /** Fold every message of `sessionId` into the reduced turns a share shows. */
 export async function takeSnapshot(
-  db: Db,
+  db: AsyncQueries,
   sessionId: string,
   title: string,
   opts: SnapshotOptions,
 ): Promise<ShareSnapshot> {
-  const messages = listMessages(db, sessionId);
+  const messages = await listMessages(db, sessionId);
   const records = await db.all<ToolCallRecord>(
     sql`SELECT tool_call_id, status, result, duration FROM tool_calls
         WHERE session_id = ${sessionId}`,

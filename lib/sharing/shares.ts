@@ -2,7 +2,7 @@
 // conversation at `/share/<token>`. Invariants: a token is 256 bits from the platform CSPRNG
 // (base64url); an unknown, revoked or expired token reads as null, indistinguishably; the
 // snapshot never changes after creation (later edits to the session do not reach it).
-import { type Db, sql } from "../storage/db.ts";
+import { type AsyncQueries, sql } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { getSession } from "../sessions/sessions.ts";
@@ -73,14 +73,18 @@ function toShare(row: ShareRow, now: number): Share {
 }
 
 /** Freeze `sessionId`'s conversation now and make a link to it. */
-export async function createShare(db: Db, clock: Clock, input: NewShareInput): Promise<Share> {
+export async function createShare(
+  db: AsyncQueries,
+  clock: Clock,
+  input: NewShareInput,
+): Promise<Share> {
   const days = input.expiresInDays ?? null;
   if (days !== null && !(Number.isFinite(days) && days > 0 && days <= MAX_EXPIRY_DAYS)) {
     throw new ValidationError(
       `expires_in_days must be a number of days from 1 to ${MAX_EXPIRY_DAYS}, got ${days}`,
     );
   }
-  const session = getSession(db, input.sessionId);
+  const session = await getSession(db, input.sessionId);
   const opts = { includeTools: !!input.includeTools, includeFiles: !!input.includeFiles };
   // Files come with their tool calls: "include files" alone would have nothing to attach to.
   if (opts.includeFiles) opts.includeTools = true;
@@ -106,7 +110,11 @@ export async function createShare(db: Db, clock: Clock, input: NewShareInput): P
 }
 
 /** Every share, newest first (revoked and expired ones too, marked inactive). */
-export async function listShares(db: Db, clock: Clock, sessionId?: string): Promise<Share[]> {
+export async function listShares(
+  db: AsyncQueries,
+  clock: Clock,
+  sessionId?: string,
+): Promise<Share[]> {
   const rows = await db.all<ShareRow>(
     sessionId
       ? sql`SELECT ${COLUMNS} FROM shares WHERE session_id = ${sessionId}
@@ -121,7 +129,7 @@ export async function listShares(db: Db, clock: Clock, sessionId?: string): Prom
  * Revoke a share by its token. Revoking twice is fine; an unknown token is a NotFoundError
  * (this is the owner's API, behind login, so saying so leaks nothing).
  */
-export async function revokeShare(db: Db, clock: Clock, token: string): Promise<Share> {
+export async function revokeShare(db: AsyncQueries, clock: Clock, token: string): Promise<Share> {
   const now = clock();
   // coalesce keeps the first revocation time; RETURNING reads the row in the same statement.
   const row = await db.get<ShareRow>(
@@ -134,11 +142,11 @@ export async function revokeShare(db: Db, clock: Clock, token: string): Promise<
 
 /** Revoke every share of a session (the original's revoke-by-session); returns how many. */
 export async function revokeSessionShares(
-  db: Db,
+  db: AsyncQueries,
   clock: Clock,
   sessionId: string,
 ): Promise<number> {
-  getSession(db, sessionId);
+  await getSession(db, sessionId);
   const { changes } = await db.run(
     sql`UPDATE shares SET revoked_at = ${clock()}
         WHERE session_id = ${sessionId} AND revoked_at IS NULL`,
@@ -151,7 +159,7 @@ export async function revokeSessionShares(
  * expired (the public page answers all of them with the same 404).
  */
 export async function readSharedSnapshot(
-  db: Db,
+  db: AsyncQueries,
   clock: Clock,
   token: string,
 ): Promise<{ share: Share; snapshot: ShareSnapshot } | null> {

@@ -1,11 +1,13 @@
-// The one embedded SQLite database (node:sqlite, built into Deno): opening it, its pragmas
-// and its ordered migrations keyed by PRAGMA user_version. Invariants: WAL journaling,
-// foreign keys on, a busy timeout; migrations only ever append; each runs in a transaction
-// together with its user_version bump, so a crash mid-migration leaves the old version.
+// Opening the database: the embedded SQLite file (node:sqlite, built into Deno) — its pragmas and
+// its ordered migrations keyed by PRAGMA user_version, run synchronously at open — or, with
+// HERMES_DATABASE_URL set, PostgreSQL (lib/storage/postgres/pg_database.ts). Every query goes
+// through the async interface (Db / AsyncQueries, storage_interface.ts). Invariants: WAL
+// journaling, foreign keys on, a busy timeout; migrations only ever append; each runs in a
+// transaction together with its user_version bump, so a crash mid-migration leaves the old
+// version.
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { join } from "node:path";
-import { isolationFor, PgDatabase } from "./postgres/pg_database.ts";
-import { migratePostgres } from "./postgres/pg_migrations.ts";
+import { isolationFor, PgDatabase, redactUrl } from "./postgres/pg_database.ts";
 import { databaseEnv } from "../settings/config.ts";
 import { Kysely, SqliteDialect } from "kysely";
 import { KyselyQueries } from "./kysely_queries.ts";
@@ -16,20 +18,11 @@ export type {
   Db,
   SqlQuery,
   SqlRow,
-  SqlRunResult,
-  SqlStatement,
   SqlValue,
   SqlWriteResult,
 } from "./storage_interface.ts";
 export { sql } from "kysely";
-import type {
-  AsyncQueries,
-  Db,
-  SqlQuery,
-  SqlRow,
-  SqlStatement,
-  SqlWriteResult,
-} from "./storage_interface.ts";
+import type { AsyncQueries, Db, SqlQuery, SqlRow, SqlWriteResult } from "./storage_interface.ts";
 
 export { MIGRATIONS } from "./migrations.ts";
 import { MIGRATIONS } from "./migrations.ts";
@@ -48,11 +41,13 @@ export function openDatabase(stateDir: string): Db {
 export function openDatabaseAt(path: string): Db {
   const { url, isolate, template, poolSize, statementTimeoutMs } = databaseEnv();
   if (url) {
-    let db: PgDatabase;
     try {
       const where = isolationFor(url, path, isolate, template);
-      db = new PgDatabase(where.url, {
+      // Connecting, isolating and migrating run in the background; every query (and ready())
+      // waits for them, and fails with their error.
+      return new PgDatabase(where.url, {
         ...where.opts,
+        migrate: true,
         pool: { size: poolSize, statementTimeoutMs },
       });
     } catch (err) {
@@ -60,13 +55,6 @@ export function openDatabaseAt(path: string): Db {
         `Could not open the PostgreSQL database at ${redactUrl(url)}: ${(err as Error).message}`,
       );
     }
-    try {
-      migratePostgres(db);
-    } catch (err) {
-      db.close();
-      throw err;
-    }
-    return db;
   }
   const db = new DatabaseSync(path);
   cacheStatements(db);
@@ -77,17 +65,16 @@ export function openDatabaseAt(path: string): Db {
   // After a checkpoint the WAL file is cut back to this size instead of keeping its peak (a bulk
   // import once grew it for good).
   db.exec("PRAGMA journal_size_limit = 16777216");
-  const sqlite = new SqliteDb(db);
-  migrate(sqlite);
-  return sqlite;
+  migrate(db);
+  return new SqliteDb(db);
 }
 
 /**
  * The embedded database: node:sqlite in this process. Its calls are fast and synchronous
- * underneath; the async half queues them through Kysely's driver, whose one-connection mutex
- * keeps an async transaction's statements together (another async caller waits for it).
- * Invariant while both halves exist: a transaction body awaits only its own queries, never
- * other I/O, so no synchronous statement of another request can land inside it.
+ * underneath; the async interface queues them through Kysely's driver, whose one-connection
+ * mutex keeps a transaction's statements together (another caller waits for it). Invariant: a
+ * transaction body awaits only its own queries (through `tx`), never other I/O, and never `db`
+ * (it would wait for the transaction that waits for it).
  */
 class SqliteDb implements Db {
   readonly backend = "sqlite" as const;
@@ -99,15 +86,17 @@ class SqliteDb implements Db {
     this.#async = new KyselyQueries(
       new Kysely({ dialect: new SqliteDialect({ database: sqliteForKysely(db) }) }),
       "sqlite",
+      this,
     );
   }
 
-  exec(sql: string): void {
-    this.#db.exec(sql);
+  get owner(): Db {
+    return this;
   }
 
-  prepare(sql: string): SqlStatement {
-    return this.#db.prepare(sql) as unknown as SqlStatement;
+  /** Opened and migrated synchronously by openDatabaseAt(): ready at once. */
+  ready(): Promise<void> {
+    return Promise.resolve();
   }
 
   close(): void {
@@ -134,23 +123,12 @@ class SqliteDb implements Db {
   }
 }
 
-/** The URL without its password, for messages. */
-function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return "HERMES_DATABASE_URL";
-  }
-}
-
 /** Prepared statements kept per database (most recently used first out of the LRU's tail). */
 const STATEMENT_CACHE_SIZE = 256;
 
 /**
- * Make `db.prepare(sql)` reuse one compiled statement per SQL text (a bounded LRU). The code
- * prepares at every call; each fresh statement holds native memory that V8 cannot see, so
+ * Make `db.prepare(sql)` reuse one compiled statement per SQL text (a bounded LRU). Kysely's
+ * driver (sqlite_kysely_adapter.ts) prepares at every query; each fresh statement holds native memory that V8 cannot see, so
  * under load thousands of dead ones waited for a GC that had no reason to come (+100 MB at
  * 10,000 imports). Statements are synchronous, so sharing one between callers is safe; the
  * one per-statement mode we use (return arrays) is reset on every hand-out.
@@ -172,34 +150,24 @@ function cacheStatements(db: DatabaseSync): void {
   };
 }
 
-function migrate(db: Db): void {
+/**
+ * Bring the file up to date, synchronously at open (in process: nothing else can run yet). Each
+ * step runs in a transaction together with its user_version bump.
+ */
+function migrate(db: DatabaseSync): void {
   const { user_version } = db.prepare("PRAGMA user_version").get() as { user_version: number };
   for (let v = user_version; v < MIGRATIONS.length; v++) {
-    transaction(db, () => {
+    db.exec("BEGIN");
+    try {
       db.exec(MIGRATIONS[v].sqlite);
       db.exec(`PRAGMA user_version = ${v + 1}`);
-    });
+      db.exec("COMMIT");
+    } catch (err) {
+      if (db.isTransaction) db.exec("ROLLBACK");
+      throw err;
+    }
   }
 }
-
-/**
- * Run `fn` in one transaction: all its writes land together or not at all.
- * Nested calls join the outer transaction (SAVEPOINTs keep inner failures local).
- */
-export function transaction<T>(db: Db, fn: () => T): T {
-  const name = `sp_${++savepointCounter}`;
-  db.exec(`SAVEPOINT ${name}`);
-  try {
-    const result = fn();
-    db.exec(`RELEASE ${name}`);
-    return result;
-  } catch (err) {
-    db.exec(`ROLLBACK TO ${name}`);
-    db.exec(`RELEASE ${name}`);
-    throw err;
-  }
-}
-let savepointCounter = 0;
 
 /** Parse a JSON column, tolerating NULL. */
 export function parseJsonColumn<T>(value: unknown, fallback: T): T {

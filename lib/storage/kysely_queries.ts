@@ -8,7 +8,7 @@
 // request alone.
 import { type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 import { DatabaseUnavailableError } from "../errors.ts";
-import type { AsyncQueries, SqlRow, SqlWriteResult } from "./storage_interface.ts";
+import type { AsyncQueries, Db, SqlRow, SqlWriteResult } from "./storage_interface.ts";
 
 type Backend = "sqlite" | "postgres";
 // deno-lint-ignore no-explicit-any
@@ -21,6 +21,8 @@ export class KyselyQueries implements AsyncQueries {
     /** The database, or the transaction this object runs inside. */
     readonly kysely: AnyKysely,
     readonly backend: Backend,
+    /** The database this handle belongs to (AsyncQueries.owner). */
+    readonly owner: Db,
     readonly inTransaction = false,
   ) {}
 
@@ -52,7 +54,7 @@ export class KyselyQueries implements AsyncQueries {
           await sql`SET LOCAL statement_timeout = ${sql.lit(Math.round(opts.timeoutMs))}`
             .execute(trx);
         }
-        return await fn(new KyselyQueries(trx, this.backend, true));
+        return await fn(new KyselyQueries(trx, this.backend, this.owner, true));
       })
     );
   }

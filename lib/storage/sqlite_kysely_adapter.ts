@@ -1,7 +1,7 @@
 // node:sqlite as Kysely's SqliteDialect expects a database (the shape better-sqlite3 has):
 // `prepare(sql)` giving a statement that says whether it returns rows (`reader`) and takes its
 // parameters as one array. Invariant: it prepares through the connection's own `prepare`, so
-// the bounded statement cache in db.ts serves the async queries as it serves the sync ones.
+// the bounded statement cache in db.ts serves every query.
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import type { SqliteDatabase, SqliteStatement } from "kysely";
 

@@ -7,19 +7,6 @@ import type { RawBuilder } from "kysely";
 export type SqlValue = null | number | bigint | string | Uint8Array;
 export type SqlRow = Record<string, SqlValue>;
 
-/** What a write reports: rows changed and, for an insert into a rowid table, its new id. */
-export interface SqlRunResult {
-  changes: number | bigint;
-  lastInsertRowid: number | bigint;
-}
-
-/** One prepared statement: positional `?` parameters, synchronous like node:sqlite's. */
-export interface SqlStatement {
-  get(...params: SqlValue[]): SqlRow | undefined;
-  all(...params: SqlValue[]): SqlRow[];
-  run(...params: SqlValue[]): SqlRunResult;
-}
-
 /** What an async write reports: rows changed and, on SQLite, the new rowid of an insert. */
 export interface SqlWriteResult {
   changes: number;
@@ -37,6 +24,12 @@ export type SqlQuery = RawBuilder<unknown>;
  */
 export interface AsyncQueries {
   readonly backend: "sqlite" | "postgres";
+  /**
+   * The database this handle belongs to: a transaction's is its database, a database's is
+   * itself. What per-database state is keyed by (`busOf(handle.owner)`), from inside a
+   * transaction too.
+   */
+  readonly owner: Db;
   all<R = SqlRow>(query: SqlQuery): Promise<R[]>;
   get<R = SqlRow>(query: SqlQuery): Promise<R | undefined>;
   run(query: SqlQuery): Promise<SqlWriteResult>;
@@ -47,16 +40,21 @@ export interface AsyncQueries {
 }
 
 /**
- * The storage interface every concept file reads and writes through. The async half
- * (AsyncQueries) is the one to write new code against; the synchronous half (`prepare`, `exec`:
- * SQL text in SQLite's dialect) is what the concept files not yet moved still use. Two implementations: node:sqlite (the embedded default) and
- * PostgreSQL (lib/storage/postgres/, when HERMES_DATABASE_URL is set), which translates the few
- * dialect differences and answers synchronously through a worker. `backend` lets the rare
- * statement that cannot be written for both (full-text search) pick its own.
+ * The storage interface every concept file reads and writes through: an open database, with the
+ * async queries of AsyncQueries. Two implementations: node:sqlite (the embedded default, in
+ * process) and PostgreSQL (lib/storage/postgres/, when HERMES_DATABASE_URL is set: a postgres.js
+ * pool). `backend` lets the rare statement that cannot be written for both (full-text search)
+ * pick its own.
  */
 export interface Db extends AsyncQueries {
   readonly backend: "sqlite" | "postgres";
-  exec(sql: string): void;
-  prepare(sql: string): SqlStatement;
+  /**
+   * Resolves once the database can be used (PostgreSQL: connected, its schema or cloned
+   * database there, migrated); rejects, with a message naming the database, when it cannot.
+   * Every query awaits it first: awaiting it is only to fail early (at start-up). SQLite opens
+   * synchronously, so its is resolved at once.
+   */
+  ready(): Promise<void>;
+  /** Close it (PostgreSQL: end the pool in the background; later queries are refused). */
   close(): void;
 }

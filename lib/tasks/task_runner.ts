@@ -3,7 +3,6 @@
 // unattended jobs deny what would ask; then RunManager.start like a message typed by a person,
 // so the run is journaled, streamable and goes through approvals. Invariant: the outcome
 // recorded in history is read back from the run's own journal and metering, never guessed.
-// createSession/findSession are still synchronous (lib/sessions/ moves to async queries later).
 import { type AsyncQueries, type Db, sql } from "../storage/db.ts";
 import type { Clock } from "../ids.ts";
 import type { AppConfig } from "../settings/config.ts";
@@ -33,12 +32,12 @@ export function createTaskRunner(app: TaskRunnerApp): TaskRunner {
         job.workspace ?? app.config.defaultWorkspace,
       );
       let sessionId = job.deliver === "session" && job.target_session_id &&
-          findSession(app.db, job.target_session_id)
+          await findSession(app.db, job.target_session_id)
         ? job.target_session_id
         : null;
       if (!sessionId) {
         const when = new Date(run.slot * 1000).toISOString().slice(0, 16).replace("T", " ");
-        const session = createSession(app.db, app.clock, {
+        const session = await createSession(app.db, app.clock, {
           title: job.deliver === "session" ? job.name : `${job.name} · ${when}`,
           workspace,
           model: job.model ?? app.config.defaultModel ?? null,

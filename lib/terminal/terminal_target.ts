@@ -20,7 +20,7 @@ export async function terminalPlace(
   app: AppContext,
   sessionId: string,
 ): Promise<Omit<StartTerminal, "rows" | "cols">> {
-  const session = getSession(app.db, sessionId);
+  const session = await getSession(app.db, sessionId);
   let workspace: string;
   try {
     workspace = await Deno.realPath(session.workspace);

@@ -16,20 +16,20 @@ import { clarifyTool } from "./clarify.ts";
 import { skillTool } from "./skill_tool.ts";
 import { memoryTool } from "./memory_tool.ts";
 import { delegateTool } from "./delegate_tool.ts";
-import { configForProfile, sessionProfileSync } from "../agent/profiles.ts";
+import { configForProfile, sessionProfile } from "../agent/profiles.ts";
 import { changedCodeBaseline } from "../approvals/approvals.ts";
 
 /**
  * The built-in tools for one session (MCP tools are added by the engine). `profile` is the
  * session's profile (lib/agent/profiles.ts), whose skills and memory the tools use; the engine
- * reads it asynchronously and passes it. Without it (tests calling this directly) it is read on
- * the old synchronous path.
+ * has read it already and passes it. Without it (tests calling this directly) it is read here.
  */
-export function buildToolset(
+export async function buildToolset(
   app: EngineHost,
   session: { session_id: string; workspace: string },
-  profile: string = sessionProfileSync(app.db, session.session_id),
-): ToolDefinition[] {
+  profile?: string,
+): Promise<ToolDefinition[]> {
+  profile ??= await sessionProfile(app.db, session.session_id);
   const rt = app.tools;
   const profileConfig = configForProfile(app.config, profile);
   return [

@@ -2,8 +2,7 @@
 // the session's list and emits `todo_state` with the whole list, so the UI always shows the
 // latest plan. The list lives in memory per app and is seeded from the journal after a restart.
 import { z } from "zod";
-import type { Db } from "../storage/db.ts";
-import { parseJsonColumn } from "../storage/db.ts";
+import { type AsyncQueries, parseJsonColumn, sql } from "../storage/db.ts";
 import { defineTool, type ToolDefinition } from "./types.ts";
 
 export const TODO_STATUSES = ["pending", "in_progress", "completed", "cancelled"] as const;
@@ -15,13 +14,16 @@ export interface TodoItem {
 }
 
 /** The last plan a session's runs published (from the journal), or []. */
-export function lastJournaledTodos(db: Db, sessionId: string): TodoItem[] {
+export async function lastJournaledTodos(
+  db: AsyncQueries,
+  sessionId: string,
+): Promise<TodoItem[]> {
   try {
-    const row = db.prepare(
-      `SELECT e.data FROM stream_events e JOIN streams s ON s.stream_id = e.stream_id
-       WHERE s.session_id = ? AND e.event = 'todo_state'
-       ORDER BY s.started_at DESC, e.seq DESC LIMIT 1`,
-    ).get(sessionId) as { data: string } | undefined;
+    const row = await db.get<{ data: string }>(
+      sql`SELECT e.data FROM stream_events e JOIN streams s ON s.stream_id = e.stream_id
+          WHERE s.session_id = ${sessionId} AND e.event = 'todo_state'
+          ORDER BY s.started_at DESC, e.seq DESC LIMIT 1`,
+    );
     return parseJsonColumn<{ todos?: TodoItem[] }>(row?.data, {}).todos ?? [];
   } catch {
     return [];
@@ -44,7 +46,9 @@ export function renderTodos(todos: TodoItem[]): string {
   ].join("\n");
 }
 
-export function todoTool(deps: { db: Db; todos: Map<string, TodoItem[]> }): ToolDefinition {
+export function todoTool(
+  deps: { db: AsyncQueries; todos: Map<string, TodoItem[]> },
+): ToolDefinition {
   return defineTool({
     name: "todo",
     description: "Keep a visible plan for multi-step work. Call with `todos` to set the list " +
@@ -59,11 +63,12 @@ export function todoTool(deps: { db: Db; todos: Map<string, TodoItem[]> }): Tool
       })).max(100).optional(),
       merge: z.boolean().optional(),
     }),
-    execute(args, ctx) {
-      const current = deps.todos.get(ctx.sessionId) ?? lastJournaledTodos(deps.db, ctx.sessionId);
+    async execute(args, ctx) {
+      const current = deps.todos.get(ctx.sessionId) ??
+        await lastJournaledTodos(deps.db, ctx.sessionId);
       if (!args.todos) {
         deps.todos.set(ctx.sessionId, current);
-        return Promise.resolve({ output: renderTodos(current) });
+        return { output: renderTodos(current) };
       }
       let next: TodoItem[];
       if (args.merge) {
@@ -84,12 +89,12 @@ export function todoTool(deps: { db: Db; todos: Map<string, TodoItem[]> }): Tool
       } else {
         const missing = args.todos.find((t) => !t.content);
         if (missing) {
-          return Promise.resolve({
+          return {
             output:
               `Item "${missing.id}" has no content; give every item content, or use merge=true ` +
               "to update existing items.",
             isError: true,
-          });
+          };
         }
         next = args.todos.map((t) => ({
           id: t.id,
@@ -99,7 +104,7 @@ export function todoTool(deps: { db: Db; todos: Map<string, TodoItem[]> }): Tool
       }
       deps.todos.set(ctx.sessionId, next);
       ctx.emit({ event: "todo_state", data: { todos: next.map((t) => ({ ...t })) } });
-      return Promise.resolve({ output: renderTodos(next) });
+      return { output: renderTodos(next) };
     },
   });
 }

@@ -13,7 +13,7 @@ import { MEDIA_CSP, mediaPolicy } from "../../lib/workspace/media_policy.ts";
 
 export const handler: Handlers = {
   async GET(req, { app, url }) {
-    const session = getSession(app.db, requireParam(url, "session_id"));
+    const session = await getSession(app.db, requireParam(url, "session_id"));
     const name = requireParam(url, "name");
     const real = await resolveAttachment(sharedFilesDir(app.config), session.session_id, name);
     const info = await Deno.stat(real);

@@ -30,27 +30,27 @@ export const handler: Handlers = {
       ? await resolveTrustedWorkspace(app, body.workspace)
       : undefined;
     const sessionId = body.session_id
-      ? getSession(app.db, body.session_id).session_id
-      : createSession(app.db, app.clock, {
+      ? (await getSession(app.db, body.session_id)).session_id
+      : (await createSession(app.db, app.clock, {
         workspace: workspace ?? await resolveTrustedWorkspace(app, app.config.defaultWorkspace),
         model: body.model || app.config.defaultModel || null,
         model_provider: null,
         project_id: null,
-      }).session_id;
+      })).session_id;
     const started = await app.runs.start(app, {
       sessionId,
       message: body.message,
       ...(body.model ? { model: body.model } : {}),
       ...(workspace ? { workspace } : {}),
     });
-    while (getStream(app.db, started.stream_id)?.status === "running") {
+    while ((await getStream(app.db, started.stream_id))?.status === "running") {
       if (req.signal.aborted || app.live.signal.aborted) break;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
     // A long poll must not hold a shutdown (lib/server/live_responses.ts).
     if (app.live.signal.aborted) throw new BusyError(SHUTTING_DOWN);
-    const status = getStream(app.db, started.stream_id)?.status ?? "running";
-    const last = listMessages(app.db, sessionId, { limit: 1 }).at(0);
+    const status = (await getStream(app.db, started.stream_id))?.status ?? "running";
+    const last = (await listMessages(app.db, sessionId, { limit: 1 })).at(0);
     return json({
       ok: status === "done",
       session_id: sessionId,

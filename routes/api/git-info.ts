@@ -8,7 +8,7 @@ import { getSession } from "../../lib/sessions/sessions.ts";
 
 export const handler: Handlers = {
   async GET(_req, { app, url }) {
-    const session = getSession(app.db, requireParam(url, "session_id"));
+    const session = await getSession(app.db, requireParam(url, "session_id"));
     let workspace: string;
     try {
       workspace = await Deno.realPath(session.workspace);

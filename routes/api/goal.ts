@@ -41,13 +41,13 @@ function statusLine(g: Goal | null): string {
 export const handler: Handlers = {
   async GET(_req, { app, url }) {
     const sid = requireParam(url, "session_id");
-    getSession(app.db, sid);
+    await getSession(app.db, sid);
     const g = await getGoal(app.db, sid);
     return json({ goal: goalPayload(g), message: statusLine(g) });
   },
   async POST(req, { app }) {
     const { session_id, args } = await readBody(req, Body);
-    const session = getSession(app.db, session_id);
+    const session = await getSession(app.db, session_id);
     const text = args.trim();
     const lower = text.toLowerCase();
     const now = app.clock();

@@ -13,7 +13,7 @@ export const handler: Handlers = {
     const ws = url.searchParams.get("workspace");
     const workspace = ws !== null && !url.searchParams.has("session_id")
       ? await resolveTrustedWorkspace(app, ws)
-      : getSession(app.db, requireParam(url, "session_id")).workspace;
+      : (await getSession(app.db, requireParam(url, "session_id"))).workspace;
     const path = url.searchParams.get("path") || ".";
     return json(await listDirectory(workspace, path, { protect: app.config }));
   },

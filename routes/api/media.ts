@@ -32,7 +32,7 @@ export const handler: Handlers = {
     const path = requireParam(url, "path");
     const sid = url.searchParams.get("session_id");
     const roots = sid
-      ? [getSession(app.db, sid).workspace]
+      ? [(await getSession(app.db, sid)).workspace]
       : (await listWorkspaces(app)).map((w) => w.path);
     const secrets = await realSecretPaths(app.config);
 

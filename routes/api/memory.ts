@@ -18,7 +18,7 @@ import { getSession } from "../../lib/sessions/sessions.ts";
 export const handler: Handlers = {
   async GET(_req, { app, url }) {
     const sid = url.searchParams.get("session_id");
-    const session = sid ? getSession(app.db, sid) : null;
+    const session = sid ? await getSession(app.db, sid) : null;
     const asked = url.searchParams.get("profile");
     const profile = session
       ? await sessionProfile(app.db, session.session_id)

@@ -11,7 +11,7 @@ import { readUploadForm, storeUpload, uploadSessionId } from "../../lib/workspac
 export const handler: Handlers = {
   async POST(req, { app, url }) {
     const form = await readUploadForm(req, app.config.maxUploadBytes);
-    const session = getSession(app.db, uploadSessionId(form, url));
+    const session = await getSession(app.db, uploadSessionId(form, url));
     const file = form.get("file");
     if (!(file instanceof File)) {
       throw new ValidationError('No file in the upload (expected a field named "file")', "file");

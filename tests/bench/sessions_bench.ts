@@ -6,7 +6,7 @@
 // imported through the HTTP API by 8 clients in parallel, and the rate at the start and at the
 // end is printed. Targets: first page ≤ 10 ms at 100k; sidebar DOM ≤ 1,500 nodes at any count.
 import { createTestApp, serveTestApp, type TestApp } from "../helpers.ts";
-import { transaction } from "../../lib/storage/db.ts";
+import { sql } from "../../lib/storage/db.ts";
 import { createSession } from "../../lib/sessions/sessions.ts";
 import { appendMessages } from "../../lib/sessions/messages.ts";
 import { newSessionId } from "../../lib/ids.ts";
@@ -62,17 +62,26 @@ async function bench(
   return median;
 }
 
-/** `n` visible sessions spread over 60 days, straight into the table (seeding is not measured). */
-function seedSessions(app: TestApp, n: number, now: number): void {
+/**
+ * `n` visible sessions spread over 60 days, straight into the table, 500 rows a statement
+ * (seeding is not measured).
+ */
+async function seedSessions(app: TestApp, n: number, now: number): Promise<void> {
   const { db } = app.ctx;
-  const insert = db.prepare(
-    `INSERT INTO sessions (session_id, title, workspace, model, created_at, updated_at,
-       message_count, last_message_at) VALUES (?, ?, ?, 'bench-model', ?, ?, 3, ?)`,
-  );
-  transaction(db, () => {
-    for (let i = 0; i < n; i++) {
-      const t = now - (n - i) * (60 * 86_400 / n);
-      insert.run(newSessionId(), `Session ${i}: notes on topic ${i % 97}`, app.workspace, t, t, t);
+  await db.transaction(async (tx) => {
+    for (let from = 0; from < n; from += 500) {
+      const rows = [];
+      for (let i = from; i < Math.min(n, from + 500); i++) {
+        const t = now - (n - i) * (60 * 86_400 / n);
+        const title = `Session ${i}: notes on topic ${i % 97}`;
+        rows.push(
+          sql`(${newSessionId()}, ${title}, ${app.workspace}, 'bench-model', ${t}, ${t}, 3, ${t})`,
+        );
+      }
+      await tx.run(
+        sql`INSERT INTO sessions (session_id, title, workspace, model, created_at, updated_at,
+              message_count, last_message_at) VALUES ${sql.join(rows)}`,
+      );
     }
   });
 }
@@ -148,7 +157,7 @@ async function scale(n: number): Promise<void> {
   const app = await createTestApp({ clock: () => (now += 0.001) });
   try {
     const t0 = performance.now();
-    seedSessions(app, n, now);
+    await seedSessions(app, n, now);
     console.log(
       `\n${n.toLocaleString("en")} sessions (seeded in ${
         ((performance.now() - t0) / 1000).toFixed(1)
@@ -172,17 +181,20 @@ async function scale(n: number): Promise<void> {
     if (n === 10_000) {
       await bench(app, "/api/sessions", (b) => `unpaged, ${JSON.parse(b).sessions.length} rows`);
       const { db, clock } = app.ctx;
-      const s = createSession(db, clock, { workspace: app.workspace, title: "Long one" });
-      transaction(db, () => {
+      const s = await createSession(db, clock, { workspace: app.workspace, title: "Long one" });
+      await db.transaction(async (tx) => {
         for (let i = 0; i < 2_000; i++) {
-          const hit = createSession(db, clock, { workspace: app.workspace, title: `chat ${i}` });
-          appendMessages(db, clock, hit.session_id, [
+          const hit = await createSession(tx, clock, {
+            workspace: app.workspace,
+            title: `chat ${i}`,
+          });
+          await appendMessages(tx, clock, hit.session_id, [
             { role: "user", content: `question ${i} about something fairly ordinary` },
           ]);
         }
         for (let i = 0; i < 20; i++) {
-          appendMessages(
-            db,
+          await appendMessages(
+            tx,
             clock,
             s.session_id,
             Array.from({ length: 50 }, (_, j) => ({
@@ -211,10 +223,10 @@ async function scale(n: number): Promise<void> {
 
 /** A cursor halfway down the list (walking there by pages is not what is timed). */
 async function middleCursor(app: TestApp, n: number): Promise<string> {
-  const row = app.ctx.db.prepare(
-    `SELECT pinned, updated_at, session_id FROM sessions ORDER BY pinned DESC, updated_at DESC,
-       session_id DESC LIMIT 1 OFFSET ?`,
-  ).get(Math.floor(n / 2)) as { pinned: number; updated_at: number; session_id: string };
+  const row = (await app.ctx.db.get<{ pinned: number; updated_at: number; session_id: string }>(
+    sql`SELECT pinned, updated_at, session_id FROM sessions ORDER BY pinned DESC, updated_at DESC,
+       session_id DESC LIMIT 1 OFFSET ${Math.floor(n / 2)}`,
+  ))!;
   const { encodeCursor } = await import("../../lib/sessions/session_page.ts");
   return encodeCursor({
     pinned: row.pinned ? 1 : 0,

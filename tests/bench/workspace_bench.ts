@@ -17,7 +17,7 @@ const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length /
 const app = await createTestApp();
 try {
   const ws = app.workspace;
-  const sid = createSession(app.ctx.db, app.ctx.clock, { workspace: ws }).session_id;
+  const sid = (await createSession(app.ctx.db, app.ctx.clock, { workspace: ws })).session_id;
   let t0 = performance.now();
   for (let d = 0; d < 200; d++) {
     const dir = join(ws, `dir_${d}`);

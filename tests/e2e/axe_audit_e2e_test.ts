@@ -153,12 +153,12 @@ const MARKDOWN_ANSWER = "## Result\n\nThe **fix** is in `saveUpload()`:\n\n" +
   "- first\n- second\n\n> A quote.\n\nInline math $e^{i\\pi} + 1 = 0$ and display:\n\n" +
   "$$\\int_0^1 x^2\\,dx = \\frac{1}{3}$$\n\n[A link](https://example.com)\n";
 
-function seedMarkdownChat(app: TestApp): string {
-  const { session_id } = createSession(app.ctx.db, app.ctx.clock, {
+async function seedMarkdownChat(app: TestApp): Promise<string> {
+  const { session_id } = await createSession(app.ctx.db, app.ctx.clock, {
     workspace: app.workspace,
     title: "Markdown, math and code",
   });
-  appendMessages(app.ctx.db, app.ctx.clock, session_id, [
+  await appendMessages(app.ctx.db, app.ctx.clock, session_id, [
     { role: "user", content: "Show me everything" },
     { role: "assistant", content: MARKDOWN_ANSWER },
   ]);
@@ -180,7 +180,7 @@ browserTest(
   async () => {
     await withAppInBrowser({}, async ({ app, url, browser }) => {
       const seeded = await seedApp(app);
-      const mdChat = seedMarkdownChat(app);
+      const mdChat = await seedMarkdownChat(app);
       const audit = new Audit();
       const page = await browser.newPage();
 
@@ -453,7 +453,7 @@ browserTest("axe: login (auth on) and a share page", async () => {
   const browser: BrowserHarness = await launchBrowser();
   const audit = new Audit();
   try {
-    const sid = seedMarkdownChat(app);
+    const sid = await seedMarkdownChat(app);
     const page = await browser.newPage();
     await page.goto(`${server.url}/`);
     await page.waitForSelector("#login-password");

@@ -48,8 +48,8 @@ browserTest(
   "a 1,000-turn session opens under the DOM budget and loads older turns on scroll",
   async () => {
     await withAppInBrowser({}, async ({ app, url, browser }) => {
-      const s = createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace });
-      appendMessages(app.ctx.db, app.ctx.clock, s.session_id, seedMessages());
+      const s = await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace });
+      await appendMessages(app.ctx.db, app.ctx.clock, s.session_id, seedMessages());
       const page = await browser.newPage({ width: 1280, height: 860 });
       const t0 = performance.now();
       await page.goto(`${url}/?session=${s.session_id}`);

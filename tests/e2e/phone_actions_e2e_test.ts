@@ -17,12 +17,12 @@ const AXE_SOURCE = await Deno.readTextFile(
 );
 
 /** A chat of three settled turns, the first with a tool call whose arguments end in a bracket. */
-function seedChat(app: TestApp): string {
-  const { session_id } = createSession(app.ctx.db, app.ctx.clock, {
+async function seedChat(app: TestApp): Promise<string> {
+  const { session_id } = await createSession(app.ctx.db, app.ctx.clock, {
     workspace: app.workspace,
     title: "Three turns",
   });
-  appendMessages(app.ctx.db, app.ctx.clock, session_id, [
+  await appendMessages(app.ctx.db, app.ctx.clock, session_id, [
     { role: "user", content: "Read the upload handler (lib/upload.ts)" },
     {
       role: "assistant",
@@ -75,7 +75,7 @@ async function shot(page: Page, name: string): Promise<void> {
 
 browserTest("phone: message actions stay out of the way until a tap or focus", async () => {
   await withAppInBrowser({}, async ({ app, url, browser }) => {
-    const sid = seedChat(app);
+    const sid = await seedChat(app);
     const errors: string[] = [];
     const phone = await phoneContext(browser.context, errors);
     try {
@@ -144,7 +144,7 @@ browserTest("phone: message actions stay out of the way until a tap or focus", a
 async function crowdedChat(app: TestApp): Promise<string> {
   const deep = join(app.workspace, "projects", "customer-portal", "frontend");
   await Deno.mkdir(deep, { recursive: true });
-  const { session_id } = createSession(app.ctx.db, app.ctx.clock, {
+  const { session_id } = await createSession(app.ctx.db, app.ctx.clock, {
     workspace: deep,
     title: "Chips",
     model: "anthropic/claude-sonnet-4.5-thinking",
@@ -194,7 +194,7 @@ browserTest("phone: the composer's chips keep readable labels", async () => {
 
 browserTest("touch screens show no keyboard hint (phone and tablet)", async () => {
   await withAppInBrowser({}, async ({ app, url, browser }) => {
-    const sid = seedChat(app);
+    const sid = await seedChat(app);
     const errors: string[] = [];
     for (const size of [{ width: 390, height: 844 }, { width: 820, height: 1180 }]) {
       const phone = await phoneContext(browser.context, errors, size);
@@ -246,7 +246,7 @@ browserTest(
   "phone: every target of the transcript is 24×24 px or more (axe target-size)",
   async () => {
     await withAppInBrowser({}, async ({ app, url, browser }) => {
-      const sid = seedChat(app);
+      const sid = await seedChat(app);
       const errors: string[] = [];
       const phone = await phoneContext(browser.context, errors);
       try {
@@ -278,7 +278,7 @@ browserTest(
   async () => {
     await withAppInBrowser({}, async ({ app, url, browser }) => {
       strictEqual((await app.call("POST", "/api/settings", { language: "ar" })).status, 200);
-      const sid = seedChat(app);
+      const sid = await seedChat(app);
       const page = await browser.newPage({ width: 1280, height: 860 });
       await page.goto(`${url}/?session=${sid}`);
       await waitForIslands(page);

@@ -6,6 +6,7 @@ import { deepStrictEqual, match, ok as assert, strictEqual } from "node:assert/s
 import { parseDocument } from "yaml";
 import { browserTest, type Page, withAppInBrowser } from "./browser.ts";
 import { startFakeProvider } from "../fixtures/fake_provider.ts";
+import { sql } from "../../lib/storage/db.ts";
 
 async function openProviders(page: Page): Promise<void> {
   await page.locator('[data-action="control-center"]').click();
@@ -71,10 +72,12 @@ browserTest(
           "/api/session/new",
           {},
         );
-        app.ctx.db.prepare(
-          `INSERT INTO usage (session_id, model, model_provider, input_tokens, output_tokens,
-             cost, created_at) VALUES (?, 'fake-alpha', 'custom:fakeprov', 1200, 300, 0.0123, ?)`,
-        ).run(session.body.session.session_id, Date.now() / 1000);
+        await app.ctx.db.run(
+          sql`INSERT INTO usage (session_id, model, model_provider, input_tokens, output_tokens,
+                cost, created_at)
+              VALUES (${session.body.session.session_id}, 'fake-alpha', 'custom:fakeprov', 1200,
+                300, 0.0123, ${Date.now() / 1000})`,
+        );
 
         // Edit the models, keeping the masked key: the stored key stays and still works.
         await item.locator('[name="models"]').fill("fake-alpha");

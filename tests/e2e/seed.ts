@@ -29,40 +29,40 @@ export async function seedConsole(
   const api = await createProject(db, at(now - 30 * DAY), { name: "api-server", color: "#86C08B" });
   const docs = await createProject(db, at(now - 29 * DAY), { name: "docs", color: "#7BA7D9" });
   const byTitle: Record<string, string> = {};
-  const session = (title: string, age: number, project?: string, chat = true) => {
+  const session = async (title: string, age: number, project?: string, chat = true) => {
     const t = now - age;
-    const s = createSession(db, at(t), {
+    const s = await createSession(db, at(t), {
       workspace,
       title,
       model: "gpt-5-mini",
       model_provider: "openai",
     });
     if (chat) {
-      appendMessages(db, at(t), s.session_id, [
+      await appendMessages(db, at(t), s.session_id, [
         { role: "user", content: `About ${title.toLowerCase()}` },
         { role: "assistant", content: "Done." },
       ]);
     }
-    if (project) moveSession(db, s.session_id, project);
+    if (project) await moveSession(db, s.session_id, project);
     byTitle[title] = s.session_id;
     return s.session_id;
   };
 
-  const pinned = session("Release checklist for v2.4", 12 * DAY, api.project_id);
-  pinSession(db, at(now), pinned, true);
-  const withTranscript = session("Fix flaky upload test", 40 * 60, api.project_id, false);
-  session("Explain the approval queue", 3 * HOUR);
-  session("Draft the migration guide", 5 * HOUR, docs.project_id);
-  session("Profile slow session list", DAY + HOUR, api.project_id);
-  session("Rename config keys", DAY + 3 * HOUR);
-  session("Sketch MCP server settings", 3 * DAY);
-  session("Review PR #812: streaming resume", 4 * DAY, api.project_id);
-  session("Changelog wording", 9 * DAY, docs.project_id);
-  session("Dockerfile for arm64", 21 * DAY);
-  session("Benchmark sqlite WAL", 45 * DAY);
+  const pinned = await session("Release checklist for v2.4", 12 * DAY, api.project_id);
+  await pinSession(db, at(now), pinned, true);
+  const withTranscript = await session("Fix flaky upload test", 40 * 60, api.project_id, false);
+  await session("Explain the approval queue", 3 * HOUR);
+  await session("Draft the migration guide", 5 * HOUR, docs.project_id);
+  await session("Profile slow session list", DAY + HOUR, api.project_id);
+  await session("Rename config keys", DAY + 3 * HOUR);
+  await session("Sketch MCP server settings", 3 * DAY);
+  await session("Review PR #812: streaming resume", 4 * DAY, api.project_id);
+  await session("Changelog wording", 9 * DAY, docs.project_id);
+  await session("Dockerfile for arm64", 21 * DAY);
+  await session("Benchmark sqlite WAL", 45 * DAY);
 
   const t = now - 40 * 60;
-  appendMessages(db, at(t + 5), withTranscript, [
+  await appendMessages(db, at(t + 5), withTranscript, [
     {
       role: "user",
       content: "The upload test fails about one run in ten. Can you find out why?",

@@ -12,12 +12,12 @@ import { createTestApp, serveTestApp, type TestApp } from "../helpers.ts";
 
 const PASSWORD = "correct horse battery staple";
 
-function seed(app: TestApp): string {
-  const { session_id } = createSession(app.ctx.db, app.ctx.clock, {
+async function seed(app: TestApp): Promise<string> {
+  const { session_id } = await createSession(app.ctx.db, app.ctx.clock, {
     workspace: app.workspace,
     title: "Shared plan",
   });
-  appendMessages(app.ctx.db, app.ctx.clock, session_id, [
+  await appendMessages(app.ctx.db, app.ctx.clock, session_id, [
     { role: "user", content: "What is the plan?" },
     {
       role: "assistant",
@@ -43,7 +43,7 @@ async function signIn(page: Page, url: string): Promise<void> {
 browserTest("share: the owner shares from the sidebar, an anonymous reader sees it", async () => {
   await withAppInBrowser({ env: { HERMES_WEBUI_PASSWORD: PASSWORD } }, async (s) => {
     const { app, url, browser } = s;
-    seed(app);
+    await seed(app);
     const page = await browser.newPage();
     await signIn(page, url);
     const row = page.locator(".session-row", {

@@ -16,6 +16,7 @@ import { seedApp, type SeededConsole } from "./seed.ts";
 import { appendMessages } from "../../lib/sessions/messages.ts";
 import { createSession } from "../../lib/sessions/sessions.ts";
 import { sessionEvents } from "../../lib/sessions/session_events.ts";
+import { sql } from "../../lib/storage/db.ts";
 
 interface Fixture {
   app: TestApp;
@@ -52,16 +53,19 @@ const unexpected = (errors: string[], ...statuses: number[]) =>
 sidebarTest("search finds message text and shows the match highlighted and escaped", async (f) => {
   const { app, page, browser } = f;
   const clock = () => app.ctx.clock();
-  const hit = createSession(app.ctx.db, clock, { workspace: app.workspace, title: "Weekly sync" });
-  appendMessages(app.ctx.db, clock, hit.session_id, [
+  const hit = await createSession(app.ctx.db, clock, {
+    workspace: app.workspace,
+    title: "Weekly sync",
+  });
+  await appendMessages(app.ctx.db, clock, hit.session_id, [
     { role: "user", content: "Where did the <b>zeppelin</b> manifest go?" },
     { role: "assistant", content: "It moved to docs/." },
   ]);
-  const tricky = createSession(app.ctx.db, clock, {
+  const tricky = await createSession(app.ctx.db, clock, {
     workspace: app.workspace,
     title: '<img src=x onerror="alert(1)"> zeppelins',
   });
-  appendMessages(app.ctx.db, clock, tricky.session_id, [{ role: "user", content: "hi" }]);
+  await appendMessages(app.ctx.db, clock, tricky.session_id, [{ role: "user", content: "hi" }]);
 
   await page.goto(`${f.url}/`);
   await waitForIslands(page);
@@ -388,9 +392,11 @@ sidebarTest("projects: create with a colour, move a chat in, filter, rename, del
 sidebarTest("delete asks first; deleting the open chat creates nothing", async (f) => {
   const { app, page, browser, seeded } = f;
   const id = seeded.byTitle["Rename config keys"];
-  const count = () =>
-    (app.ctx.db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
-  const before = count();
+  const count = async () =>
+    Number(
+      (await app.ctx.db.get<{ n: number | string }>(sql`SELECT count(*) AS n FROM sessions`))?.n,
+    );
+  const before = await count();
   await page.goto(`${f.url}/?session=${id}`);
   await waitForIslands(page);
 
@@ -423,7 +429,7 @@ sidebarTest("delete asks first; deleting the open chat creates nothing", async (
   await browser.screenshot(page, "sidebar-delete-confirm");
   await dialog.locator("button", { hasText: "Cancel" }).click();
   await dialog.waitFor({ state: "detached" });
-  strictEqual(count(), before);
+  strictEqual(await count(), before);
 
   // Confirm deletes it; the open chat was deleted, so the page returns to the empty state.
   await openRowMenu(page, "Rename config keys");
@@ -433,7 +439,7 @@ sidebarTest("delete asks first; deleting the open chat creates nothing", async (
   await waitForIslands(page);
   await page.locator(".empty-state").waitFor();
   strictEqual(await row(page, "Rename config keys").count(), 0);
-  strictEqual(count(), before - 1, "deleted, and no session was created in its place");
+  strictEqual(await count(), before - 1, "deleted, and no session was created in its place");
   assertEquals(browser.errors, []);
 });
 
@@ -443,8 +449,11 @@ sidebarTest("the list refreshes on hermes:* run events without a reload", async 
   await waitForIslands(page);
   await page.evaluate(() => ((globalThis as { __kept?: number }).__kept = 7));
   const clock = () => app.ctx.clock();
-  const s = createSession(app.ctx.db, clock, { workspace: app.workspace, title: "Fresh run" });
-  appendMessages(app.ctx.db, clock, s.session_id, [{ role: "user", content: "go" }]);
+  const s = await createSession(app.ctx.db, clock, {
+    workspace: app.workspace,
+    title: "Fresh run",
+  });
+  await appendMessages(app.ctx.db, clock, s.session_id, [{ role: "user", content: "go" }]);
   strictEqual(await row(page, "Fresh run").count(), 0);
   await page.evaluate((sid) => {
     dispatchEvent(
@@ -461,8 +470,9 @@ sidebarTest("the list refreshes on hermes:* run events without a reload", async 
     );
   }, s.session_id);
   await row(page, "Fresh run").waitFor();
-  app.ctx.db.prepare("UPDATE sessions SET title = 'Fresh run, titled' WHERE session_id = ?")
-    .run(s.session_id);
+  await app.ctx.db.run(
+    sql`UPDATE sessions SET title = 'Fresh run, titled' WHERE session_id = ${s.session_id}`,
+  );
   await page.evaluate((sid) => {
     dispatchEvent(
       new CustomEvent("hermes:chat-ended", {

@@ -3,7 +3,6 @@
 // created elsewhere appearing at the top without a reload (the sessions events stream).
 import { deepStrictEqual as assertEquals, ok as assert, strictEqual } from "node:assert/strict";
 import { browserTest, waitForIslands, withAppInBrowser } from "./browser.ts";
-import { transaction } from "../../lib/storage/db.ts";
 import { createSession } from "../../lib/sessions/sessions.ts";
 import { appendMessages } from "../../lib/sessions/messages.ts";
 import { sessionEvents } from "../../lib/sessions/session_events.ts";
@@ -22,16 +21,16 @@ browserTest(
     return withAppInBrowser({ clock: () => (now += 600) }, async ({ app, url, browser }) => {
       const { db, clock } = app.ctx;
       const ids: string[] = [];
-      transaction(db, () => {
+      await db.transaction(async (tx) => {
         for (let i = 0; i < SESSIONS; i++) {
-          const s = createSession(db, clock, {
+          const s = await createSession(tx, clock, {
             workspace: app.workspace,
             title: `Chat number ${i}`,
           });
           ids.push(s.session_id);
         }
       });
-      appendMessages(db, clock, ids[0], [{ role: "user", content: "the oldest one" }]);
+      await appendMessages(db, clock, ids[0], [{ role: "user", content: "the oldest one" }]);
       // …which made it the newest; the oldest untouched one is now number 1.
       const last = { id: ids[1], title: "Chat number 1" };
 
@@ -103,7 +102,7 @@ browserTest(
     withAppInBrowser({}, async ({ app, url, browser }) => {
       const { db, clock } = app.ctx;
       for (let i = 0; i < 300; i++) {
-        createSession(db, clock, { workspace: app.workspace, title: `Existing ${i}` });
+        await createSession(db, clock, { workspace: app.workspace, title: `Existing ${i}` });
       }
       const page = await browser.newPage();
       await page.goto(`${url}/`);

@@ -76,13 +76,13 @@ function voiceTest(name: string, fn: (c: Ctx) => Promise<void>) {
       });
       strictEqual(status, 200);
       const now = () => Date.now() / 1000;
-      const s = createSession(app.ctx.db, now, {
+      const s = await createSession(app.ctx.db, now, {
         workspace: app.workspace,
         title: "Voice check",
         model: "fake-model",
         model_provider: "custom",
       });
-      appendMessages(app.ctx.db, now, s.session_id, [
+      await appendMessages(app.ctx.db, now, s.session_id, [
         { role: "user", content: "What is the plan?" },
         { role: "assistant", content: ANSWER },
       ]);

@@ -21,7 +21,7 @@ import { buildApp } from "../../main.ts";
 import { loadConfig } from "../../lib/settings/config.ts";
 import { createLogger } from "../../lib/log.ts";
 import { createSession } from "../../lib/sessions/sessions.ts";
-import { type Db, sql } from "../../lib/storage/db.ts";
+import { type Db, sql, type SqlQuery } from "../../lib/storage/db.ts";
 
 const RM = {
   command: "rm -rf build",
@@ -51,8 +51,8 @@ const ask = (app: TestApp, ctx: Awaited<ReturnType<typeof toolContext>>, req = R
     ...req,
   });
 
-const count = (app: TestApp, sql: string, ...args: string[]) =>
-  (app.ctx.db.prepare(sql).get(...args) as { n: number }).n;
+const count = async (app: TestApp, query: SqlQuery) =>
+  Number((await app.ctx.db.get<{ n: number | string }>(query))?.n ?? 0);
 
 /** Wait until the session has `n` pending approvals (a request stores itself asynchronously). */
 const pendingCount = (app: TestApp, sessionId: string, n: number, what = `${n} pending`) =>
@@ -124,7 +124,7 @@ Deno.test("choice once approves this time only; session approves the pattern for
     await pendingCount(app, ctx.sessionId, 1);
     await resolveApproval(app.ctx, { sessionId: ctx.sessionId, choice: "once" });
     strictEqual((await once).approved, true);
-    strictEqual(count(app, "SELECT COUNT(*) AS n FROM session_approvals"), 0);
+    strictEqual(await count(app, sql`SELECT COUNT(*) AS n FROM session_approvals`), 0);
 
     const again = ask(app, ctx);
     await pendingCount(app, ctx.sessionId, 1, "asked again after once");
@@ -204,7 +204,10 @@ Deno.test("choice always refuses to touch a malformed config and leaves the appr
 Deno.test("deny returns a BLOCKED result with the user's message to the agent", async () => {
   await withApp(async (app, ctx) => {
     await Deno.mkdir(join(app.workspace, "build"));
-    const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
+    const tools = await buildToolset(app.ctx, {
+      session_id: ctx.sessionId,
+      workspace: ctx.workspace,
+    });
     const result = runToolCall(tools, "terminal", { command: "rm -rf build" }, ctx);
     await pendingCount(app, ctx.sessionId, 1, "pending");
     const res = await app.call("POST", "/api/approval/respond", {
@@ -218,7 +221,7 @@ Deno.test("deny returns a BLOCKED result with the user's message to the agent", 
     match(out.output, /^BLOCKED: the command was not approved/);
     match(out.output, /The user said: "use git clean instead"/);
     ok((await Deno.stat(join(app.workspace, "build"))).isDirectory);
-    const row = app.ctx.db.prepare("SELECT status, choice, message FROM approvals").get();
+    const row = await app.ctx.db.get(sql`SELECT status, choice, message FROM approvals`);
     deepStrictEqual({ ...row }, {
       status: "denied",
       choice: "deny",
@@ -239,7 +242,7 @@ Deno.test("an unanswered approval expires after the timeout and blocks", async (
     timers.advance(1);
     const d = await decided;
     deepStrictEqual(d, { approved: false, via: "expired", message: "No answer within 300 s" });
-    const row = app.ctx.db.prepare("SELECT status FROM approvals").get() as { status: string };
+    const row = (await app.ctx.db.get<{ status: string }>(sql`SELECT status FROM approvals`))!;
     strictEqual(row.status, "expired");
     deepStrictEqual(ctx.events.at(-1)?.event, "approval_resolved");
     strictEqual((ctx.events.at(-1)?.data as { choice: string }).choice, "expired");
@@ -280,7 +283,10 @@ Deno.test("skip approvals runs dangerous commands unasked but never lifts the ha
       skip_approvals: true,
     });
     await Deno.mkdir(join(app.workspace, "build"));
-    const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
+    const tools = await buildToolset(app.ctx, {
+      session_id: ctx.sessionId,
+      workspace: ctx.workspace,
+    });
     const ran = await runToolCall(tools, "terminal", { command: "rm -rf build" }, ctx);
     strictEqual(ran.output, "(no output)\n[exit code 0]");
     const blocked = await runToolCall(tools, "terminal", { command: "rm -rf ~" }, ctx);
@@ -288,7 +294,7 @@ Deno.test("skip approvals runs dangerous commands unasked but never lifts the ha
     match(blocked.output, /^BLOCKED: this command is never allowed/);
     const fork = await runToolCall(tools, "terminal", { command: ":(){ :|:& };:" }, ctx);
     strictEqual(fork.denied, true);
-    strictEqual(count(app, "SELECT COUNT(*) AS n FROM approvals"), 0);
+    strictEqual(await count(app, sql`SELECT COUNT(*) AS n FROM approvals`), 0);
     const off = await app.call("POST", "/api/session/yolo", {
       session_id: ctx.sessionId,
       enabled: false,
@@ -388,7 +394,7 @@ Deno.test("approvals left pending by a stopped server expire at the next start; 
   const log = createLogger({ write: () => {} });
   try {
     const first = await buildApp(config(), { log });
-    const session = createSession(first.ctx.db, first.ctx.clock, { workspace: root });
+    const session = await createSession(first.ctx.db, first.ctx.clock, { workspace: root });
     let settled: ApprovalDecision | null = null;
     requestApproval(first.ctx, { sessionId: session.session_id, ...RM }).then((d) => settled = d);
     // Nobody waits for this one: closing the app settles it.
@@ -409,9 +415,9 @@ Deno.test("approvals left pending by a stopped server expire at the next start; 
       const body = await res.json();
       // No run survives a restart: a card for these could never run anything, so none shows.
       deepStrictEqual([body.pending, body.pending_count], [null, 0]);
-      const rows = second.ctx.db.prepare(
-        "SELECT status FROM approvals WHERE session_id = ? ORDER BY seq",
-      ).all(session.session_id) as Array<{ status: string }>;
+      const rows = await second.ctx.db.all<{ status: string }>(
+        sql`SELECT status FROM approvals WHERE session_id = ${session.session_id} ORDER BY seq`,
+      );
       deepStrictEqual(rows.map((r) => r.status), ["expired", "expired"]);
       // A new run's request is the head of the queue and takes the user's answer.
       const live = requestApproval(second.ctx, {
@@ -569,7 +575,10 @@ Deno.test("edit-then-run: the edited command runs once and the agent is told wha
   await withApp(async (app, ctx) => {
     await Deno.mkdir(join(app.workspace, "build", "tmp"), { recursive: true });
     await Deno.writeTextFile(join(app.workspace, "build", "keep.txt"), "keep");
-    const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
+    const tools = await buildToolset(app.ctx, {
+      session_id: ctx.sessionId,
+      workspace: ctx.workspace,
+    });
     const result = runToolCall(tools, "terminal", { command: "rm -rf build" }, ctx);
     await pendingCount(app, ctx.sessionId, 1, "pending");
     const { approval_id } = (await pendingApprovals(app.ctx.db, ctx.sessionId)).pending!;
@@ -599,7 +608,7 @@ Deno.test("edit-then-run: the edited command runs once and the agent is told wha
     );
     strictEqual(await Deno.readTextFile(join(app.workspace, "build", "keep.txt")), "keep");
     await rejects(() => Deno.stat(join(app.workspace, "build", "tmp")));
-    const row = app.ctx.db.prepare("SELECT status, edited_command FROM approvals").get();
+    const row = await app.ctx.db.get(sql`SELECT status, edited_command FROM approvals`);
     deepStrictEqual({ ...row }, { status: "approved", edited_command: "rm -rf build/tmp" });
   });
 });
@@ -607,7 +616,10 @@ Deno.test("edit-then-run: the edited command runs once and the agent is told wha
 Deno.test("edit-then-run: a hardline edit is refused and the approval stays pending", async () => {
   await withApp(async (app, ctx) => {
     await Deno.mkdir(join(app.workspace, "build"));
-    const tools = buildToolset(app.ctx, { session_id: ctx.sessionId, workspace: ctx.workspace });
+    const tools = await buildToolset(app.ctx, {
+      session_id: ctx.sessionId,
+      workspace: ctx.workspace,
+    });
     const result = runToolCall(tools, "terminal", { command: "rm -rf build" }, ctx);
     await pendingCount(app, ctx.sessionId, 1, "pending");
     for (const command of ["rm -rf ~", "rm -rf /", "  "]) {
@@ -638,9 +650,10 @@ Deno.test("edit-then-run: a hardline edit is refused and the approval stays pend
 
 Deno.test("GET /api/approval/inbox lists every session's pending approvals with titles", async () => {
   await withApp(async (app, ctx) => {
-    const other = createSession(app.ctx.db, app.ctx.clock, { workspace: ctx.workspace });
-    app.ctx.db.prepare("UPDATE sessions SET title = 'Deploy fix' WHERE session_id = ?")
-      .run(other.session_id);
+    const other = await createSession(app.ctx.db, app.ctx.clock, { workspace: ctx.workspace });
+    await app.ctx.db.run(
+      sql`UPDATE sessions SET title = 'Deploy fix' WHERE session_id = ${other.session_id}`,
+    );
     const empty = await app.call("GET", "/api/approval/inbox");
     deepStrictEqual(empty.body, { approvals: [], count: 0, sessions: 0 });
     const a = ask(app, ctx);
@@ -652,7 +665,10 @@ Deno.test("GET /api/approval/inbox lists every session's pending approvals with 
       ...RM,
       command: "git push --force",
     });
-    await until(() => count(app, "SELECT COUNT(*) AS n FROM approvals") === 3, "three pending");
+    await until(
+      async () => await count(app, sql`SELECT COUNT(*) AS n FROM approvals`) === 3,
+      "three pending",
+    );
     const res = await app.call<
       { approvals: Array<Record<string, unknown>>; count: number; sessions: number }
     >("GET", "/api/approval/inbox");
@@ -693,11 +709,11 @@ function gatedTransactions(app: TestApp, n: number): ApprovalApp {
   const allThere = new Promise<void>((r) => release = r);
   const gated: Db = {
     backend: db.backend,
+    owner: db,
     all: (q) => db.all(q),
     get: (q) => db.get(q),
     run: (q) => db.run(q),
-    exec: (text) => db.exec(text),
-    prepare: (text) => db.prepare(text),
+    ready: () => db.ready(),
     close: () => db.close(),
     async transaction(fn, opts) {
       if (++opened === n) release();
@@ -751,7 +767,10 @@ Deno.test("resolveApproval() of two racing answers applies exactly one; the othe
       1,
     );
     strictEqual(
-      count(app, "SELECT COUNT(*) AS n FROM session_approvals WHERE session_id = ?", ctx.sessionId),
+      await count(
+        app,
+        sql`SELECT COUNT(*) AS n FROM session_approvals WHERE session_id = ${ctx.sessionId}`,
+      ),
       choice === "session" ? 1 : 0,
     );
   });
@@ -792,7 +811,7 @@ Deno.test("an answer racing the timeout: exactly one ends the approval, and the 
       });
     timers.advance(300_000);
     const [outcome, decision] = await Promise.all([answer, decided]);
-    const row = app.ctx.db.prepare("SELECT status FROM approvals").get() as { status: string };
+    const row = (await app.ctx.db.get<{ status: string }>(sql`SELECT status FROM approvals`))!;
     if (outcome === "answered") {
       strictEqual(row.status, "approved");
       deepStrictEqual([decision.approved, decision.via], [true, "user"]);

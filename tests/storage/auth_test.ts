@@ -7,6 +7,7 @@ import { createRateLimiter } from "../../lib/security/rate_limit.ts";
 import { isPublicPath, safeNextPath } from "../../lib/security/request_guard.ts";
 import { PASSWORD_HASH_SETTING, revokeAllSessions, SECRET_FILE } from "../../lib/security/auth.ts";
 import { checkStartupSafety } from "../../main.ts";
+import { type AsyncQueries, sql } from "../../lib/storage/db.ts";
 import { ConfigError, loadConfig } from "../../lib/settings/config.ts";
 
 const PASSWORD = "correct horse battery staple";
@@ -291,21 +292,26 @@ Deno.test("more than 5 failed logins per minute from one client → 429", async 
   }
 });
 
+/** Store the password hash in the settings table, as the settings page does. */
+async function setPasswordHash(db: AsyncQueries, hash: string): Promise<void> {
+  await db.run(
+    sql`INSERT INTO settings (key, value) VALUES (${PASSWORD_HASH_SETTING}, ${hash})
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  );
+}
+
 Deno.test("a password stored in settings enables auth; changing it invalidates cookies", async () => {
   const app = await createTestApp();
   try {
     const hash = await hashPassword(PASSWORD);
-    const set = app.ctx.db.prepare(
-      "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-    );
-    set.run(PASSWORD_HASH_SETTING, hash);
+    await setPasswordHash(app.ctx.db, hash);
     strictEqual((await app.call("GET", "/api/auth/status")).body.auth_enabled, true);
     strictEqual((await app.request("GET", "/api/nope")).status, 401);
     strictEqual((await login(app, "wrong")).res.status, 401);
     const { cookie } = await login(app);
     strictEqual((await app.request("GET", "/api/nope", undefined, { cookie })).status, 404);
 
-    set.run(PASSWORD_HASH_SETTING, await hashPassword("a new password"));
+    await setPasswordHash(app.ctx.db, await hashPassword("a new password"));
     strictEqual((await app.request("GET", "/api/nope", undefined, { cookie })).status, 401);
     strictEqual((await login(app)).res.status, 401, "the old password no longer works");
     const fresh = (await login(app, "a new password")).cookie;
@@ -316,7 +322,7 @@ Deno.test("a password stored in settings enables auth; changing it invalidates c
     // The signing secret lives in the state dir, readable by its owner only.
     const info = await Deno.stat(join(app.stateDir, SECRET_FILE));
     strictEqual(info.mode! & 0o777, 0o600);
-    app.ctx.db.prepare("DELETE FROM settings WHERE key = ?").run(PASSWORD_HASH_SETTING);
+    await app.ctx.db.run(sql`DELETE FROM settings WHERE key = ${PASSWORD_HASH_SETTING}`);
     strictEqual((await app.call("GET", "/api/auth/status")).body.auth_enabled, false);
   } finally {
     await app.close();
@@ -382,9 +388,9 @@ Deno.test("checkStartupSafety() refuses a non-loopback bind without any password
       () => checkStartupSafety(app.ctx.config, app.ctx.db),
       /Refusing to listen on 0\.0\.0\.0/,
     );
-    app.ctx.db.prepare("INSERT INTO settings (key, value) VALUES (?, ?)").run(
-      PASSWORD_HASH_SETTING,
-      await hashPassword(PASSWORD),
+    const hash = await hashPassword(PASSWORD);
+    await app.ctx.db.run(
+      sql`INSERT INTO settings (key, value) VALUES (${PASSWORD_HASH_SETTING}, ${hash})`,
     );
     await checkStartupSafety(app.ctx.config, app.ctx.db);
   } finally {

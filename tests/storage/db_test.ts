@@ -1,9 +1,22 @@
-import { deepStrictEqual as assertEquals, ok, strictEqual, throws } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok, rejects, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { MIGRATIONS, openDatabaseAt, transaction } from "../../lib/storage/db.ts";
+import { type Db, MIGRATIONS, openDatabaseAt, sql } from "../../lib/storage/db.ts";
+import { checkIntegrity } from "../../lib/storage/integrity.ts";
 
 async function tempDir(): Promise<string> {
   return await Deno.makeTempDir({ prefix: "hermes-db-" });
+}
+
+/** One PRAGMA's value (SQLite). */
+async function pragma(db: Db, name: string): Promise<unknown> {
+  return Object.values(await db.get(sql.raw(`PRAGMA ${name}`)) ?? {})[0];
+}
+
+/** The schema history's version the database is at, on either backend. */
+async function schemaVersion(db: Db): Promise<number> {
+  if (db.backend === "sqlite") return Number(await pragma(db, "user_version"));
+  const row = await db.get<{ version: number }>(sql`SELECT version FROM hermes_schema_version`);
+  return Number(row?.version);
 }
 
 Deno.test("openDatabaseAt() migrates to the latest user_version with WAL and foreign keys on", async () => {
@@ -11,70 +24,88 @@ Deno.test("openDatabaseAt() migrates to the latest user_version with WAL and for
   try {
     const path = join(dir, "t.db");
     const db = openDatabaseAt(path);
-    const pragma = (name: string) => Object.values(db.prepare(`PRAGMA ${name}`).get()!)[0];
+    await db.ready();
     // The suite runs on both backends (HERMES_DATABASE_URL): one history, one version number;
     // WAL, foreign keys and the busy timeout are SQLite's switches (PostgreSQL has them built in).
     const latest = MIGRATIONS.length;
-    strictEqual(pragma("user_version"), latest);
+    strictEqual(await schemaVersion(db), latest);
     if (db.backend === "sqlite") {
-      strictEqual(pragma("journal_mode"), "wal");
-      strictEqual(pragma("foreign_keys"), 1);
-      strictEqual(pragma("busy_timeout"), 5000);
+      strictEqual(await pragma(db, "journal_mode"), "wal");
+      strictEqual(await pragma(db, "foreign_keys"), 1);
+      strictEqual(await pragma(db, "busy_timeout"), 5000);
     }
-    db.prepare(
-      "INSERT INTO sessions (session_id, workspace, created_at, updated_at) VALUES ('abcabcabcabc', '/w', 1, 1)",
-    ).run();
+    await db.run(
+      sql`INSERT INTO sessions (session_id, workspace, created_at, updated_at)
+          VALUES ('abcabcabcabc', '/w', 1, 1)`,
+    );
     db.close();
     // Reopening an up-to-date database runs no migration again and keeps the data.
     const again = openDatabaseAt(path);
-    const { n } = again.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number };
-    strictEqual(n, 1);
-    strictEqual(Object.values(again.prepare("PRAGMA user_version").get()!)[0], latest);
+    const counted = await again.get<{ n: number }>(sql`SELECT count(*) AS n FROM sessions`);
+    strictEqual(Number(counted?.n), 1);
+    strictEqual(await schemaVersion(again), latest);
     again.close();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
 
-Deno.test("foreign keys reject a message for a session that does not exist", () => {
+Deno.test("ready() resolves once the database can be used; a handle's owner is its database", async () => {
   const db = openDatabaseAt(":memory:");
   try {
-    throws(() =>
-      db.prepare(
-        "INSERT INTO messages (session_id, idx, role, content, timestamp) VALUES ('nope', 0, 'user', 'x', 1)",
-      ).run()
+    await db.ready();
+    strictEqual(db.owner, db);
+    await db.transaction(async (tx) => {
+      strictEqual(tx.owner, db, "a transaction's owner is the database it runs on");
+      await tx.transaction((inner) => Promise.resolve(strictEqual(inner.owner, db)));
+    });
+  } finally {
+    db.close();
+  }
+});
+
+Deno.test("foreign keys reject a message for a session that does not exist", async () => {
+  const db = openDatabaseAt(":memory:");
+  try {
+    await rejects(
+      db.run(
+        sql`INSERT INTO messages (session_id, idx, role, content, timestamp)
+            VALUES ('nope', 0, 'user', 'x', 1)`,
+      ),
     );
   } finally {
     db.close();
   }
 });
 
-Deno.test("transaction() commits together or not at all, and nests", () => {
+Deno.test("transaction() commits together or not at all, and nests", async () => {
   const db = openDatabaseAt(":memory:");
   try {
-    const insert = (k: string) =>
-      db.prepare("INSERT INTO settings (key, value) VALUES (?, '1')").run(k);
-    const keys = () =>
-      (db.prepare("SELECT key FROM settings ORDER BY key").all() as Array<{ key: string }>).map(
+    const insert = (q: Pick<Db, "run">, k: string) =>
+      q.run(sql`INSERT INTO settings (key, value) VALUES (${k}, '1')`);
+    const keys = async () =>
+      (await db.all<{ key: string }>(sql`SELECT key FROM settings ORDER BY key`)).map(
         (r) => r.key,
       );
-    throws(() =>
-      transaction(db, () => {
-        insert("a");
+    await rejects(
+      db.transaction(async (tx) => {
+        await insert(tx, "a");
         throw new Error("boom");
-      }), /boom/);
-    assertEquals(keys(), []);
-    transaction(db, () => {
-      insert("b");
+      }),
+      /boom/,
+    );
+    assertEquals(await keys(), []);
+    await db.transaction(async (tx) => {
+      await insert(tx, "b");
       try {
-        transaction(db, () => {
-          insert("c");
+        await tx.transaction(async (inner) => {
+          await insert(inner, "c");
           throw new Error("inner");
         });
       } catch { /* the inner failure stays local */ }
-      insert("d");
+      await insert(tx, "d");
     });
-    assertEquals(keys(), ["b", "d"]);
+    assertEquals(await keys(), ["b", "d"]);
   } finally {
     db.close();
   }
@@ -92,18 +123,19 @@ import { appendMessages, truncateMessages } from ${
   JSON.stringify(new URL("../../lib/sessions/messages.ts", import.meta.url).href)
 };
 const db = openDatabaseAt(Deno.args[0]);
+await db.ready();
 const clock = () => Date.now() / 1000;
-let sid = createSession(db, clock, { workspace: "/w", title: "crash" }).session_id;
+let sid = (await createSession(db, clock, { workspace: "/w", title: "crash" })).session_id;
 let i = 0;
 console.log("ready");
 while (true) {
-  if (i % 25 === 0) sid = createSession(db, clock, { workspace: "/w", title: "crash " + i }).session_id;
-  appendMessages(db, clock, sid, [
+  if (i % 25 === 0) sid = (await createSession(db, clock, { workspace: "/w", title: "crash " + i })).session_id;
+  await appendMessages(db, clock, sid, [
     { role: "user", content: "question " + i + " " + "x".repeat(i % 400) },
     { role: "assistant", content: "answer " + i, tool_calls: [{ id: "c" + i, type: "function", function: { name: "ls", arguments: "{}" } }] },
     { role: "tool", content: "result " + i, tool_call_id: "c" + i },
   ]);
-  if (i % 7 === 0) truncateMessages(db, sid, 1);
+  if (i % 7 === 0) await truncateMessages(db, sid, 1);
   i++;
 }
 `;
@@ -115,7 +147,7 @@ Deno.test("a writer killed with SIGKILL mid-writes leaves a consistent database"
     const dbPath = join(dir, "crash.db");
     await Deno.writeTextFile(script, WRITER);
     const child = new Deno.Command(Deno.execPath(), {
-      // The project's config: the PostgreSQL backend's worker imports its npm client by name.
+      // The project's config: the storage imports its npm clients (kysely, postgres) by name.
       args: [
         "run",
         "-A",
@@ -142,31 +174,31 @@ Deno.test("a writer killed with SIGKILL mid-writes leaves a consistent database"
 
     const db = openDatabaseAt(dbPath);
     try {
-      const integrity = db.prepare("PRAGMA integrity_check").get() as Record<string, string>;
-      assertEquals(Object.values(integrity), ["ok"]);
-      const sessions = db.prepare(
-        `SELECT s.session_id, s.message_count,
-                (SELECT count(*) FROM messages m WHERE m.session_id = s.session_id) AS actual,
-                (SELECT coalesce(max(idx), -1) FROM messages m WHERE m.session_id = s.session_id) AS max_idx
-         FROM sessions s`,
-      ).all() as Array<
+      assertEquals(await checkIntegrity(db, true), "ok");
+      const sessions = await db.all<
         { session_id: string; message_count: number; actual: number; max_idx: number }
-      >;
+      >(
+        sql`SELECT s.session_id, s.message_count,
+                (SELECT count(*) FROM messages m WHERE m.session_id = s.session_id) AS actual,
+                (SELECT coalesce(max(idx), -1) FROM messages m
+                 WHERE m.session_id = s.session_id) AS max_idx
+            FROM sessions s`,
+      );
       ok(sessions.length > 0, "the writer wrote something");
-      const { n: total } = db.prepare("SELECT count(*) AS n FROM messages").get() as { n: number };
+      const total = Number(
+        (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM messages`))?.n,
+      );
       ok(total > 0, "the writer wrote messages");
       for (const s of sessions) {
-        strictEqual(s.message_count, s.actual, `message_count of ${s.session_id}`);
-        strictEqual(s.max_idx, s.actual - 1, `idx has no gaps in ${s.session_id}`);
+        strictEqual(Number(s.message_count), Number(s.actual), `message_count of ${s.session_id}`);
+        strictEqual(Number(s.max_idx), Number(s.actual) - 1, `idx has no gaps in ${s.session_id}`);
       }
       if (db.backend === "sqlite") {
         // Every message is in the search index exactly once (PostgreSQL's index is an
         // expression index on messages itself: nothing to drift).
-        const { n: indexed } = db.prepare("SELECT count(*) AS n FROM message_fts").get() as {
-          n: number;
-        };
-        strictEqual(indexed, total);
-        db.exec("INSERT INTO message_fts(message_fts) VALUES ('integrity-check')");
+        const indexed = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM message_fts`);
+        strictEqual(indexed?.n, total);
+        await db.run(sql`INSERT INTO message_fts(message_fts) VALUES ('integrity-check')`);
       }
     } finally {
       db.close();

@@ -9,6 +9,7 @@ import type { RecordedRequest } from "../fixtures/fake_provider.ts";
 import type { SseEvent } from "../fixtures/sse_client.ts";
 import { applyEvent, createLiveRun } from "../../lib/shared/transcript_live.ts";
 import type { SequencedEvent } from "../../lib/shared/chat_events.ts";
+import { sql } from "../../lib/storage/db.ts";
 
 function toolNames(req: RecordedRequest): string[] {
   return ((req.body.tools ?? []) as Array<{ function?: { name: string }; name?: string }>)
@@ -89,16 +90,18 @@ Deno.test("delegate runs a child with a fresh context and a tool subset; its ans
     strictEqual(prog[0].step, 1);
 
     // A hidden child session linked to the parent and the call, in the parent's workspace.
-    const child = h.app.ctx.db.prepare(
-      "SELECT session_id, parent_session_id, delegate_call_id, workspace FROM sessions WHERE delegate_call_id IS NOT NULL",
-    ).all() as unknown as ChildRow[];
+    const child = await h.app.ctx.db.all<ChildRow>(
+      sql`SELECT session_id, parent_session_id, delegate_call_id, workspace FROM sessions
+          WHERE delegate_call_id IS NOT NULL`,
+    );
     strictEqual(child.length, 1);
     strictEqual(child[0].parent_session_id, h.sessionId);
     strictEqual(child[0].delegate_call_id, "call_del");
     strictEqual(prog[0].child_session_id, child[0].session_id);
-    const parentRow = h.app.ctx.db.prepare("SELECT workspace FROM sessions WHERE session_id = ?")
-      .get(h.sessionId) as { workspace: string };
-    strictEqual(child[0].workspace, parentRow.workspace);
+    const parentRow = await h.app.ctx.db.get<{ workspace: string }>(
+      sql`SELECT workspace FROM sessions WHERE session_id = ${h.sessionId}`,
+    );
+    strictEqual(child[0].workspace, parentRow?.workspace);
 
     // Cost rolls up: the parent's turn shows all four steps; each token is stored once.
     const done = res.events.find((e) => e.event === "done")!.data;
@@ -106,9 +109,9 @@ Deno.test("delegate runs a child with a fresh context and a tool subset; its ans
     strictEqual(done.usage.output_tokens, 10 + 5 + 6 + 20);
     const metering = res.events.find((e) => e.event === "metering")!.data;
     strictEqual(metering.input_tokens, 410);
-    const rows = h.app.ctx.db.prepare(
-      "SELECT session_id, input_tokens, output_tokens FROM usage ORDER BY created_at, id",
-    ).all() as Array<{ session_id: string; input_tokens: number; output_tokens: number }>;
+    const rows = await h.app.ctx.db.all<
+      { session_id: string; input_tokens: number; output_tokens: number }
+    >(sql`SELECT session_id, input_tokens, output_tokens FROM usage ORDER BY created_at, id`);
     deepStrictEqual(rows.map((r) => [r.session_id, r.input_tokens, r.output_tokens]), [
       [child[0].session_id, 110, 11],
       [h.sessionId, 300, 30],
@@ -171,12 +174,12 @@ Deno.test("a child's dangerous command asks in the parent's stream and a deny re
     const { stream_id } = await h.start("clean up");
     const statuses: string[] = [];
     const res = await h.stream(stream_id, {
-      onEvent: (e) => {
+      onEvent: async (e) => {
         if (e.event !== "approval") return;
-        const row = h.app.ctx.db.prepare(
-          "SELECT status FROM tool_calls WHERE tool_call_id = 'call_del'",
-        ).get() as { status: string };
-        statuses.push(row.status);
+        const row = await h.app.ctx.db.get<{ status: string }>(
+          sql`SELECT status FROM tool_calls WHERE tool_call_id = 'call_del'`,
+        );
+        statuses.push(row!.status);
         void h.call("POST", "/api/approval/respond", {
           session_id: h.sessionId,
           approval_id: e.data.approval_id,
@@ -201,10 +204,10 @@ Deno.test("a child's dangerous command asks in the parent's stream and a deny re
       ["child_rm", "running"],
       ["child_rm", "denied"],
     ]);
-    const childCall = h.app.ctx.db.prepare(
-      "SELECT status FROM tool_calls WHERE tool_call_id = 'child_rm'",
-    ).get() as { status: string };
-    strictEqual(childCall.status, "denied");
+    const childCall = await h.app.ctx.db.get<{ status: string }>(
+      sql`SELECT status FROM tool_calls WHERE tool_call_id = 'child_rm'`,
+    );
+    strictEqual(childCall?.status, "denied");
     strictEqual(res.events.at(-1)!.event, "stream_end");
   } finally {
     await h.close();
@@ -240,17 +243,18 @@ Deno.test("cancelling the parent cancels the child and its running command", asy
       },
     });
     strictEqual(res.events.at(-1)!.event, "cancel");
-    const child = h.app.ctx.db.prepare(
-      "SELECT session_id, active_stream_id FROM sessions WHERE delegate_call_id = 'call_del'",
-    ).get() as { session_id: string; active_stream_id: string | null };
-    const stream = h.app.ctx.db.prepare("SELECT status FROM streams WHERE session_id = ?")
-      .get(child.session_id) as { status: string };
-    strictEqual(stream.status, "cancelled");
+    const child = (await h.app.ctx.db.get<{ session_id: string; active_stream_id: string | null }>(
+      sql`SELECT session_id, active_stream_id FROM sessions WHERE delegate_call_id = 'call_del'`,
+    ))!;
+    const stream = await h.app.ctx.db.get<{ status: string }>(
+      sql`SELECT status FROM streams WHERE session_id = ${child.session_id}`,
+    );
+    strictEqual(stream?.status, "cancelled");
     strictEqual(child.active_stream_id, null);
-    const call = h.app.ctx.db.prepare(
-      "SELECT status FROM tool_calls WHERE tool_call_id = 'child_sleep'",
-    ).get() as { status: string };
-    strictEqual(call.status, "error");
+    const call = await h.app.ctx.db.get<{ status: string }>(
+      sql`SELECT status FROM tool_calls WHERE tool_call_id = 'child_sleep'`,
+    );
+    strictEqual(call?.status, "error");
     // The child asked its model nothing more, and its command never finished.
     await new Promise((r) => setTimeout(r, 200));
     strictEqual(h.fake.chatRequests.length, 2);
@@ -308,10 +312,10 @@ Deno.test("a child that fails or hits its step cap is a tool result, and the par
     ok(toolNames(h.fake.chatRequests[3]).includes("delegate"));
     strictEqual(h.fake.chatRequests.length, 6);
     // Only two children were created (the refused call made none).
-    const n = h.app.ctx.db.prepare(
-      "SELECT count(*) AS n FROM sessions WHERE delegate_call_id IS NOT NULL",
-    ).get() as { n: number };
-    strictEqual(n.n, 2);
+    const n = await h.app.ctx.db.get<{ n: number | string }>(
+      sql`SELECT count(*) AS n FROM sessions WHERE delegate_call_id IS NOT NULL`,
+    );
+    strictEqual(Number(n?.n), 2);
     const done = res.events.find((e) => e.event === "done");
     ok(done, "the parent finished normally");
 
@@ -322,13 +326,13 @@ Deno.test("a child that fails or hits its step cap is a tool result, and the par
       (await h.call("POST", "/api/session/delete", { session_id: h.sessionId })).status,
       200,
     );
-    const left = h.app.ctx.db.prepare(
-      "SELECT count(*) AS n FROM sessions WHERE delegate_call_id IS NOT NULL",
-    ).get() as { n: number };
-    strictEqual(left.n, 0);
+    const left = await h.app.ctx.db.get<{ n: number | string }>(
+      sql`SELECT count(*) AS n FROM sessions WHERE delegate_call_id IS NOT NULL`,
+    );
+    strictEqual(Number(left?.n), 0);
     ok(
-      h.app.ctx.db.prepare("SELECT 1 FROM sessions WHERE session_id = ?").get(
-        fork.body.session.session_id,
+      await h.app.ctx.db.get(
+        sql`SELECT 1 AS one FROM sessions WHERE session_id = ${fork.body.session.session_id}`,
       ),
       "the fork survives",
     );

@@ -4,6 +4,7 @@
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { startHarness, waitFor } from "../fixtures/engine_harness.ts";
 import { tokenText } from "../fixtures/sse_client.ts";
+import { sql } from "../../lib/storage/db.ts";
 
 /** 300 small deltas with distinct content, so any loss or repeat changes the text. */
 const PIECES = Array.from({ length: 300 }, (_, i) => `w${i}${i % 7 === 0 ? "\n" : " "}`);
@@ -82,11 +83,10 @@ Deno.test("a server killed mid-turn marks the run interrupted on restart and kee
     strictEqual(tokenText(seen.events), partial);
     // The streaming answer reaches the transcript within the persist interval.
     await waitFor(
-      () => {
-        const row = h.app.ctx.db.prepare("SELECT content FROM messages WHERE role = 'assistant'")
-          .get() as
-            | { content: string }
-            | undefined;
+      async () => {
+        const row = await h.app.ctx.db.get<{ content: string }>(
+          sql`SELECT content FROM messages WHERE role = 'assistant'`,
+        );
         return row?.content === partial;
       },
       3000,
@@ -100,10 +100,9 @@ Deno.test("a server killed mid-turn marks the run interrupted on restart and kee
     strictEqual(resumed.events[0].data.type, "interrupted");
     ok(resumed.events[0].data.hint);
     // The journal also records the stream_end after it (the SSE stream closes at apperror).
-    const rows = h.app.ctx.db.prepare(
-      "SELECT event FROM stream_events WHERE stream_id = ? ORDER BY seq",
-    )
-      .all(stream_id) as Array<{ event: string }>;
+    const rows = await h.app.ctx.db.all<{ event: string }>(
+      sql`SELECT event FROM stream_events WHERE stream_id = ${stream_id} ORDER BY seq`,
+    );
     deepStrictEqual(rows.slice(-2).map((r) => r.event), ["apperror", "stream_end"]);
     const session = (await h.call("GET", `/api/session?session_id=${h.sessionId}`)).body.session;
     strictEqual(session.active_stream_id, null);
@@ -185,12 +184,9 @@ Deno.test("cancel while a tool waits for approval denies it and marks the call a
     const names = res.events.map((e) => e.event);
     ok(names.includes("approval"), names.join(","));
     strictEqual(names.at(-1), "cancel");
-    const row = h.app.ctx.db.prepare(
-      "SELECT status, result FROM tool_calls WHERE tool_call_id = 'call_rm'",
-    ).get() as {
-      status: string;
-      result: string;
-    };
+    const row = (await h.app.ctx.db.get<{ status: string; result: string }>(
+      sql`SELECT status, result FROM tool_calls WHERE tool_call_id = 'call_rm'`,
+    ))!;
     strictEqual(row.status, "error");
     match(row.result, /Cancelled/);
     const pending = await h.call("GET", `/api/approval/pending?session_id=${h.sessionId}`);
@@ -205,13 +201,18 @@ Deno.test("deleting a session mid-run stops the run cleanly and the server carri
   try {
     h.fake.enqueue({ text: PIECES, delayMs: 2 });
     const { stream_id } = await h.start("long one");
+    let deleted: Promise<unknown> | undefined;
     const res = await h.stream(stream_id, {
       onEvent: (e) => {
-        if (e.seq === 5) void h.call("POST", "/api/session/delete", { session_id: h.sessionId });
+        if (e.seq === 5) {
+          deleted = h.call("POST", "/api/session/delete", { session_id: h.sessionId });
+        }
       },
     });
     ok(res.closedByServer, "the stream ends instead of hanging");
     await waitFor(() => !h.app.ctx.runs.get(stream_id), 3000, "the run to stop");
+    // The run stops as the delete begins; its journal is gone once the delete has answered.
+    await deleted;
     strictEqual((await h.call("GET", `/api/chat/stream?stream_id=${stream_id}`)).status, 404);
     h.sessionId = await h.newSession();
     h.fake.enqueue({ text: "still here" });

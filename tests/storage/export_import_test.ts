@@ -2,6 +2,7 @@ import { deepStrictEqual as assertEquals, match, ok, strictEqual } from "node:as
 import { createTestApp, type TestApp } from "../helpers.ts";
 import { addUsage } from "../../lib/sessions/sessions.ts";
 import { appendMessages } from "../../lib/sessions/messages.ts";
+import { sql } from "../../lib/storage/db.ts";
 
 type Json = Record<string, unknown>;
 
@@ -23,7 +24,7 @@ async function richSession(app: TestApp): Promise<string> {
   });
   const sid = body.session.session_id as string;
   await app.call("POST", "/api/session/rename", { session_id: sid, title: "Deploy <notes> & co" });
-  appendMessages(app.ctx.db, app.ctx.clock, sid, [
+  await appendMessages(app.ctx.db, app.ctx.clock, sid, [
     {
       role: "user",
       content: "List files <script>alert(1)</script>",
@@ -55,11 +56,13 @@ async function richSession(app: TestApp): Promise<string> {
       }],
     },
   ]);
-  app.ctx.db.prepare(
-    `INSERT INTO tool_calls (session_id, tool_call_id, turn_id, name, args, status, result, started_at, duration)
-     VALUES (?, 'call_1', 't1', 'ls', '{"path":"."}', 'completed', 'a.txt', 1700000001, 0.25)`,
-  ).run(sid);
-  addUsage(app.ctx.db, sid, { input_tokens: 120, output_tokens: 30, estimated_cost: 0.0042 });
+  await app.ctx.db.run(
+    sql`INSERT INTO tool_calls (session_id, tool_call_id, turn_id, name, args, status, result,
+          started_at, duration)
+        VALUES (${sid}, 'call_1', 't1', 'ls', '{"path":"."}', 'completed', 'a.txt', 1700000001,
+          0.25)`,
+  );
+  await addUsage(app.ctx.db, sid, { input_tokens: 120, output_tokens: 30, estimated_cost: 0.0042 });
   await app.call("POST", "/api/session/pin", { session_id: sid, pinned: true });
   return sid;
 }

@@ -5,6 +5,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { startHarness } from "../fixtures/engine_harness.ts";
 import { readEvents } from "../../lib/engine/journal.ts";
+import { type AsyncQueries, sql } from "../../lib/storage/db.ts";
 import { createTestApp } from "../helpers.ts";
 import { createSession } from "../../lib/sessions/sessions.ts";
 import {
@@ -18,6 +19,14 @@ import {
 const verdict = (v: string, reason: string, progress = true, subgoals: unknown[] = []) => ({
   text: JSON.stringify({ verdict: v, reason, progress, subgoals }),
 });
+
+/** How many runs (streams) a session has had. */
+async function streamCount(db: AsyncQueries, sessionId: string): Promise<number> {
+  const row = await db.get<{ n: number | string }>(
+    sql`SELECT count(*) AS n FROM streams WHERE session_id = ${sessionId}`,
+  );
+  return Number(row?.n ?? 0);
+}
 
 // deno-lint-ignore no-explicit-any
 type GoalJson = Record<string, any>;
@@ -78,13 +87,15 @@ Deno.test("a goal runs three turns to met, continuing by itself; then a blocked 
     ok(users[1].startsWith("Continue working toward the goal: Write hello.txt and test it"));
     ok(users[1].includes("the file is not tested yet"));
     // Each continued turn's stream says why it started.
-    const streams = h.app.ctx.db.prepare(
-      "SELECT stream_id FROM streams WHERE session_id = ? ORDER BY started_at",
-    ).all(h.sessionId) as Array<{ stream_id: string }>;
-    strictEqual(streams.length, 3);
-    const continues = streams.map((s) =>
-      readEvents(h.app.ctx.db, s.stream_id).filter((e) => e.event === "goal_continue").length
+    const streams = await h.app.ctx.db.all<{ stream_id: string }>(
+      sql`SELECT stream_id FROM streams WHERE session_id = ${h.sessionId} ORDER BY started_at`,
     );
+    strictEqual(streams.length, 3);
+    const continues: number[] = [];
+    for (const s of streams) {
+      const events = await readEvents(h.app.ctx.db, s.stream_id);
+      continues.push(events.filter((e) => e.event === "goal_continue").length);
+    }
     deepStrictEqual(continues, [0, 1, 1]);
     // The evaluator asked for the verdict, with the goal in its prompt and no tools.
     const evalReq = h.fake.chatRequests[1].body;
@@ -104,9 +115,7 @@ Deno.test("a goal runs three turns to met, continuing by itself; then a blocked 
     strictEqual(b!.turns_used, 1);
     await new Promise((r) => setTimeout(r, 100));
     strictEqual(
-      (h.app.ctx.db.prepare("SELECT count(*) AS n FROM streams WHERE session_id = ?").get(
-        h.sessionId,
-      ) as { n: number }).n,
+      await streamCount(h.app.ctx.db, h.sessionId),
       4,
       "no turn started after blocked",
     );
@@ -154,19 +163,18 @@ Deno.test("goal budgets: stalls pause the goal; pause/resume; a pending approval
 
     // Active again, with an approval left pending: evaluated, but not continued.
     await h.call("POST", "/api/goal", { session_id: h.sessionId, args: "resume" });
-    h.app.ctx.db.prepare(
-      `INSERT INTO approvals (approval_id, session_id, seq, command, description, pattern_key,
-         pattern_keys, status, created_at) VALUES ('a1', ?, 1, 'rm -rf x', 'd', 'k', '[]', 'pending', 0)`,
-    ).run(h.sessionId);
+    await h.app.ctx.db.run(
+      sql`INSERT INTO approvals (approval_id, session_id, seq, command, description, pattern_key,
+         pattern_keys, status, created_at)
+         VALUES ('a1', ${h.sessionId}, 1, 'rm -rf x', 'd', 'k', '[]', 'pending', 0)`,
+    );
     h.fake.enqueue({ text: "working" }, verdict("continue", "keep going"));
     const r3 = await h.start("go on");
     await h.stream(r3.stream_id);
     await waitGoal(h, (g) => g?.turns_used === 1);
     await new Promise((r) => setTimeout(r, 100));
     strictEqual(
-      (h.app.ctx.db.prepare("SELECT count(*) AS n FROM streams WHERE session_id = ?").get(
-        h.sessionId,
-      ) as { n: number }).n,
+      await streamCount(h.app.ctx.db, h.sessionId),
       4,
       "no turn started while an approval is pending",
     );
@@ -181,7 +189,7 @@ Deno.test("updateGoal() writes only the fields it is given; a goal carries its o
   const app = await createTestApp();
   try {
     const db = app.ctx.db;
-    const { session_id } = createSession(db, app.ctx.clock, { workspace: app.workspace });
+    const { session_id } = await createSession(db, app.ctx.clock, { workspace: app.workspace });
     strictEqual(await getGoal(db, session_id), null);
     strictEqual(await updateGoal(db, session_id, { status: "paused" }, 2), null, "no goal yet");
     const set = await setGoal(db, session_id, "  Ship it  ", DEFAULT_BUDGETS, 1);

@@ -3,24 +3,30 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { createTestApp, type TestApp } from "../helpers.ts";
 import type { InsightsReport } from "../../lib/insights/insights.ts";
-import type { Db } from "../../lib/storage/db.ts";
+import { type AsyncQueries, sql } from "../../lib/storage/db.ts";
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 const NOW = at("2026-03-10T15:30:00-04:00");
 const TZ = "America/New_York";
 
-function seedSession(db: Db, id: string, t: number): void {
-  db.prepare(
-    `INSERT INTO sessions (session_id, title, workspace, created_at, updated_at)
-     VALUES (?, 'S', '/tmp', ?, ?)`,
-  ).run(id, t, t);
+async function seedSession(db: AsyncQueries, id: string, t: number): Promise<void> {
+  await db.run(
+    sql`INSERT INTO sessions (session_id, title, workspace, created_at, updated_at)
+        VALUES (${id}, 'S', '/tmp', ${t}, ${t})`,
+  );
 }
 
 let msgIdx = 0;
-function seedMessage(db: Db, session: string, role: string, t: number): void {
-  db.prepare(
-    "INSERT INTO messages (session_id, idx, role, content, timestamp) VALUES (?, ?, ?, 'x', ?)",
-  ).run(session, msgIdx++, role, t);
+async function seedMessage(
+  db: AsyncQueries,
+  session: string,
+  role: string,
+  t: number,
+): Promise<void> {
+  await db.run(
+    sql`INSERT INTO messages (session_id, idx, role, content, timestamp)
+        VALUES (${session}, ${msgIdx++}, ${role}, 'x', ${t})`,
+  );
 }
 
 interface Turn {
@@ -37,23 +43,13 @@ interface Turn {
   cached?: number;
 }
 
-function seedTurn(db: Db, u: Turn): void {
-  db.prepare(
-    `INSERT INTO usage (session_id, model, model_provider, input_tokens, output_tokens,
-       cached_tokens, cost, ttft_ms, tokens_per_s, tool_count, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    u.session,
-    u.model,
-    u.provider ?? "openai",
-    u.input,
-    u.output,
-    u.cached ?? 0,
-    u.cost,
-    u.ttft ?? null,
-    u.tps ?? null,
-    u.tools ?? 0,
-    u.t,
+async function seedTurn(db: AsyncQueries, u: Turn): Promise<void> {
+  await db.run(
+    sql`INSERT INTO usage (session_id, model, model_provider, input_tokens, output_tokens,
+          cached_tokens, cost, ttft_ms, tokens_per_s, tool_count, created_at)
+        VALUES (${u.session}, ${u.model}, ${u.provider ?? "openai"}, ${u.input}, ${u.output},
+          ${u.cached ?? 0}, ${u.cost}, ${u.ttft ?? null}, ${u.tps ?? null}, ${u.tools ?? 0},
+          ${u.t})`,
   );
 }
 
@@ -83,8 +79,8 @@ function sumDaily(r: InsightsReport) {
 Deno.test("GET /api/insights totals and the daily series cover the same DST-spanning window", async () => {
   await withApp(async (app) => {
     const db = app.ctx.db;
-    seedSession(db, "aaaaaaaaaaaa", at("2026-03-01T00:00:00-05:00"));
-    seedSession(db, "bbbbbbbbbbbb", at("2026-03-01T00:00:00-05:00"));
+    await seedSession(db, "aaaaaaaaaaaa", at("2026-03-01T00:00:00-05:00"));
+    await seedSession(db, "bbbbbbbbbbbb", at("2026-03-01T00:00:00-05:00"));
     const rows: Turn[] = [
       // Just before the window: the last second of 2026-03-05.
       {
@@ -138,7 +134,7 @@ Deno.test("GET /api/insights totals and the daily series cover the same DST-span
         cost: 5,
       },
     ];
-    for (const r of rows) seedTurn(db, r);
+    for (const r of rows) await seedTurn(db, r);
 
     const report = await insights(app, "start=2026-03-06&end=2026-03-09");
     strictEqual(report.mode, "custom");
@@ -170,10 +166,10 @@ Deno.test("GET /api/insights totals and the daily series cover the same DST-span
 Deno.test("GET /api/insights counts an unpriced model as unpriced, never as $0", async () => {
   await withApp(async (app) => {
     const db = app.ctx.db;
-    seedSession(db, "aaaaaaaaaaaa", NOW - 86400 * 3);
+    await seedSession(db, "aaaaaaaaaaaa", NOW - 86400 * 3);
     const day1 = at("2026-03-08T10:00:00-04:00");
     const day2 = at("2026-03-09T10:00:00-04:00");
-    seedTurn(db, {
+    await seedTurn(db, {
       session: "aaaaaaaaaaaa",
       model: "gpt-4o",
       t: day1,
@@ -184,7 +180,7 @@ Deno.test("GET /api/insights counts an unpriced model as unpriced, never as $0",
       tps: 40,
       tools: 2,
     });
-    seedTurn(db, {
+    await seedTurn(db, {
       session: "aaaaaaaaaaaa",
       model: "gpt-4o",
       t: day1 + 60,
@@ -196,7 +192,7 @@ Deno.test("GET /api/insights counts an unpriced model as unpriced, never as $0",
       tools: 1,
       cached: 300,
     });
-    seedTurn(db, {
+    await seedTurn(db, {
       session: "aaaaaaaaaaaa",
       model: "llama3.1:8b",
       provider: "ollama",
@@ -207,7 +203,7 @@ Deno.test("GET /api/insights counts an unpriced model as unpriced, never as $0",
       ttft: 50,
       tps: 90,
     });
-    seedTurn(db, {
+    await seedTurn(db, {
       session: "aaaaaaaaaaaa",
       model: "llama3.1:8b",
       provider: "ollama",
@@ -286,18 +282,18 @@ Deno.test("GET /api/insights counts activity by local weekday and hour, DST days
   const now = at("2026-11-05T12:00:00-05:00");
   await withApp(async (app) => {
     const db = app.ctx.db;
-    seedSession(db, "aaaaaaaaaaaa", at("2026-10-01T00:00:00-04:00"));
-    seedSession(db, "bbbbbbbbbbbb", at("2026-10-01T00:00:00-04:00"));
-    seedSession(db, "cccccccccccc", at("2026-10-01T00:00:00-04:00"));
+    await seedSession(db, "aaaaaaaaaaaa", at("2026-10-01T00:00:00-04:00"));
+    await seedSession(db, "bbbbbbbbbbbb", at("2026-10-01T00:00:00-04:00"));
+    await seedSession(db, "cccccccccccc", at("2026-10-01T00:00:00-04:00"));
     // 2026-11-01 (Sunday) has 01:00–02:00 twice: once in EDT, once in EST.
-    seedMessage(db, "aaaaaaaaaaaa", "user", at("2026-11-01T01:30:00-04:00"));
-    seedMessage(db, "aaaaaaaaaaaa", "assistant", at("2026-11-01T01:30:00-05:00"));
-    seedMessage(db, "aaaaaaaaaaaa", "tool", at("2026-11-01T01:31:00-05:00"));
-    seedMessage(db, "bbbbbbbbbbbb", "user", at("2026-11-01T23:45:00-05:00"));
+    await seedMessage(db, "aaaaaaaaaaaa", "user", at("2026-11-01T01:30:00-04:00"));
+    await seedMessage(db, "aaaaaaaaaaaa", "assistant", at("2026-11-01T01:30:00-05:00"));
+    await seedMessage(db, "aaaaaaaaaaaa", "tool", at("2026-11-01T01:31:00-05:00"));
+    await seedMessage(db, "bbbbbbbbbbbb", "user", at("2026-11-01T23:45:00-05:00"));
     // Monday 2026-11-02, 00:15 local.
-    seedMessage(db, "bbbbbbbbbbbb", "user", at("2026-11-02T00:15:00-05:00"));
+    await seedMessage(db, "bbbbbbbbbbbb", "user", at("2026-11-02T00:15:00-05:00"));
     // Outside the window (Saturday): not counted, and its session not either.
-    seedMessage(db, "cccccccccccc", "user", at("2026-10-31T23:59:59-04:00"));
+    await seedMessage(db, "cccccccccccc", "user", at("2026-10-31T23:59:59-04:00"));
 
     const report = await insights(app, "start=2026-11-01&end=2026-11-02");
     strictEqual(report.end - report.start, 2 * 86400 + 3600, "the fall-back day lasts 25 hours");
@@ -333,8 +329,8 @@ Deno.test("GET /api/insights falls back to the trailing window for 2026-02-31", 
 
 Deno.test("GET /api/insights with start == now is an empty custom window", async () => {
   await withApp(async (app) => {
-    seedSession(app.ctx.db, "aaaaaaaaaaaa", NOW - 10);
-    seedTurn(app.ctx.db, {
+    await seedSession(app.ctx.db, "aaaaaaaaaaaa", NOW - 10);
+    await seedTurn(app.ctx.db, {
       session: "aaaaaaaaaaaa",
       model: "gpt-4o",
       t: NOW - 10,

@@ -135,28 +135,31 @@ Deno.test("recoverInterruptedStreams() rebuilds the transcript from the journal 
   const db = openDatabase(dir);
   try {
     const clock = () => 1000;
-    const session = createSession(db, clock, { workspace: dir });
+    const session = await createSession(db, clock, { workspace: dir });
     const sid = session.session_id;
     await claimSession(db, clock, { streamId: "st1", sessionId: sid, turnId: "t1" });
-    appendMessages(db, clock, sid, [
+    await appendMessages(db, clock, sid, [
       { role: "user", content: "hi", turn_id: "t1" },
       { role: "assistant", content: "Hel", turn_id: "t1" },
     ]);
     const append = createEventAppender(db, clock);
-    seq([tok("Hel"), tok("lo there"), tool("c1"), done("c1", "out"), tok("More")])
-      .forEach((e) => append("st1", e.seq, e));
-    recoverInterruptedStreams(db, clock);
-    const msgs = listMessages(db, sid).map((m) => [m.role, m.content]);
+    for (
+      const e of seq([tok("Hel"), tok("lo there"), tool("c1"), done("c1", "out"), tok("More")])
+    ) {
+      await append("st1", e.seq, e);
+    }
+    await recoverInterruptedStreams(db, clock);
+    const msgs = (await listMessages(db, sid)).map((m) => [m.role, m.content]);
     deepStrictEqual(msgs, [
       ["user", "hi"],
       ["assistant", "Hello there"],
       ["tool", "out"],
       ["assistant", "More"],
     ]);
-    strictEqual(listMessages(db, sid)[1].tool_calls?.[0].id, "c1");
+    strictEqual((await listMessages(db, sid))[1].tool_calls?.[0].id, "c1");
     // A second start finds nothing running and changes nothing.
-    recoverInterruptedStreams(db, clock);
-    strictEqual(listMessages(db, sid).length, 4);
+    await recoverInterruptedStreams(db, clock);
+    strictEqual((await listMessages(db, sid)).length, 4);
   } finally {
     db.close();
     Deno.removeSync(dir, { recursive: true });

@@ -1,7 +1,7 @@
 // The run journal: atomic session claims, ordered events, recovery of unfinished runs.
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { type Db, openDatabaseAt, type SqlQuery } from "../../lib/storage/db.ts";
+import { type Db, openDatabaseAt, sql, type SqlQuery } from "../../lib/storage/db.ts";
 import { ConflictError, NotFoundError } from "../../lib/errors.ts";
 import { createSession } from "../../lib/sessions/sessions.ts";
 import {
@@ -13,16 +13,16 @@ import {
   recoverInterruptedStreams,
 } from "../../lib/engine/journal.ts";
 
-function fixture() {
+async function fixture() {
   const db = openDatabaseAt(":memory:");
   let t = 1000;
   const clock = () => t++;
-  const session = createSession(db, clock, { workspace: "/tmp" });
+  const session = await createSession(db, clock, { workspace: "/tmp" });
   return { db, clock, sid: session.session_id };
 }
 
 Deno.test("claimSession() gives a session to one stream at a time", async () => {
-  const { db, clock, sid } = fixture();
+  const { db, clock, sid } = await fixture();
   deepStrictEqual(
     await claimSession(db, clock, { streamId: "a".repeat(32), sessionId: sid, turnId: "t1" }),
     { ok: true },
@@ -31,14 +31,14 @@ Deno.test("claimSession() gives a session to one stream at a time", async () => 
     await claimSession(db, clock, { streamId: "b".repeat(32), sessionId: sid, turnId: "t2" }),
     { ok: false, conflict: "a".repeat(32) },
   );
-  strictEqual(getStream(db, "b".repeat(32)), null);
+  strictEqual(await getStream(db, "b".repeat(32)), null);
   await rejects(
     claimSession(db, clock, { streamId: "c".repeat(32), sessionId: "nope", turnId: "t" }),
     (err) => err instanceof NotFoundError && err.message === 'Session "nope" not found',
   );
-  strictEqual(getStream(db, "c".repeat(32)), null);
-  finishStream(db, clock, "a".repeat(32), "done");
-  strictEqual(getStream(db, "a".repeat(32))?.status, "done");
+  strictEqual(await getStream(db, "c".repeat(32)), null);
+  await finishStream(db, clock, "a".repeat(32), "done");
+  strictEqual((await getStream(db, "a".repeat(32)))?.status, "done");
   deepStrictEqual(
     await claimSession(db, clock, { streamId: "b".repeat(32), sessionId: sid, turnId: "t2" }),
     { ok: true },
@@ -74,12 +74,13 @@ async function raceClaims(
     const winner = won[0].streamId;
     for (const lost of mine.filter((r) => !r.claim.ok)) {
       deepStrictEqual(lost.claim, { ok: false, conflict: winner }, "the loser names the winner");
-      strictEqual(getStream(check, lost.streamId), null, "a lost claim records no run");
+      strictEqual(await getStream(check, lost.streamId), null, "a lost claim records no run");
     }
-    strictEqual(getStream(check, winner)?.status, "running");
-    const row = check.prepare("SELECT active_stream_id FROM sessions WHERE session_id = ?")
-      .get(sid) as { active_stream_id: string };
-    strictEqual(row.active_stream_id, winner);
+    strictEqual((await getStream(check, winner))?.status, "running");
+    const row = await check.get<{ active_stream_id: string }>(
+      sql`SELECT active_stream_id FROM sessions WHERE session_id = ${sid}`,
+    );
+    strictEqual(row?.active_stream_id, winner);
     winners.push(winner);
   }
   return winners;
@@ -90,13 +91,13 @@ Deno.test("claimSession() racing itself: exactly one claim wins, the other names
   try {
     let t = 1000;
     const clock = () => t++;
-    const sessions = Array.from(
-      { length: 8 },
-      () => createSession(db, clock, { workspace: "/tmp" }).session_id,
-    );
+    const sessions: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      sessions.push((await createSession(db, clock, { workspace: "/tmp" })).session_id);
+    }
     for (let round = 1; round <= 3; round++) {
       const winners = await raceClaims([db, db], db, clock, sessions, round);
-      for (const w of winners) finishStream(db, clock, w, "done");
+      for (const w of winners) await finishStream(db, clock, w, "done");
     }
   } finally {
     db.close();
@@ -114,13 +115,13 @@ Deno.test("claimSession() from two databases opened on one (two replicas): one w
     if (!b) return;
     let t = 1000;
     const clock = () => t++;
-    const sessions = Array.from(
-      { length: 8 },
-      () => createSession(a, clock, { workspace: "/tmp" }).session_id,
-    );
+    const sessions: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      sessions.push((await createSession(a, clock, { workspace: "/tmp" })).session_id);
+    }
     for (let round = 1; round <= 3; round++) {
       const winners = await raceClaims([a, b], b, clock, sessions, round);
-      for (const w of winners) finishStream(a, clock, w, "done");
+      for (const w of winners) await finishStream(a, clock, w, "done");
     }
   } finally {
     b?.close();
@@ -138,8 +139,8 @@ function outrunBy(db: Db, losses: number): Db {
   let lost = 0;
   return {
     backend: db.backend,
-    exec: (text) => db.exec(text),
-    prepare: (text) => db.prepare(text),
+    owner: db,
+    ready: () => db.ready(),
     close: () => db.close(),
     all: <R>(q: SqlQuery) => lost++ < losses ? Promise.resolve([] as R[]) : db.all<R>(q),
     get: (q) => db.get(q),
@@ -149,7 +150,7 @@ function outrunBy(db: Db, losses: number): Db {
 }
 
 Deno.test("claimSession() claims again when the run it lost to has already finished", async () => {
-  const { db, clock, sid } = fixture();
+  const { db, clock, sid } = await fixture();
   try {
     deepStrictEqual(
       await claimSession(outrunBy(db, 1), clock, {
@@ -159,8 +160,8 @@ Deno.test("claimSession() claims again when the run it lost to has already finis
       }),
       { ok: true },
     );
-    strictEqual(getStream(db, "a".repeat(32))?.status, "running");
-    finishStream(db, clock, "a".repeat(32), "done");
+    strictEqual((await getStream(db, "a".repeat(32)))?.status, "running");
+    await finishStream(db, clock, "a".repeat(32), "done");
     // Outrun every time: a 409 that says so, never a conflict without a stream to name.
     await rejects(
       claimSession(outrunBy(db, 99), clock, {
@@ -170,30 +171,31 @@ Deno.test("claimSession() claims again when the run it lost to has already finis
       }),
       (err) => err instanceof ConflictError && /was taken and freed 3 times/.test(err.message),
     );
-    strictEqual(getStream(db, "b".repeat(32)), null);
+    strictEqual(await getStream(db, "b".repeat(32)), null);
   } finally {
     db.close();
   }
 });
 
-Deno.test("claimSession() holds no lock between its statements: a synchronous write to sessions mid-claim goes through", async () => {
-  const { db, clock, sid } = fixture();
+Deno.test("claimSession() holds no lock between its statements: another write to sessions mid-claim goes through", async () => {
+  const { db, clock, sid } = await fixture();
   try {
-    // Right after the conditional UPDATE, this process writes to sessions through the
-    // synchronous half (as another request's handler would). Had the claim left a transaction
-    // open on PostgreSQL, that write would wait for its locks with the thread the claim needs
-    // to commit blocked: a deadlock.
+    // Right after the conditional UPDATE, this process writes to sessions on the database
+    // itself, not the claim's handle (as another request's handler would), and the claim waits
+    // for that write. Had the claim left a transaction open, that write would wait for it (its
+    // locks on PostgreSQL, the one connection on SQLite) while the claim waits for the write: a
+    // deadlock.
     let other = "";
-    const afterUpdate = (rows: unknown[]) => {
-      other ||= createSession(db, clock, { workspace: "/tmp" }).session_id;
+    const afterUpdate = async <R>(rows: R[]): Promise<R[]> => {
+      other ||= (await createSession(db, clock, { workspace: "/tmp" })).session_id;
       return rows;
     };
     const meddling: Db = {
       backend: db.backend,
-      exec: (text) => db.exec(text),
-      prepare: (text) => db.prepare(text),
+      owner: db,
+      ready: () => db.ready(),
       close: () => db.close(),
-      all: <R>(q: SqlQuery) => db.all<R>(q).then((rows) => afterUpdate(rows) as R[]),
+      all: <R>(q: SqlQuery) => db.all<R>(q).then(afterUpdate),
       get: (q) => db.get(q),
       run: (q) => db.run(q),
       transaction: (fn, opts) =>
@@ -201,7 +203,8 @@ Deno.test("claimSession() holds no lock between its statements: a synchronous wr
           fn({
             ...tx,
             backend: tx.backend,
-            all: <R>(q: SqlQuery) => tx.all<R>(q).then((rows) => afterUpdate(rows) as R[]),
+            owner: tx.owner,
+            all: <R>(q: SqlQuery) => tx.all<R>(q).then(afterUpdate),
             get: (q) => tx.get(q),
             run: (q) => tx.run(q),
             transaction: (inner, o) => tx.transaction(inner, o),
@@ -215,46 +218,54 @@ Deno.test("claimSession() holds no lock between its statements: a synchronous wr
       }),
       { ok: true },
     );
-    ok(other, "the synchronous write ran during the claim");
-    strictEqual(getStream(db, "a".repeat(32))?.status, "running");
+    ok(other, "the other write ran during the claim");
+    strictEqual((await getStream(db, "a".repeat(32)))?.status, "running");
   } finally {
     db.close();
   }
 });
 
 Deno.test("readEvents() returns the events after a cursor, in order", async () => {
-  const { db, clock, sid } = fixture();
+  const { db, clock, sid } = await fixture();
   const id = "a".repeat(32);
   await claimSession(db, clock, { streamId: id, sessionId: sid, turnId: "t" });
   const append = createEventAppender(db, clock);
-  for (let i = 1; i <= 5; i++) append(id, i, { event: "token", data: { text: `t${i}` } });
-  deepStrictEqual(readEvents(db, id, 3).map((e) => [e.seq, e.data]), [[4, { text: "t4" }], [5, {
-    text: "t5",
-  }]]);
-  deepStrictEqual(readEvents(db, id).length, 5);
+  for (let i = 1; i <= 5; i++) await append(id, i, { event: "token", data: { text: `t${i}` } });
+  deepStrictEqual((await readEvents(db, id, 3)).map((e) => [e.seq, e.data]), [[4, { text: "t4" }], [
+    5,
+    {
+      text: "t5",
+    },
+  ]]);
+  deepStrictEqual((await readEvents(db, id)).length, 5);
   db.close();
 });
 
 Deno.test("recoverInterruptedStreams() closes runs left running and frees their sessions", async () => {
-  const { db, clock, sid } = fixture();
+  const { db, clock, sid } = await fixture();
   const id = "a".repeat(32);
   await claimSession(db, clock, { streamId: id, sessionId: sid, turnId: "t" });
-  createEventAppender(db, clock)(id, 1, { event: "token", data: { text: "half" } });
-  db.prepare(
-    "INSERT INTO tool_calls (session_id, tool_call_id, name, status, started_at) VALUES (?, 'c1', 'terminal', 'running', 1)",
-  ).run(sid);
-  const recovered = recoverInterruptedStreams(db, clock);
+  await createEventAppender(db, clock)(id, 1, { event: "token", data: { text: "half" } });
+  await db.run(
+    sql`INSERT INTO tool_calls (session_id, tool_call_id, name, status, started_at)
+        VALUES (${sid}, 'c1', 'terminal', 'running', 1)`,
+  );
+  const recovered = await recoverInterruptedStreams(db, clock);
   deepStrictEqual(recovered.map((s) => s.stream_id), [id]);
-  deepStrictEqual(readEvents(db, id).map((e) => e.event), ["token", "apperror", "stream_end"]);
-  strictEqual((readEvents(db, id)[1].data as { type: string }).type, "interrupted");
-  strictEqual(getStream(db, id)?.status, "interrupted");
-  strictEqual(getStream(db, id)?.last_seq, 3);
-  const row = db.prepare("SELECT active_stream_id FROM sessions").get() as {
-    active_stream_id: string | null;
-  };
-  strictEqual(row.active_stream_id, null);
-  const tc = db.prepare("SELECT status FROM tool_calls").get() as { status: string };
-  strictEqual(tc.status, "error");
-  deepStrictEqual(recoverInterruptedStreams(db, clock), []);
+  deepStrictEqual((await readEvents(db, id)).map((e) => e.event), [
+    "token",
+    "apperror",
+    "stream_end",
+  ]);
+  strictEqual(((await readEvents(db, id))[1].data as { type: string }).type, "interrupted");
+  strictEqual((await getStream(db, id))?.status, "interrupted");
+  strictEqual((await getStream(db, id))?.last_seq, 3);
+  const row = await db.get<{ active_stream_id: string | null }>(
+    sql`SELECT active_stream_id FROM sessions`,
+  );
+  strictEqual(row?.active_stream_id, null);
+  const tc = await db.get<{ status: string }>(sql`SELECT status FROM tool_calls`);
+  strictEqual(tc?.status, "error");
+  deepStrictEqual(await recoverInterruptedStreams(db, clock), []);
   db.close();
 });

@@ -6,6 +6,7 @@ import { ok, strictEqual } from "node:assert/strict";
 import { createTestApp, type TestApp } from "../helpers.ts";
 import { hashPassword } from "../../lib/security/password.ts";
 import { PASSWORD_HASH_SETTING } from "../../lib/security/auth.ts";
+import { sql } from "../../lib/storage/db.ts";
 
 const PASSWORD = "correct horse battery staple";
 
@@ -109,10 +110,11 @@ Deno.test("POST /api/auth/login logs one line when a client gets locked, never t
 Deno.test("POST /api/auth/login: a forged device cookie, or one from before a password change, gets nothing past the limit", async () => {
   const app = await createTestApp();
   try {
-    const set = app.ctx.db.prepare(
-      "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    const hash = await hashPassword(PASSWORD);
+    await app.ctx.db.run(
+      sql`INSERT INTO settings (key, value) VALUES (${PASSWORD_HASH_SETTING}, ${hash})
+          ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     );
-    set.run(PASSWORD_HASH_SETTING, await hashPassword(PASSWORD));
     const owner = client(app, "127.0.0.1");
     strictEqual((await owner.login(PASSWORD)).status, 200);
     const remembered = [...owner.jar].filter(([k]) => k !== "hermes_session");
@@ -120,7 +122,10 @@ Deno.test("POST /api/auth/login: a forged device cookie, or one from before a pa
 
     // The password changes; the old device cookie proves nothing about the new one.
     const NEW = "a brand new passphrase";
-    set.run(PASSWORD_HASH_SETTING, await hashPassword(NEW));
+    const newHash = await hashPassword(NEW);
+    await app.ctx.db.run(
+      sql`UPDATE settings SET value = ${newHash} WHERE key = ${PASSWORD_HASH_SETTING}`,
+    );
     const neighbour = client(app, "127.0.0.1");
     for (let i = 0; i < 6; i++) await neighbour.login(`guess ${i}`);
     const stale = client(app, "127.0.0.1");

@@ -5,6 +5,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { startHarness } from "../fixtures/engine_harness.ts";
+import { sql } from "../../lib/storage/db.ts";
 
 Deno.test("profiles: create, switch, per-profile files and defaults, delete with sessions", async () => {
   const h = await startHarness({
@@ -40,9 +41,9 @@ Deno.test("profiles: create, switch, per-profile files and defaults, delete with
     strictEqual((await h.call("GET", "/api/profile/active")).body.name, "work");
 
     const sid = await h.newSession();
-    const s = h.app.ctx.db.prepare(
-      "SELECT profile, model, personality FROM sessions WHERE session_id = ?",
-    ).get(sid) as Record<string, string>;
+    const s = await h.app.ctx.db.get<Record<string, string>>(
+      sql`SELECT profile, model, personality FROM sessions WHERE session_id = ${sid}`,
+    );
     deepStrictEqual({ ...s }, { profile: "work", model: "fake-model-large", personality: "terse" });
 
     h.fake.enqueue({ text: "ok" });

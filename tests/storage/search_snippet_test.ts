@@ -15,7 +15,7 @@ Deno.test("GET /api/sessions/search content snippets are plain text centred on t
     );
     const sid = body.session.session_id;
     const filler = "Some words before the interesting part of this answer go on and on. ".repeat(8);
-    appendMessages(app.ctx.db, app.ctx.clock, sid, [
+    await appendMessages(app.ctx.db, app.ctx.clock, sid, [
       { role: "user", content: "what broke?" },
       {
         role: "assistant",

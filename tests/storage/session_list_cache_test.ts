@@ -4,6 +4,7 @@
 // code path announced — shows in the next answer; an unchanged table is answered from the cache.
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { createTestApp, serveTestApp } from "../helpers.ts";
+import { sql } from "../../lib/storage/db.ts";
 import { appendMessages } from "../../lib/sessions/messages.ts";
 import {
   archiveSession,
@@ -27,10 +28,12 @@ Deno.test("GET /api/sessions (unpaged) shows every change to the sessions table,
     const { db, clock } = app.ctx;
     const list = async () =>
       (await app.call<{ sessions: Row[]; count: number }>("GET", "/api/sessions")).body.sessions;
-    const ids = Array.from(
-      { length: 600 },
-      (_, i) => createSession(db, clock, { workspace: app.workspace, title: `s${i}` }).session_id,
-    );
+    const ids: string[] = [];
+    for (let i = 0; i < 600; i++) {
+      ids.push(
+        (await createSession(db, clock, { workspace: app.workspace, title: `s${i}` })).session_id,
+      );
+    }
     strictEqual((await list()).length, 600);
     deepStrictEqual(await list(), await list(), "unchanged table: the same answer");
     // Over real HTTP too: writing cached chunks to a socket leaves them whole for the next answer.
@@ -46,25 +49,25 @@ Deno.test("GET /api/sessions (unpaged) shows every change to the sessions table,
       await http.shutdown();
     }
 
-    const extra = createSession(db, clock, { workspace: app.workspace, title: "fresh" });
+    const extra = await createSession(db, clock, { workspace: app.workspace, title: "fresh" });
     strictEqual((await list()).find((r) => r.session_id === extra.session_id)?.title, "fresh");
 
-    renameSession(db, clock, ids[10], "renamed");
+    await renameSession(db, clock, ids[10], "renamed");
     strictEqual((await list()).find((r) => r.session_id === ids[10])?.title, "renamed");
 
-    pinSession(db, clock, ids[20], true);
+    await pinSession(db, clock, ids[20], true);
     strictEqual((await list()).find((r) => r.session_id === ids[20])?.pinned, true);
 
-    archiveSession(db, ids[30], true);
+    await archiveSession(db, ids[30], true);
     strictEqual((await list()).some((r) => r.session_id === ids[30]), false);
 
-    appendMessages(db, clock, ids[40], [{ role: "user", content: "hello" }]);
+    await appendMessages(db, clock, ids[40], [{ role: "user", content: "hello" }]);
     strictEqual((await list()).find((r) => r.session_id === ids[40])?.message_count, 1);
 
     await deleteSession(db, app.ctx.config.stateDir, ids[50]);
     strictEqual((await list()).some((r) => r.session_id === ids[50]), false);
 
-    db.prepare("UPDATE sessions SET title = 'by sql' WHERE session_id = ?").run(ids[60]);
+    await db.run(sql`UPDATE sessions SET title = 'by sql' WHERE session_id = ${ids[60]}`);
     strictEqual((await list()).find((r) => r.session_id === ids[60])?.title, "by sql");
 
     const archived = await app.call<{ sessions: Row[] }>("GET", "/api/sessions?archived=1");
@@ -88,7 +91,7 @@ Deno.test("the list is read once per generation, and a change during a read is n
   try {
     const { db, clock } = app.ctx;
     for (let i = 0; i < 5; i++) {
-      createSession(db, clock, { workspace: app.workspace, title: `t${i}` });
+      await createSession(db, clock, { workspace: app.workspace, title: `t${i}` });
     }
     const filter = parseSessionFilter(new URLSearchParams());
     let reads = 0;
@@ -112,7 +115,7 @@ Deno.test("the list is read once per generation, and a change during a read is n
     >;
     const it = racing[Symbol.asyncIterator]();
     await it.next();
-    createSession(db, clock, { workspace: app.workspace, title: "during" });
+    await createSession(db, clock, { workspace: app.workspace, title: "during" });
     for (let r = await it.next(); !r.done; r = await it.next()) { /* the rest of the list */ }
     strictEqual(await sessionsGeneration(db) > g, true);
     await drain((await sessionListChunks(db, "other", source)).chunks);

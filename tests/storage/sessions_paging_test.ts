@@ -12,6 +12,7 @@ import {
 import { createProject } from "../../lib/sessions/projects.ts";
 import { sessionEvents, sessionEventsResponse } from "../../lib/sessions/session_events.ts";
 import { allSessionsInBatches } from "../../lib/sessions/session_page.ts";
+import { sql, type SqlQuery } from "../../lib/storage/db.ts";
 
 type Row = { session_id: string; title: string; pinned: boolean; updated_at: number };
 type Page = {
@@ -42,8 +43,12 @@ async function withApp(
   }
 }
 
-function seed(app: TestApp, title: string, extra: { project_id?: string | null } = {}) {
-  return createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace, title, ...extra });
+async function seed(app: TestApp, title: string, extra: { project_id?: string | null } = {}) {
+  return await createSession(app.ctx.db, app.ctx.clock, {
+    workspace: app.workspace,
+    title,
+    ...extra,
+  });
 }
 
 async function get(app: TestApp, path: string): Promise<Page> {
@@ -52,7 +57,11 @@ async function get(app: TestApp, path: string): Promise<Page> {
   return res.body;
 }
 
-async function walk(app: TestApp, path: string, between?: () => void): Promise<Page[]> {
+async function walk(
+  app: TestApp,
+  path: string,
+  between?: () => void | Promise<void>,
+): Promise<Page[]> {
   const pages: Page[] = [];
   let cursor: string | null = null;
   do {
@@ -60,15 +69,15 @@ async function walk(app: TestApp, path: string, between?: () => void): Promise<P
     const page = await get(app, cursor ? `${path}${sep}cursor=${cursor}` : path);
     pages.push(page);
     cursor = page.next_cursor;
-    between?.();
+    await between?.();
   } while (cursor);
   return pages;
 }
 
 Deno.test("GET /api/sessions without paging answers every session, newest first, with count, server_time and server_tz", () =>
   withApp(async (app, c) => {
-    for (let i = 0; i < 30; i++, c.tick()) seed(app, `chat ${i}`);
-    createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace }); // scratch: hidden
+    for (let i = 0; i < 30; i++, c.tick()) await seed(app, `chat ${i}`);
+    await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace }); // scratch: hidden
     const body = await get(app, "/api/sessions");
     strictEqual(body.sessions.length, 30);
     strictEqual(body.count, 30);
@@ -85,9 +94,9 @@ Deno.test("allSessionsInBatches() reads every session once, newest first, across
     const ids: string[] = [];
     for (let i = 0; i < 17; i++) {
       if (i % 3 === 0) c.tick(); // runs of sessions with the same updated_at
-      ids.push(seed(app, `chat ${i}`).session_id);
+      ids.push((await seed(app, `chat ${i}`)).session_id);
     }
-    for (const i of [0, 4, 5, 9, 16]) archiveSession(db, ids[i], true);
+    for (const i of [0, 4, 5, 9, 16]) await archiveSession(db, ids[i], true);
     const rows = (await app.call<Page>("GET", "/api/sessions?archived=all")).body.sessions;
     const expected = [...rows].sort((a, b) =>
       b.updated_at - a.updated_at || (a.session_id < b.session_id ? 1 : -1)
@@ -112,14 +121,16 @@ Deno.test("allSessionsInBatches() reads every session once, newest first, across
 Deno.test("allSessionsInBatches() shows a session archived while both lists are read once", () =>
   withApp(async (app, c) => {
     const { db } = app.ctx;
-    const seeded = (title: string) => (c.tick(), seed(app, title).session_id);
-    const [z, cc, y, s, x, a] = ["z", "c", "y", "s", "x", "a"].map(seeded);
-    for (const id of [x, y, z]) archiveSession(db, id, true);
+    const seeded = async (title: string) => (c.tick(), (await seed(app, title)).session_id);
+    const made: string[] = [];
+    for (const t of ["z", "c", "y", "s", "x", "a"]) made.push(await seeded(t));
+    const [z, cc, y, s, x, a] = made;
+    for (const id of [x, y, z]) await archiveSession(db, id, true);
     const batches = allSessionsInBatches(db, { archived: "include" }, 1);
     const next = async () => ((await batches.next()).value as Row[]).map((r) => r.session_id);
     const got = await next();
     // `s` is already read on the unarchived side; the archived side reaches it only now.
-    archiveSession(db, s, true);
+    await archiveSession(db, s, true);
     for await (const rows of batches) got.push(...rows.map((r) => r.session_id));
     assertEquals(got, [a, x, s, y, cc, z]);
   }));
@@ -128,15 +139,15 @@ Deno.test("GET /api/sessions?limit= pages pinned first by keyset: no session mis
   withApp(async (app, c) => {
     const original: string[] = [];
     for (let i = 0; i < 250; i++) {
-      original.push(seed(app, `old ${i}`).session_id);
+      original.push((await seed(app, `old ${i}`)).session_id);
       if (i % 5 === 4) c.tick(); // runs of five share an updated_at: the id breaks the tie
     }
-    pinSession(app.ctx.db, app.ctx.clock, original[3], true);
-    pinSession(app.ctx.db, app.ctx.clock, original[200], true);
+    await pinSession(app.ctx.db, app.ctx.clock, original[3], true);
+    await pinSession(app.ctx.db, app.ctx.clock, original[200], true);
     let added = 0;
-    const pages = await walk(app, "/api/sessions?limit=40", () => {
+    const pages = await walk(app, "/api/sessions?limit=40", async () => {
       c.tick();
-      for (let k = 0; k < 3; k++) seed(app, `new ${added++}`); // arrive at the top meanwhile
+      for (let k = 0; k < 3; k++) await seed(app, `new ${added++}`); // arrive at the top meanwhile
     });
     const seen = pages.flatMap((p) => p.sessions.map((s) => s.session_id));
     strictEqual(new Set(seen).size, seen.length, "no session is repeated");
@@ -158,12 +169,12 @@ Deno.test("GET /api/sessions?limit= pages pinned first by keyset: no session mis
 Deno.test("GET /api/sessions filters on the server: project, no project, archived views, profile and tasks", () =>
   withApp(async (app, c) => {
     const p = await createProject(app.ctx.db, app.ctx.clock, { name: "Work" });
-    const inP = seed(app, "in project", { project_id: p.project_id });
+    const inP = await seed(app, "in project", { project_id: p.project_id });
     c.tick();
-    const loose = seed(app, "loose");
+    const loose = await seed(app, "loose");
     c.tick();
-    const gone = seed(app, "archived one");
-    archiveSession(app.ctx.db, gone.session_id, true);
+    const gone = await seed(app, "archived one");
+    await archiveSession(app.ctx.db, gone.session_id, true);
     const ids = (b: Page) => b.sessions.map((s) => s.session_id).sort();
 
     assertEquals(ids(await get(app, `/api/sessions?project=${p.project_id}`)), [inP.session_id]);
@@ -180,15 +191,15 @@ Deno.test("GET /api/sessions filters on the server: project, no project, archive
     strictEqual(active.count, 2);
     // Profiles (sessions.profile; NULL is the default profile).
     strictEqual((await get(app, "/api/sessions?limit=10&profile=default")).count, 2);
-    app.ctx.db.prepare("UPDATE sessions SET profile = 'writer' WHERE session_id = ?").run(
-      inP.session_id,
+    await app.ctx.db.run(
+      sql`UPDATE sessions SET profile = 'writer' WHERE session_id = ${inP.session_id}`,
     );
     assertEquals(ids(await get(app, "/api/sessions?limit=10&profile=writer")), [inP.session_id]);
     assertEquals(ids(await get(app, "/api/sessions?profile=default")), [loose.session_id]);
-    app.ctx.db.prepare("UPDATE sessions SET profile = NULL").run();
+    await app.ctx.db.run(sql`UPDATE sessions SET profile = NULL`);
     // Sessions a scheduled task started (sessions.cron_job_id): hidden, alone, or with the rest.
-    app.ctx.db.prepare("UPDATE sessions SET cron_job_id = 'job1' WHERE session_id = ?").run(
-      loose.session_id,
+    await app.ctx.db.run(
+      sql`UPDATE sessions SET cron_job_id = 'job1' WHERE session_id = ${loose.session_id}`,
     );
     assertEquals(ids(await get(app, "/api/sessions?limit=10&tasks=0")), [inP.session_id]);
     assertEquals(ids(await get(app, "/api/sessions?tasks=only")), [loose.session_id]);
@@ -208,20 +219,20 @@ Deno.test("GET /api/sessions filters on the server: project, no project, archive
 Deno.test("GET /api/sessions pages carry group headers that a page boundary never splits or repeats, in the viewer's zone", () =>
   withApp(async (app, c) => {
     const now = 1_700_000_000.25; // 2023-11-14 22:13 UTC
-    const at = (t: number, title: string) => {
+    const at = async (t: number, title: string) => {
       c.set(t);
-      return seed(app, title);
+      return await seed(app, title);
     };
-    at(now - 40 * 86_400, "older a");
-    at(now - 30 * 86_400, "older b");
-    at(now - 3 * 86_400, "week a");
-    at(now - 2.5 * 86_400, "week b");
-    at(now - 86_400, "yesterday a");
-    at(now - 86_000, "yesterday b");
-    const evening = at(now - 8_000, "today 20:00 UTC"); // 23:00 at +0300: yesterday there
-    at(now - 60, "today b");
-    const pin = at(now - 50 * 86_400, "pinned old");
-    pinSession(app.ctx.db, app.ctx.clock, pin.session_id, true);
+    await at(now - 40 * 86_400, "older a");
+    await at(now - 30 * 86_400, "older b");
+    await at(now - 3 * 86_400, "week a");
+    await at(now - 2.5 * 86_400, "week b");
+    await at(now - 86_400, "yesterday a");
+    await at(now - 86_000, "yesterday b");
+    const evening = await at(now - 8_000, "today 20:00 UTC"); // 23:00 at +0300: yesterday there
+    await at(now - 60, "today b");
+    const pin = await at(now - 50 * 86_400, "pinned old");
+    await pinSession(app.ctx.db, app.ctx.clock, pin.session_id, true);
     c.set(now);
 
     for (const limit of [1, 2, 3, 4, 10]) {
@@ -249,14 +260,14 @@ Deno.test("GET /api/sessions pages carry group headers that a page boundary neve
 
 Deno.test("GET /api/sessions/search returns every match with a count, paged by limit/offset", () =>
   withApp(async (app, c) => {
-    for (let i = 0; i < 60; i++, c.tick()) seed(app, `zeppelin notes ${i}`);
+    for (let i = 0; i < 60; i++, c.tick()) await seed(app, `zeppelin notes ${i}`);
     for (let i = 0; i < 50; i++, c.tick()) {
-      const s = seed(app, `plain ${i}`);
-      appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [
+      const s = await seed(app, `plain ${i}`);
+      await appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [
         { role: "user", content: `where is the zeppelin hangar ${i}?` },
       ]);
     }
-    for (let i = 0; i < 20; i++, c.tick()) seed(app, `unrelated ${i}`);
+    for (let i = 0; i < 20; i++, c.tick()) await seed(app, `unrelated ${i}`);
     type Hits = { sessions: Array<Row & { match_type: string }>; count: number };
     const all = (await app.call<Hits>("GET", "/api/sessions/search?q=zeppelin&content=1")).body;
     strictEqual(all.count, 110);
@@ -326,8 +337,8 @@ Deno.test("GET /api/sessions/events streams sessions_changed on create, rename, 
     await app.call("POST", "/api/session/pin", { session_id: sid, pinned: true });
     await app.call("POST", "/api/session/archive", { session_id: sid, archived: true });
     await app.call("POST", "/api/session/move", { session_id: sid, project_id: p.project_id });
-    claimActiveStream(app.ctx.db, sid, "a".repeat(32));
-    setActiveStream(app.ctx.db, sid, null);
+    await claimActiveStream(app.ctx.db, sid, "a".repeat(32));
+    await setActiveStream(app.ctx.db, sid, null);
     await app.call("POST", "/api/session/delete", { session_id: sid });
     const events = await readEvents(reader, 8);
     await reader.cancel();
@@ -365,7 +376,7 @@ Deno.test("GET /api/sessions/events: 100 connections opened and closed leave no 
     strictEqual(hub.subscriberCount(), 0);
     await last.read(); // ": connected"
     strictEqual((await last.read()).done, true);
-    seed(app, "after everyone left"); // publishing to nobody is fine
+    await seed(app, "after everyone left"); // publishing to nobody is fine
   }));
 
 Deno.test("sessionEventsResponse() sends a keep-alive comment while idle", async () => {
@@ -386,51 +397,57 @@ Deno.test("the total a page carries stays exact through every kind of change", (
     const db = app.ctx.db;
     const p = await createProject(db, app.ctx.clock, { name: "P" });
     const q = await createProject(db, app.ctx.clock, { name: "Q" });
-    const brute = (where: string, ...args: string[]) =>
-      (db.prepare(
-        `SELECT count(*) AS n FROM sessions WHERE ${where} AND NOT (message_count = 0 AND
-         title = 'Untitled' AND active_stream_id IS NULL)`,
-      ).get(...args) as { n: number }).n;
+    const brute = async (where: SqlQuery) =>
+      Number(
+        (await db.get<{ n: number | string }>(
+          sql`SELECT count(*) AS n FROM sessions WHERE ${where} AND NOT (message_count = 0 AND
+              title = 'Untitled' AND active_stream_id IS NULL)`,
+        ))?.n,
+      );
     const check = async (step: string) => {
-      strictEqual((await get(app, "/api/sessions?limit=1")).count, brute("archived = 0"), step);
+      strictEqual(
+        (await get(app, "/api/sessions?limit=1")).count,
+        await brute(sql`archived = 0`),
+        step,
+      );
       strictEqual(
         (await get(app, "/api/sessions?limit=1&archived=1")).count,
-        brute("archived = 1"),
+        await brute(sql`archived = 1`),
         step,
       );
       strictEqual(
         (await get(app, "/api/sessions?limit=1&archived=all")).count,
-        brute("1 = 1"),
+        await brute(sql`1 = 1`),
         step,
       );
       strictEqual(
         (await get(app, `/api/sessions?limit=1&project=${p.project_id}`)).count,
-        brute("archived = 0 AND project_id = ?", p.project_id),
+        await brute(sql`archived = 0 AND project_id = ${p.project_id}`),
         step,
       );
       strictEqual(
         (await get(app, "/api/sessions?limit=1&project=none")).count,
-        brute("archived = 0 AND project_id IS NULL"),
+        await brute(sql`archived = 0 AND project_id IS NULL`),
         step,
       );
     };
     const made = [];
     for (let i = 0; i < 6; i++, c.tick()) {
-      made.push(seed(app, `s${i}`, { project_id: p.project_id }));
+      made.push(await seed(app, `s${i}`, { project_id: p.project_id }));
     }
-    const scratch = createSession(db, app.ctx.clock, { workspace: app.workspace });
+    const scratch = await createSession(db, app.ctx.clock, { workspace: app.workspace });
     await check("created");
-    appendMessages(db, app.ctx.clock, scratch.session_id, [{ role: "user", content: "hi" }]);
+    await appendMessages(db, app.ctx.clock, scratch.session_id, [{ role: "user", content: "hi" }]);
     await check("a scratch session got a message");
-    claimActiveStream(
+    await claimActiveStream(
       db,
-      createSession(db, app.ctx.clock, { workspace: app.workspace }).session_id,
+      (await createSession(db, app.ctx.clock, { workspace: app.workspace })).session_id,
       "b".repeat(32),
     );
     await check("a run started in an empty session");
-    archiveSession(db, made[0].session_id, true);
-    moveSession(db, made[1].session_id, q.project_id);
-    moveSession(db, made[2].session_id, null);
+    await archiveSession(db, made[0].session_id, true);
+    await moveSession(db, made[1].session_id, q.project_id);
+    await moveSession(db, made[2].session_id, null);
     await check("archived and moved");
     await app.call("POST", "/api/session/rename", { session_id: made[3].session_id, title: "" });
     await app.call("POST", "/api/session/clear", { session_id: made[3].session_id });
@@ -444,12 +461,12 @@ Deno.test("the total a page carries stays exact through every kind of change", (
 
 Deno.test("moveSession() and archiveSession() keep updated_at, so paging order holds", () =>
   withApp(async (app, c) => {
-    const a = seed(app, "a");
+    const a = await seed(app, "a");
     c.tick();
-    const b = seed(app, "b");
+    const b = await seed(app, "b");
     c.tick();
-    moveSession(app.ctx.db, a.session_id, null);
-    archiveSession(app.ctx.db, b.session_id, false);
+    await moveSession(app.ctx.db, a.session_id, null);
+    await archiveSession(app.ctx.db, b.session_id, false);
     const page = await get(app, "/api/sessions?limit=1");
     strictEqual(page.sessions[0].session_id, b.session_id);
     strictEqual(
@@ -464,11 +481,11 @@ Deno.test("GET / renders the sidebar's first page; /partials/sidebar?cursor= the
     const now = 1_700_000_000.25;
     for (let i = 0; i < 200; i++) {
       c.set(now - 40 * 86_400 + i * 60); // 200 old sessions, one minute apart: all "Older"
-      seed(app, `old ${i}`);
+      await seed(app, `old ${i}`);
     }
     for (let i = 0; i < 5; i++) {
       c.set(now - 100 + i);
-      seed(app, `today ${i}`);
+      await seed(app, `today ${i}`);
     }
     c.set(now);
     const page = await (await app.request("GET", "/?tz_offset=0")).text();
@@ -499,7 +516,7 @@ Deno.test("GET / renders the sidebar's first page; /partials/sidebar?cursor= the
 
 Deno.test("the sidebar's search shows the first 100 matches and says how many there are", () =>
   withApp(async (app, c) => {
-    for (let i = 0; i < 130; i++, c.tick()) seed(app, `zeppelin ${i}`);
+    for (let i = 0; i < 130; i++, c.tick()) await seed(app, `zeppelin ${i}`);
     const frag = await (await app.request("GET", "/partials/sidebar?q=zeppelin")).text();
     match(frag, /<h2 class="session-group-label">100 of 130 results<\/h2>/);
     strictEqual([...frag.matchAll(/class="session-row"/g)].length, 100);

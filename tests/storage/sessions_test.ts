@@ -23,6 +23,7 @@ import {
   setActiveStream,
 } from "../../lib/sessions/sessions.ts";
 import { NotFoundError } from "../../lib/errors.ts";
+import { sql } from "../../lib/storage/db.ts";
 
 type Json = Record<string, unknown>;
 type Session = Json & { session_id: string; messages?: Json[] };
@@ -44,8 +45,8 @@ async function newSession(app: TestApp, body: Json = {}): Promise<Session> {
   return res.session;
 }
 
-function addTurn(app: TestApp, sid: string, user: string, assistant = `re: ${user}`) {
-  return appendMessages(app.ctx.db, app.ctx.clock, sid, [
+async function addTurn(app: TestApp, sid: string, user: string, assistant = `re: ${user}`) {
+  return await appendMessages(app.ctx.db, app.ctx.clock, sid, [
     { role: "user", content: user },
     { role: "assistant", content: assistant },
   ]);
@@ -161,7 +162,7 @@ Deno.test("POST /api/session/new applies the project's default workspace and mod
 Deno.test("GET /api/session returns the full session; no id → 400, unknown → 404", () =>
   withApp(async (app) => {
     const s = await newSession(app);
-    addTurn(app, s.session_id, "hello");
+    await addTurn(app, s.session_id, "hello");
     const { status, body } = await app.call<{ session: Session }>(
       "GET",
       `/api/session?session_id=${s.session_id}`,
@@ -188,7 +189,7 @@ Deno.test("GET /api/session returns the full session; no id → 400, unknown →
 Deno.test("GET /api/session pages with msg_limit (last N) and msg_before", () =>
   withApp(async (app) => {
     const s = await newSession(app);
-    for (let i = 0; i < 5; i++) addTurn(app, s.session_id, `q${i}`); // 10 messages
+    for (let i = 0; i < 5; i++) await addTurn(app, s.session_id, `q${i}`); // 10 messages
     const page = async (qs: string) =>
       (await app.call<{ session: Session }>("GET", `/api/session?session_id=${s.session_id}${qs}`))
         .body.session;
@@ -219,15 +220,15 @@ Deno.test("GET /api/sessions lists newest first and hides empty Untitled session
     const empty = await newSession(app);
     tick();
     const a = await newSession(app);
-    addTurn(app, a.session_id, "a");
+    await addTurn(app, a.session_id, "a");
     tick();
     const b = await newSession(app);
-    addTurn(app, b.session_id, "b");
+    await addTurn(app, b.session_id, "b");
     tick();
     const named = await newSession(app);
     await app.call("POST", "/api/session/rename", { session_id: named.session_id, title: "Named" });
     tick();
-    addTurn(app, a.session_id, "a again"); // a becomes the newest
+    await addTurn(app, a.session_id, "a again"); // a becomes the newest
     const { status, body } = await app.call<{ sessions: Session[]; archived_count: number }>(
       "GET",
       "/api/sessions",
@@ -244,7 +245,7 @@ Deno.test("GET /api/sessions lists newest first and hides empty Untitled session
 Deno.test("GET /api/sessions leaves archived sessions out unless include_archived=1", () =>
   withApp(async (app) => {
     const s = await newSession(app);
-    addTurn(app, s.session_id, "x");
+    await addTurn(app, s.session_id, "x");
     const arch = await app.call<{ session: Session }>("POST", "/api/session/archive", {
       session_id: s.session_id,
       archived: true,
@@ -295,25 +296,31 @@ Deno.test("POST /api/session/delete cascades to every dependent row and the atta
     const s = await newSession(app);
     const other = await newSession(app);
     const sid = s.session_id;
-    addTurn(app, sid, "hi");
-    addTurn(app, other.session_id, "keep me");
+    await addTurn(app, sid, "hi");
+    await addTurn(app, other.session_id, "keep me");
     const db = app.ctx.db;
-    db.prepare(
-      "INSERT INTO streams (stream_id, session_id, turn_id, status, started_at) VALUES (?, ?, 't', 'done', 1)",
-    ).run("a".repeat(32), sid);
-    db.prepare(
-      "INSERT INTO stream_events (stream_id, seq, event, data, created_at) VALUES (?, 1, 'token', '{}', 1)",
-    ).run("a".repeat(32));
-    db.prepare(
-      "INSERT INTO tool_calls (session_id, tool_call_id, name, status, started_at) VALUES (?, 'c1', 'shell', 'completed', 1)",
-    ).run(sid);
-    db.prepare(
-      `INSERT INTO approvals (approval_id, seq, session_id, command, description, pattern_key,
-       status, created_at) VALUES ('ap1', 1, ?, 'rm', 'd', 'rm', 'pending', 1)`,
-    ).run(sid);
-    db.prepare("INSERT INTO session_approvals (session_id, pattern_key) VALUES (?, 'rm')").run(sid);
-    db.prepare("INSERT INTO usage (session_id, input_tokens, created_at) VALUES (?, 5, 1)").run(
-      sid,
+    const stream = "a".repeat(32);
+    await db.run(
+      sql`INSERT INTO streams (stream_id, session_id, turn_id, status, started_at)
+          VALUES (${stream}, ${sid}, 't', 'done', 1)`,
+    );
+    await db.run(
+      sql`INSERT INTO stream_events (stream_id, seq, event, data, created_at)
+          VALUES (${stream}, 1, 'token', '{}', 1)`,
+    );
+    await db.run(
+      sql`INSERT INTO tool_calls (session_id, tool_call_id, name, status, started_at)
+          VALUES (${sid}, 'c1', 'shell', 'completed', 1)`,
+    );
+    await db.run(
+      sql`INSERT INTO approvals (approval_id, seq, session_id, command, description, pattern_key,
+       status, created_at) VALUES ('ap1', 1, ${sid}, 'rm', 'd', 'rm', 'pending', 1)`,
+    );
+    await db.run(
+      sql`INSERT INTO session_approvals (session_id, pattern_key) VALUES (${sid}, 'rm')`,
+    );
+    await db.run(
+      sql`INSERT INTO usage (session_id, input_tokens, created_at) VALUES (${sid}, 5, 1)`,
     );
     const attachments = join(app.stateDir, "attachments", sid);
     await Deno.mkdir(attachments, { recursive: true });
@@ -333,17 +340,17 @@ Deno.test("POST /api/session/delete cascades to every dependent row and the atta
         "usage",
       ]
     ) {
-      const { n } = db.prepare(`SELECT count(*) AS n FROM ${table} WHERE session_id = ?`).get(
-        sid,
-      ) as { n: number };
-      strictEqual(n, 0, table);
+      const row = await db.get<{ n: number | string }>(
+        sql`SELECT count(*) AS n FROM ${sql.raw(table)} WHERE session_id = ${sid}`,
+      );
+      strictEqual(Number(row?.n), 0, table);
     }
-    const { n: events } = db.prepare("SELECT count(*) AS n FROM stream_events").get() as {
-      n: number;
-    };
-    strictEqual(events, 0);
+    const events = await db.get<{ n: number | string }>(
+      sql`SELECT count(*) AS n FROM stream_events`,
+    );
+    strictEqual(Number(events?.n), 0);
     await rejects(Deno.stat(attachments), Deno.errors.NotFound);
-    strictEqual(getSession(db, other.session_id).message_count, 2);
+    strictEqual((await getSession(db, other.session_id)).message_count, 2);
     // Idempotent: deleting again (or an id that never existed) is still ok.
     strictEqual((await app.call("POST", "/api/session/delete", { session_id: sid })).status, 200);
     // A path is never a session id: refused (400) as in the original, not silently ignored.
@@ -400,8 +407,8 @@ Deno.test("POST /api/session/pin caps pins at 3 and leaves updated_at alone", ()
 Deno.test("POST /api/session/archive does not touch updated_at", () =>
   withApp(async (app, tick) => {
     const s = await newSession(app);
-    addTurn(app, s.session_id, "x");
-    const before = getSession(app.ctx.db, s.session_id).updated_at;
+    await addTurn(app, s.session_id, "x");
+    const before = (await getSession(app.ctx.db, s.session_id)).updated_at;
     tick(100);
     const res = await app.call<{ ok: boolean; session: Session }>("POST", "/api/session/archive", {
       session_id: s.session_id,
@@ -480,7 +487,7 @@ Deno.test("POST /api/session/update changes model and workspace; an untrusted wo
       workspace: "/proc",
     });
     strictEqual(bad.status, 400);
-    strictEqual(getSession(app.ctx.db, s.session_id).workspace, s.workspace);
+    strictEqual((await getSession(app.ctx.db, s.session_id)).workspace, s.workspace);
     strictEqual(
       (await app.call("POST", "/api/session/update", { session_id: "000000000000", model: "x" }))
         .status,
@@ -492,7 +499,7 @@ Deno.test("POST /api/session/duplicate copies the transcript under a new id", ()
   withApp(async (app) => {
     const s = await newSession(app, { model: "m" });
     await app.call("POST", "/api/session/rename", { session_id: s.session_id, title: "Orig" });
-    addTurn(app, s.session_id, "one");
+    await addTurn(app, s.session_id, "one");
     const res = await app.call<{ ok: boolean; session: Session }>(
       "POST",
       "/api/session/duplicate",
@@ -510,8 +517,8 @@ Deno.test("POST /api/session/duplicate copies the transcript under a new id", ()
     const strip = (m: Json[]) =>
       m.map(({ idx, content, role, timestamp }) => ({ idx, content, role, timestamp }));
     assertEquals(
-      strip(listMessages(app.ctx.db, copy.session_id)),
-      strip(listMessages(app.ctx.db, s.session_id)),
+      strip(await listMessages(app.ctx.db, copy.session_id)),
+      strip(await listMessages(app.ctx.db, s.session_id)),
     );
     strictEqual(
       (await app.call("POST", "/api/session/duplicate", { session_id: "000000000000" })).status,
@@ -522,8 +529,8 @@ Deno.test("POST /api/session/duplicate copies the transcript under a new id", ()
 Deno.test("POST /api/session/branch forks at keep_count and records parent_session_id", () =>
   withApp(async (app) => {
     const s = await newSession(app);
-    addTurn(app, s.session_id, "one");
-    addTurn(app, s.session_id, "two");
+    await addTurn(app, s.session_id, "one");
+    await addTurn(app, s.session_id, "two");
     const res = await app.call<{ session: Session; parent_session_id: string }>(
       "POST",
       "/api/session/branch",
@@ -534,7 +541,7 @@ Deno.test("POST /api/session/branch forks at keep_count and records parent_sessi
     strictEqual(res.body.parent_session_id, s.session_id);
     strictEqual(res.body.session.message_count, 2);
     assertEquals(
-      listMessages(app.ctx.db, res.body.session.session_id).map((m) => m.content),
+      (await listMessages(app.ctx.db, res.body.session.session_id)).map((m) => m.content),
       ["one", "re: one"],
     );
     const full = await app.call<{ session: Session }>("POST", "/api/session/branch", {
@@ -553,19 +560,19 @@ Deno.test("POST /api/session/branch forks at keep_count and records parent_sessi
       keep_count: 9,
     });
     strictEqual(over.status, 400);
-    strictEqual(getSession(app.ctx.db, s.session_id).message_count, 4, "source untouched");
+    strictEqual((await getSession(app.ctx.db, s.session_id)).message_count, 4, "source untouched");
   }));
 
 Deno.test("POST /api/session/clear empties the transcript and resets the title; refused while streaming", () =>
   withApp(async (app) => {
     const s = await newSession(app);
     await app.call("POST", "/api/session/rename", { session_id: s.session_id, title: "Keep" });
-    addTurn(app, s.session_id, "x");
-    setActiveStream(app.ctx.db, s.session_id, "b".repeat(32));
+    await addTurn(app, s.session_id, "x");
+    await setActiveStream(app.ctx.db, s.session_id, "b".repeat(32));
     const busy = await app.call("POST", "/api/session/clear", { session_id: s.session_id });
     strictEqual(busy.status, 409);
     strictEqual(busy.body.active_stream_id, "b".repeat(32));
-    setActiveStream(app.ctx.db, s.session_id, null);
+    await setActiveStream(app.ctx.db, s.session_id, null);
     const res = await app.call<{ session: Session }>("POST", "/api/session/clear", {
       session_id: s.session_id,
     });
@@ -573,14 +580,14 @@ Deno.test("POST /api/session/clear empties the transcript and resets the title; 
     strictEqual(res.body.session.message_count, 0);
     strictEqual(res.body.session.title, "Untitled", "the original resets the title");
     strictEqual(res.body.session.last_message_at, null);
-    assertEquals(listMessages(app.ctx.db, s.session_id), []);
+    assertEquals(await listMessages(app.ctx.db, s.session_id), []);
   }));
 
 Deno.test("POST /api/session/undo drops the last user turn and returns its text", () =>
   withApp(async (app) => {
     const s = await newSession(app);
-    addTurn(app, s.session_id, "first");
-    appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [
+    await addTurn(app, s.session_id, "first");
+    await appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [
       { role: "user", content: "second" },
       {
         role: "assistant",
@@ -618,9 +625,9 @@ Deno.test("GET /api/sessions/search finds titles and message text with a preview
       session_id: a.session_id,
       title: "Kubernetes upgrade plan",
     });
-    addTurn(app, a.session_id, "kubernetes details");
+    await addTurn(app, a.session_id, "kubernetes details");
     const b = await newSession(app);
-    addTurn(app, b.session_id, "how do I drain a kubernetes node safely during maintenance?");
+    await addTurn(app, b.session_id, "how do I drain a kubernetes node safely during maintenance?");
     const titleOnly = await app.call<{ sessions: Array<Session>; count: number; query: string }>(
       "GET",
       "/api/sessions/search?q=kubern",
@@ -650,7 +657,7 @@ Deno.test("GET /api/sessions/search finds titles and message text with a preview
 Deno.test("GET /api/sessions/search treats FTS5 syntax in the query as plain text", () =>
   withApp(async (app) => {
     const s = await newSession(app);
-    addTurn(app, s.session_id, 'the foo" function (draft)');
+    await addTurn(app, s.session_id, 'the foo" function (draft)');
     for (const q of ['foo"(', "AND", "*", '"', "NEAR(", "foo OR", "-foo", "^x", "{a b}", ":"]) {
       const res = await app.call<{ sessions: Session[] }>(
         "GET",
@@ -685,24 +692,27 @@ Deno.test("appendMessages() keeps message_count and last_message_at in step, in 
   withApp(async (app, tick) => {
     const s = await newSession(app);
     tick(5);
-    const stored = addTurn(app, s.session_id, "q");
+    const stored = await addTurn(app, s.session_id, "q");
     assertEquals(stored.map((m) => m.idx), [0, 1]);
-    const row = getSession(app.ctx.db, s.session_id);
+    const row = await getSession(app.ctx.db, s.session_id);
     strictEqual(row.message_count, 2);
     strictEqual(row.last_message_at, app.ctx.clock());
     strictEqual(row.updated_at, app.ctx.clock());
     // A bad message in the batch writes nothing at all.
     const bad = [{ role: "user", content: "ok" }, { role: "robot", content: "no" }];
     try {
-      appendMessages(app.ctx.db, app.ctx.clock, s.session_id, bad as unknown as NewMessage[]);
+      await appendMessages(app.ctx.db, app.ctx.clock, s.session_id, bad as unknown as NewMessage[]);
       ok(false, "expected a throw");
     } catch (err) {
       match((err as Error).message, /role/);
     }
-    strictEqual(getSession(app.ctx.db, s.session_id).message_count, 2);
-    strictEqual(listMessages(app.ctx.db, s.session_id).length, 2);
+    strictEqual((await getSession(app.ctx.db, s.session_id)).message_count, 2);
+    strictEqual((await listMessages(app.ctx.db, s.session_id)).length, 2);
     try {
-      appendMessages(app.ctx.db, app.ctx.clock, "000000000000", [{ role: "user", content: "x" }]);
+      await appendMessages(app.ctx.db, app.ctx.clock, "000000000000", [{
+        role: "user",
+        content: "x",
+      }]);
       ok(false, "expected a throw");
     } catch (err) {
       ok(err instanceof NotFoundError);
@@ -716,11 +726,11 @@ Deno.test("messages keep multimodal content, tool calls and extra fields verbati
       type: "image_url",
       image_url: { url: "x" },
     }];
-    appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [
+    await appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [
       { role: "user", content: parts, attachments: [{ filename: "a.png" }], custom_flag: true },
       { role: "assistant", content: "hi", reasoning: "thinking", turn_id: "t1" },
     ]);
-    const [u, a] = listMessages(app.ctx.db, s.session_id);
+    const [u, a] = await listMessages(app.ctx.db, s.session_id);
     assertEquals(u.content, parts);
     assertEquals(u.attachments, [{ filename: "a.png" }]);
     strictEqual(u.custom_flag, true);
@@ -738,19 +748,19 @@ Deno.test("messages keep multimodal content, tool calls and extra fields verbati
 Deno.test("updateMessage() grows a streaming message in place; truncateMessages() recounts", () =>
   withApp(async (app) => {
     const s = await newSession(app);
-    const [, asst] = appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [
+    const [, asst] = await appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [
       { role: "user", content: "q" },
       { role: "assistant", content: "" },
     ]);
-    updateMessage(app.ctx.db, s.session_id, asst.idx, { content: "partial" });
-    const done = updateMessage(app.ctx.db, s.session_id, asst.idx, {
+    await updateMessage(app.ctx.db, s.session_id, asst.idx, { content: "partial" });
+    const done = await updateMessage(app.ctx.db, s.session_id, asst.idx, {
       content: "partial answer",
       reasoning: "r",
     });
     strictEqual(done.content, "partial answer");
-    strictEqual(listMessages(app.ctx.db, s.session_id)[1].reasoning, "r");
-    updateMessage(app.ctx.db, s.session_id, asst.idx, { reasoning: null });
-    strictEqual(listMessages(app.ctx.db, s.session_id)[1].reasoning, undefined);
+    strictEqual((await listMessages(app.ctx.db, s.session_id))[1].reasoning, "r");
+    await updateMessage(app.ctx.db, s.session_id, asst.idx, { reasoning: null });
+    strictEqual((await listMessages(app.ctx.db, s.session_id))[1].reasoning, undefined);
     // The search index follows in-place edits.
     const found = await app.call<{ sessions: Session[] }>(
       "GET",
@@ -758,23 +768,27 @@ Deno.test("updateMessage() grows a streaming message in place; truncateMessages(
     );
     strictEqual(found.body.sessions.length, 1);
     try {
-      updateMessage(app.ctx.db, s.session_id, 7, { content: "x" });
+      await updateMessage(app.ctx.db, s.session_id, 7, { content: "x" });
       ok(false, "expected a throw");
     } catch (err) {
       ok(err instanceof NotFoundError);
     }
-    strictEqual(truncateMessages(app.ctx.db, s.session_id, 1), 1);
-    strictEqual(getSession(app.ctx.db, s.session_id).message_count, 1);
+    strictEqual(await truncateMessages(app.ctx.db, s.session_id, 1), 1);
+    strictEqual((await getSession(app.ctx.db, s.session_id)).message_count, 1);
   }));
 
 Deno.test("addUsage() accumulates tokens and cost", () =>
   withApp(async (app) => {
     const s = await newSession(app);
-    addUsage(app.ctx.db, s.session_id, { input_tokens: 10, output_tokens: 3 });
-    strictEqual(getSession(app.ctx.db, s.session_id).estimated_cost, null);
-    addUsage(app.ctx.db, s.session_id, { input_tokens: 5, output_tokens: 2, estimated_cost: 0.25 });
-    addUsage(app.ctx.db, s.session_id, { estimated_cost: 0.5 });
-    const row = getSession(app.ctx.db, s.session_id);
+    await addUsage(app.ctx.db, s.session_id, { input_tokens: 10, output_tokens: 3 });
+    strictEqual((await getSession(app.ctx.db, s.session_id)).estimated_cost, null);
+    await addUsage(app.ctx.db, s.session_id, {
+      input_tokens: 5,
+      output_tokens: 2,
+      estimated_cost: 0.25,
+    });
+    await addUsage(app.ctx.db, s.session_id, { estimated_cost: 0.5 });
+    const row = await getSession(app.ctx.db, s.session_id);
     strictEqual(row.input_tokens, 15);
     strictEqual(row.output_tokens, 5);
     strictEqual(row.estimated_cost, 0.75);
@@ -783,8 +797,8 @@ Deno.test("addUsage() accumulates tokens and cost", () =>
 Deno.test("is_streaming follows the active stream id", () =>
   withApp(async (app) => {
     const s = await newSession(app);
-    setActiveStream(app.ctx.db, s.session_id, "c".repeat(32));
-    const row = getSession(app.ctx.db, s.session_id);
+    await setActiveStream(app.ctx.db, s.session_id, "c".repeat(32));
+    const row = await getSession(app.ctx.db, s.session_id);
     strictEqual(row.is_streaming, true);
     strictEqual(row.active_stream_id, "c".repeat(32));
     // A streaming session shows in the list even before it has messages.
@@ -796,12 +810,12 @@ Deno.test("claimActiveStream() lets exactly one run hold a session", () =>
   withApp(async (app) => {
     const s = await newSession(app);
     const db = app.ctx.db;
-    strictEqual(claimActiveStream(db, s.session_id, "1".repeat(32)), true);
-    strictEqual(claimActiveStream(db, s.session_id, "2".repeat(32)), false);
-    strictEqual(getSession(db, s.session_id).active_stream_id, "1".repeat(32));
-    strictEqual(clearActiveStreams(db), 1);
-    strictEqual(getSession(db, s.session_id).is_streaming, false);
-    strictEqual(claimActiveStream(db, s.session_id, "2".repeat(32)), true);
+    strictEqual(await claimActiveStream(db, s.session_id, "1".repeat(32)), true);
+    strictEqual(await claimActiveStream(db, s.session_id, "2".repeat(32)), false);
+    strictEqual((await getSession(db, s.session_id)).active_stream_id, "1".repeat(32));
+    strictEqual(await clearActiveStreams(db), 1);
+    strictEqual((await getSession(db, s.session_id)).is_streaming, false);
+    strictEqual(await claimActiveStream(db, s.session_id, "2".repeat(32)), true);
   }));
 
 Deno.test("GET /api/session with msg_limit returns only the tool calls of its page", () =>
@@ -817,13 +831,13 @@ Deno.test("GET /api/session with msg_limit returns only the tool calls of its pa
       { role: "tool" as const, content: "a b", tool_call_id: id, name: "ls" },
       { role: "assistant" as const, content: `done ${id}` },
     ];
-    appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [...turn("old"), ...turn("new")]);
-    const insert = app.ctx.db.prepare(
-      `INSERT INTO tool_calls (session_id, tool_call_id, name, status, started_at)
-       VALUES (?, ?, 'ls', 'completed', 0)`,
-    );
-    insert.run(s.session_id, "old");
-    insert.run(s.session_id, "new");
+    await appendMessages(app.ctx.db, app.ctx.clock, s.session_id, [...turn("old"), ...turn("new")]);
+    for (const id of ["old", "new"]) {
+      await app.ctx.db.run(
+        sql`INSERT INTO tool_calls (session_id, tool_call_id, name, status, started_at)
+            VALUES (${s.session_id}, ${id}, 'ls', 'completed', 0)`,
+      );
+    }
     const page = await app.call<{ session: Session & { tool_calls: Json[] } }>(
       "GET",
       `/api/session?session_id=${s.session_id}&msg_limit=4`,

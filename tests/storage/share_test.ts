@@ -21,12 +21,16 @@ interface ShareBody {
   };
 }
 
-function seedSession(app: TestApp, title = "Shared Test", extra: NewMessage[] = []): string {
-  const { session_id } = createSession(app.ctx.db, app.ctx.clock, {
+async function seedSession(
+  app: TestApp,
+  title = "Shared Test",
+  extra: NewMessage[] = [],
+): Promise<string> {
+  const { session_id } = await createSession(app.ctx.db, app.ctx.clock, {
     workspace: app.workspace,
     title,
   });
-  appendMessages(app.ctx.db, app.ctx.clock, session_id, [
+  await appendMessages(app.ctx.db, app.ctx.clock, session_id, [
     { role: "user", content: "Please look at the repo" },
     {
       role: "assistant",
@@ -65,7 +69,7 @@ async function getPage(app: TestApp, path: string, headers: Record<string, strin
 Deno.test("POST /api/share/create makes a link that list shows and revoke ends", async () => {
   const app = await createTestApp();
   try {
-    const sid = seedSession(app);
+    const sid = await seedSession(app);
     const created = await share(app, { session_id: sid });
     strictEqual(created.status, 200, JSON.stringify(created.body));
     strictEqual(created.body.ok, true);
@@ -113,7 +117,7 @@ Deno.test("a share link expires after expires_in_days into the same 404 as a gue
   let now = 1_700_000_000;
   const app = await createTestApp({ clock: () => now });
   try {
-    const sid = seedSession(app);
+    const sid = await seedSession(app);
     const { body } = await share(app, { session_id: sid, expires_in_days: 2 });
     strictEqual(body.share.expires_at, now + 2 * 86400);
     now += 2 * 86400 - 60;
@@ -133,7 +137,7 @@ Deno.test("revokeShare() keeps the first revocation time; an unknown token is a 
   let now = 1_700_000_000;
   const app = await createTestApp({ clock: () => now });
   try {
-    const sid = seedSession(app);
+    const sid = await seedSession(app);
     const { body } = await share(app, { session_id: sid });
     const first = await app.call<ShareBody & { share: { revoked_at: number | null } }>(
       "POST",
@@ -172,7 +176,7 @@ Deno.test("revokeShare() keeps the first revocation time; an unknown token is a 
 Deno.test("guessed, altered and malformed tokens all get the same 404 page", async () => {
   const app = await createTestApp();
   try {
-    const sid = seedSession(app);
+    const sid = await seedSession(app);
     const { body } = await share(app, { session_id: sid });
     const t = body.share.token;
     const altered = t.slice(0, -1) + (t.endsWith("A") ? "B" : "A");
@@ -203,7 +207,7 @@ Deno.test("guessed, altered and malformed tokens all get the same 404 page", asy
 Deno.test("tool outputs and file contents are shared only when ticked; reasoning never", async () => {
   const app = await createTestApp();
   try {
-    const sid = seedSession(app, "Shared Test", [
+    const sid = await seedSession(app, "Shared Test", [
       { role: "user", content: "And the notes?" },
       {
         role: "assistant",
@@ -260,10 +264,10 @@ Deno.test("tool outputs and file contents are shared only when ticked; reasoning
 Deno.test("the snapshot is frozen at share time", async () => {
   const app = await createTestApp();
   try {
-    const sid = seedSession(app, "Before");
+    const sid = await seedSession(app, "Before");
     const { body } = await share(app, { session_id: sid });
     await app.call("POST", "/api/session/rename", { session_id: sid, title: "After" });
-    appendMessages(app.ctx.db, app.ctx.clock, sid, [
+    await appendMessages(app.ctx.db, app.ctx.clock, sid, [
       { role: "user", content: "LATER_QUESTION" },
       { role: "assistant", content: "LATER_ANSWER" },
     ]);
@@ -283,7 +287,7 @@ Deno.test("with auth on, a share link opens without login and nothing else does"
   try {
     const login = await app.request("POST", "/api/auth/login", { password: PASSWORD });
     const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
-    const sid = seedSession(app);
+    const sid = await seedSession(app);
     const created = await share(app, { session_id: sid }, { cookie });
     strictEqual(created.status, 200);
     const url = created.body.share.url;
@@ -318,7 +322,7 @@ Deno.test("with auth on, a share link opens without login and nothing else does"
 Deno.test("a share page is noindex, sends no Referer and runs no script", async () => {
   const app = await createTestApp();
   try {
-    const sid = seedSession(app);
+    const sid = await seedSession(app);
     const { res, html } = await getPage(
       app,
       (await share(app, { session_id: sid })).body.share.url,
@@ -351,7 +355,7 @@ Deno.test("hostile markdown in a shared transcript stays inert", async () => {
       '<iframe src="https://evil.example"></iframe>',
       "<style>body{display:none}</style>",
     ].join("\n\n");
-    const sid = seedSession(app, "<script>alert('title')</script>", [
+    const sid = await seedSession(app, "<script>alert('title')</script>", [
       { role: "user", content: "<b onmouseover=alert(1)>user</b>" },
       { role: "assistant", content: hostile },
     ]);

@@ -2,20 +2,23 @@
 // filters the list on the server while keeping the open chat and the other filters.
 import { ok, strictEqual } from "node:assert/strict";
 import { createTestApp } from "../helpers.ts";
+import { sql } from "../../lib/storage/db.ts";
 
 Deno.test("the sidebar filters by scheduled tasks and by profile", async () => {
   const app = await createTestApp({ configYaml: "profiles:\n  work: {model: m}\n" });
   try {
     const db = app.ctx.db;
-    const add = (id: string, title: string, extra: string) =>
-      db.prepare(
-        `INSERT INTO sessions (session_id, title, workspace, created_at, updated_at, message_count${
-          extra ? ", " + extra.split("=")[0] : ""
-        }) VALUES (?, ?, ?, 1, 1, 2${extra ? ", ?" : ""})`,
-      ).run(...[id, title, app.workspace, ...(extra ? [extra.split("=")[1]] : [])]);
-    add("aaaaaaaaaaa1", "Plain chat", "");
-    add("aaaaaaaaaaa2", "Nightly digest run", "cron_job_id=job1");
-    add("aaaaaaaaaaa3", "Work chat", "profile=work");
+    const add = async (id: string, title: string, extra: string) => {
+      const [column, value] = extra ? extra.split("=") : [];
+      await db.run(
+        sql`INSERT INTO sessions (session_id, title, workspace, created_at, updated_at,
+              message_count${column ? sql.raw(", " + column) : sql``})
+            VALUES (${id}, ${title}, ${app.workspace}, 1, 1, 2${column ? sql`, ${value}` : sql``})`,
+      );
+    };
+    await add("aaaaaaaaaaa1", "Plain chat", "");
+    await add("aaaaaaaaaaa2", "Nightly digest run", "cron_job_id=job1");
+    await add("aaaaaaaaaaa3", "Work chat", "profile=work");
 
     const home = await (await app.request("GET", "/")).text();
     ok(home.includes('data-view="tasks"'), "a Tasks chip once a task session exists");

@@ -1,34 +1,20 @@
 // The PostgreSQL implementation of the storage interface (Db in lib/storage/db.ts), used when
-// HERMES_DATABASE_URL is set. Invariants: statements are synchronous like node:sqlite's — the
-// main thread hands each one to the worker that owns the connection (pg_worker.ts) and waits on
-// a shared word (Atomics.wait), so the concept files' transactions and read-modify-writes keep
-// the meaning they have on SQLite; SQL arrives in SQLite's dialect and is translated once per
-// text (sql_dialect.ts); a transaction's outermost SAVEPOINT opens it with BEGIN and its release
-// commits, because PostgreSQL has no savepoint outside a transaction block.
-import { deserialize, serialize } from "node:v8";
-import { Worker } from "node:worker_threads";
+// HERMES_DATABASE_URL is set. Invariants: every statement runs asynchronously on a postgres.js
+// pool (`HERMES_DATABASE_POOL` connections, each statement bounded by the statement timeout), so
+// a slow database stalls the request that asked and never the process; SQL is written once for
+// both backends (Kysely's `sql` tag, lib/storage/kysely_queries.ts). Opening is synchronous and
+// cheap: the preparation — a cloned database or a schema of its own, then the migrations — starts
+// in the constructor and every query awaits it first (`ready()`), so a database that cannot be
+// opened fails each use with the same clear message, and start-up fails on it (main.ts).
 import { createHash } from "node:crypto";
-import type { Db, SqlRow, SqlRunResult, SqlStatement, SqlValue } from "../storage_interface.ts";
-import {
-  HEADER_BYTES,
-  LENGTH,
-  STATE,
-  type WorkerAnswer,
-  type WorkerRequest,
-} from "./pg_protocol.ts";
-import { translateSql } from "./sql_dialect.ts";
-import { appUrl } from "../../server/app_paths.ts";
 import postgres from "postgres";
 import { Kysely } from "kysely";
 import { PostgresJSDialect } from "kysely-postgres-js";
 import { KyselyQueries } from "../kysely_queries.ts";
 import { numberTypes } from "./pg_types.ts";
-import type { AsyncQueries, SqlQuery, SqlWriteResult } from "../storage_interface.ts";
-
-/** How long one statement may take before the caller gets an error instead of a hang. */
-const STATEMENT_WAIT_MS = 120_000;
-const INITIAL_BUFFER = 1 << 20;
-const MAX_BUFFER = 1 << 30;
+import { migratePostgres } from "./pg_migrations.ts";
+import { DatabaseUnavailableError } from "../../errors.ts";
+import type { AsyncQueries, Db, SqlQuery, SqlRow, SqlWriteResult } from "../storage_interface.ts";
 
 export interface PgOpenOptions {
   /** Schema to keep the tables in (created if missing); null = the connection's default. */
@@ -40,7 +26,9 @@ export interface PgOpenOptions {
    * through `adminUrl`'s database, unless it exists. Dropped on close with `dropOnClose`.
    */
   clone?: { adminUrl: string; database: string; template: string };
-  /** The async half's connection pool: its size and each statement's time bound. */
+  /** Bring the schema up to date while preparing (lib/storage/postgres/pg_migrations.ts). */
+  migrate?: boolean;
+  /** The connection pool: its size and each statement's time bound. */
   pool?: { size: number; statementTimeoutMs: number };
 }
 
@@ -90,110 +78,183 @@ export function schemaForPath(
   };
 }
 
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "HERMES_DATABASE_URL";
+  }
+}
+
+interface Listener {
+  onNotify: (payload: string) => void;
+  onListening: () => void;
+}
+
+const quoteName = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** How long close() lets a pool connection finish its statement before cutting it. */
+const END_TIMEOUT_S = 5;
+
+/** postgres.js codes (and SQLSTATEs) that mean the server could not be reached or refused us. */
+const CONNECT_FAILURES = new Set([
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P03", // cannot_connect_now
+  "08000",
+  "08001",
+  "08006",
+]);
+
 export class PgDatabase implements Db {
   readonly backend = "postgres" as const;
-  #worker: Worker;
-  #shared: SharedArrayBuffer;
-  /** The number of the last request sent to the worker. */
-  #seq = 0;
-  #words: Int32Array;
-  #statements = new Map<string, PgStatement>();
-  /** Open savepoints, outermost first: the first one began the transaction. */
-  #savepoints: string[] = [];
+  readonly #url: string;
+  readonly #opts: PgOpenOptions;
+  readonly #pool: postgres.Sql;
+  /** The pool's connection options, for the connections opened beside it. */
+  readonly #connection: Record<string, string | number>;
+  readonly #queries: KyselyQueries;
+  readonly #ready: Promise<void>;
+  /** The connection of its own for session-level state (sessionConnection()), once asked for. */
+  #session: postgres.Sql | null = null;
   #closed = false;
-  #opts: PgOpenOptions;
-  /** The async half: a pool of its own, no worker, no waiting thread. */
-  #pool: postgres.Sql;
-  #async: KyselyQueries;
+  #closing: Promise<void> | null = null;
+  #listeners = new Map<string, Set<Listener>>();
 
   constructor(url: string, opts: PgOpenOptions) {
+    this.#url = url;
     this.#opts = opts;
-    this.#shared = new SharedArrayBuffer(INITIAL_BUFFER, { maxByteLength: MAX_BUFFER });
-    this.#words = new Int32Array(this.#shared, 0, 4);
-    // Through appUrl: in a bundle or a compiled binary the worker sits at its source path.
-    this.#worker = new Worker(appUrl("lib/storage/postgres/pg_worker.ts"));
-    // An open database must not keep the process alive (a web Worker would: a test or a tool
-    // that forgets close() would never exit). Answers arrive through the shared buffer anyway.
-    this.#worker.unref();
-    this.#worker.on("message", this.#onWorkerMessage);
-    const ready = this.#await((seq) =>
-      this.#worker.postMessage({
-        init: { url, schema: opts.schema, clone: opts.clone ?? null, buffer: this.#shared, seq },
-      })
-    );
-    if (!ready.ok) {
-      this.#worker.terminate();
-      throw new Error(ready.message);
-    }
-    if (opts.schema) {
-      this.#call({ kind: "exec", text: `CREATE SCHEMA IF NOT EXISTS ${opts.schema}` });
-    }
     const pool = opts.pool ?? { size: 10, statementTimeoutMs: 5000 };
+    this.#connection = {
+      statement_timeout: pool.statementTimeoutMs,
+      // A transaction left open (its process stalled) gives its locks back after a while.
+      idle_in_transaction_session_timeout: Math.max(60_000, pool.statementTimeoutMs * 4),
+      ...(opts.schema ? { search_path: opts.schema } : {}),
+    };
     this.#pool = postgres(url, {
       max: pool.size,
       onnotice: () => {},
       types: numberTypes,
+      // fetch_types stays on: postgres.js 3.4 never hands a reserved connection (each Kysely
+      // query reserves one) that opened without that first query to its waiter.
+      //
       // A database that does not take the connection fails the request, not the server.
       connect_timeout: Math.max(2, Math.ceil(pool.statementTimeoutMs / 1000)),
       // Idle connections go back after a while: an open pool must not keep a tool alive.
       idle_timeout: 20,
-      connection: {
-        statement_timeout: pool.statementTimeoutMs,
-        // A transaction left open (its process stalled) gives its locks back after a while.
-        idle_in_transaction_session_timeout: Math.max(60_000, pool.statementTimeoutMs * 4),
-        ...(opts.schema ? { search_path: opts.schema } : {}),
-      },
+      connection: this.#connection,
     });
-    this.#async = new KyselyQueries(
+    this.#queries = new KyselyQueries(
       new Kysely({ dialect: new PostgresJSDialect({ postgres: this.#pool }) }),
       "postgres",
+      this,
     );
+    this.#ready = this.#prepare();
+    // A failure is told to each caller (and to ready()), never as an unhandled rejection.
+    this.#ready.catch(() => {});
   }
 
-  all<R = SqlRow>(query: SqlQuery): Promise<R[]> {
-    return this.#async.all<R>(query);
+  get owner(): Db {
+    return this;
   }
 
-  get<R = SqlRow>(query: SqlQuery): Promise<R | undefined> {
-    return this.#async.get<R>(query);
+  ready(): Promise<void> {
+    return this.#ready;
   }
 
-  run(query: SqlQuery): Promise<SqlWriteResult> {
-    return this.#async.run(query);
+  /** The clone or the schema, then the migrations: once, before any statement. */
+  async #prepare(): Promise<void> {
+    const where = redactUrl(this.#url);
+    try {
+      if (this.#opts.clone) await createClone(this.#opts.clone);
+      // The first statement also proves the URL: a refused connection or a wrong password is
+      // said as such, not as a failed migration.
+      if (this.#opts.schema) await createSchema(this.#pool, this.#opts.schema);
+      else await this.#pool.unsafe("SELECT 1");
+    } catch (err) {
+      throw openError(`Could not open the PostgreSQL database at ${where}`, err);
+    }
+    if (!this.#opts.migrate) return;
+    try {
+      await migratePostgres(this.#pool);
+    } catch (err) {
+      throw openError(`Could not migrate the PostgreSQL database at ${where}`, err);
+    }
   }
 
-  transaction<T>(
+  async all<R = SqlRow>(query: SqlQuery): Promise<R[]> {
+    await this.#usable();
+    return await this.#queries.all<R>(query);
+  }
+
+  async get<R = SqlRow>(query: SqlQuery): Promise<R | undefined> {
+    await this.#usable();
+    return await this.#queries.get<R>(query);
+  }
+
+  async run(query: SqlQuery): Promise<SqlWriteResult> {
+    await this.#usable();
+    return await this.#queries.run(query);
+  }
+
+  async transaction<T>(
     fn: (tx: AsyncQueries) => Promise<T>,
     opts?: { timeoutMs?: number },
   ): Promise<T> {
-    return this.#async.transaction(fn, opts);
-  }
-
-  exec(sql: string): void {
-    const text = sql.trim();
-    const savepoint = /^SAVEPOINT\s+(\w+)$/i.exec(text);
-    const release = /^RELEASE\s+(?:SAVEPOINT\s+)?(\w+)$/i.exec(text);
-    if (savepoint) {
-      if (this.#savepoints.length === 0) this.#call({ kind: "exec", text: "BEGIN" });
-      this.#savepoints.push(savepoint[1]);
-      this.#call({ kind: "exec", text });
-      return;
-    }
-    if (release && this.#savepoints[0] === release[1]) {
-      this.#savepoints = [];
-      this.#call({ kind: "exec", text: "COMMIT" });
-      return;
-    }
-    if (release) {
-      this.#savepoints.splice(this.#savepoints.indexOf(release[1]));
-    }
-    if (/^PRAGMA\b/i.test(text)) return void this.prepare(text).all();
-    this.#call({ kind: "exec", text: translateSql(text).text });
+    await this.#usable();
+    return await this.#queries.transaction(fn, opts);
   }
 
   /**
-   * Hear NOTIFY on `channel`. `onListening` runs each time the listening connection (re)starts:
-   * what was sent while it was away is lost, so the caller re-reads its tables then.
+   * Wait for the preparation; refuse once closed (an ended pool would never hand out a
+   * connection: the caller would wait forever).
+   */
+  async #usable(): Promise<void> {
+    if (this.#closed) throw new DatabaseUnavailableError("The database is closed");
+    await this.#ready;
+    if (this.#closed) throw new DatabaseUnavailableError("The database is closed");
+  }
+
+  /** Bring the schema up to date now (a database opened without `migrate`: a template). */
+  async migrate(): Promise<void> {
+    await this.#usable();
+    await migratePostgres(this.#pool);
+  }
+
+  /**
+   * A connection of its own, outside the pool, for session-level state that must outlive one
+   * statement — the replica liveness lock (lib/replicas/replica_liveness.ts). It never idles
+   * out nor retires; when it is lost (the server restarted, the network cut), the next
+   * statement on it opens a new one, which starts without the old one's session state.
+   */
+  async sessionConnection(): Promise<postgres.Sql> {
+    await this.#usable();
+    this.#session ??= postgres(this.#url, {
+      max: 1,
+      onnotice: () => {},
+      types: numberTypes,
+      fetch_types: false,
+      connect_timeout: this.#pool.options.connect_timeout ?? 10,
+      idle_timeout: null as unknown as number,
+      max_lifetime: null,
+      connection: this.#connection,
+    });
+    return this.#session;
+  }
+
+  /**
+   * Hear NOTIFY on `channel` (on the pool's listening connection, which postgres.js re-opens and
+   * re-listens on after a loss). `onListening` runs each time listening (re)starts: what was sent
+   * while it was away is lost, so the caller re-reads its tables then.
    */
   listen(
     channel: string,
@@ -202,155 +263,112 @@ export class PgDatabase implements Db {
   ): () => void {
     let entry = this.#listeners.get(channel);
     if (!entry) {
-      entry = new Set();
-      this.#listeners.set(channel, entry);
-      this.#worker.postMessage({ listen: channel });
+      const set: Set<Listener> = entry = new Set();
+      this.#listeners.set(channel, set);
+      const each = (what: string, fn: (listener: Listener) => void) => {
+        for (const listener of [...set]) {
+          try {
+            fn(listener);
+          } catch (err) {
+            console.error(`a NOTIFY listener on ${channel} failed (${what}): ${err}`);
+          }
+        }
+      };
+      this.#ready
+        .then(() =>
+          this.#pool.listen(
+            channel,
+            (payload) => each("signal", (pair) => pair.onNotify(payload)),
+            () => each("resync", (pair) => pair.onListening()),
+          )
+        )
+        .catch((err) => {
+          if (!this.#closed) console.error(`could not LISTEN on ${channel}: ${err}`);
+        });
     }
     const pair = { onNotify, onListening };
     entry.add(pair);
     return () => void entry!.delete(pair);
   }
 
-  #listeners = new Map<
-    string,
-    Set<{ onNotify: (payload: string) => void; onListening: () => void }>
-  >();
-
-  #onWorkerMessage = (message: unknown) => {
-    const data = message as {
-      notification?: { channel: string; payload: string };
-      listening?: { channel: string };
-      listenError?: { channel: string; message: string };
-    };
-    const channel = data.notification?.channel ?? data.listening?.channel ??
-      data.listenError?.channel;
-    for (const pair of this.#listeners.get(channel ?? "") ?? []) {
-      try {
-        if (data.notification) pair.onNotify(data.notification.payload);
-        else if (data.listening) pair.onListening();
-      } catch (err) {
-        console.error(`a NOTIFY listener on ${channel} failed: ${err}`);
-      }
-    }
-    if (data.listenError) {
-      console.error(`could not LISTEN on ${channel}: ${data.listenError.message}`);
-    }
-  };
-
-  prepare(sql: string): SqlStatement {
-    let stmt = this.#statements.get(sql);
-    if (!stmt) {
-      stmt = new PgStatement(this, sql);
-      if (this.#statements.size >= 512) {
-        this.#statements.delete(this.#statements.keys().next().value!);
-      }
-      this.#statements.set(sql, stmt);
-    }
-    return stmt;
-  }
-
-  close(): void {
-    if (this.#closed) return;
+  /**
+   * End the pool (and the listening and session connections): each connection may finish its
+   * statement for a few seconds first; a throwaway schema or cloned database is dropped once the
+   * pool is gone. Nobody has to wait (Db.close() returns nothing): the promise, which never
+   * rejects, is for the rare caller that must know the connections are gone (a template
+   * database is cloned only once nobody is connected to it).
+   */
+  close(): Promise<void> {
+    if (this.#closing) return this.#closing;
     this.#closed = true;
-    // Nothing waits for the pool's goodbye, and it lets every connection finish what it is
-    // doing (each statement is bounded by the statement timeout). Only then is a throwaway
-    // schema or database dropped: a DROP … WITH (FORCE) that cut a pool connection still
-    // starting up made that connection's own startup query reject with nobody listening
-    // (CONNECTION_DESTROYED as an uncaught error), and so did ending the pool with a timeout.
-    const poolEnded = this.#pool.end().catch(() => {});
-    if (this.#opts.dropOnClose && (this.#opts.schema || this.#opts.clone)) {
-      // The worker drops it, ends its connections and exits on its own; nobody waits for the
-      // DROP (the test suite opens hundreds of these).
-      void poolEnded.then(() => this.#worker.postMessage({ retire: true }));
-      return;
-    }
-    try {
-      this.#call({ kind: "close", text: "" });
-    } finally {
-      this.#worker.terminate();
-    }
-  }
-
-  /** Run one request on the worker and wait for its answer. */
-  query(text: string, params: SqlValue[]): { rows: SqlRow[]; count: number } {
-    return this.#call({ kind: "query", text, params });
-  }
-
-  #call(req: WorkerRequest): { rows: SqlRow[]; count: number } {
-    if (this.#closed && req.kind !== "close" && req.kind !== "exec") {
-      throw new Error("database connection is closed");
-    }
-    const answer = this.#await((seq) =>
-      this.#worker.postMessage({ request: serialize(req) as Uint8Array, seq })
-    );
-    if (!answer.ok) {
-      const err = new Error(answer.message) as Error & { code?: string; sql?: string };
-      err.code = answer.code;
-      err.sql = req.text;
-      throw err;
-    }
-    return { rows: answer.rows as SqlRow[], count: answer.count };
-  }
-
-  /** Send a request numbered `seq` and wait for the answer to that number (pg_protocol.ts). */
-  #await(send: (seq: number) => void): WorkerAnswer {
-    const seq = this.#seq = this.#seq % 0x7ffffffe + 1;
-    send(seq);
-    const deadline = performance.now() + STATEMENT_WAIT_MS;
-    for (;;) {
-      const held = Atomics.load(this.#words, STATE);
-      if (held === seq) break;
-      const left = deadline - performance.now();
-      if (left <= 0 || Atomics.wait(this.#words, STATE, held, left) === "timed-out") {
-        throw new Error(`the database did not answer within ${STATEMENT_WAIT_MS / 1000} s`);
+    const session = this.#session;
+    this.#session = null;
+    // After the preparation settles: a schema created after its DROP would be left behind.
+    this.#closing = this.#ready.catch(() => {}).then(async () => {
+      await Promise.all([
+        this.#pool.end({ timeout: END_TIMEOUT_S }).catch(() => {}),
+        session?.end({ timeout: END_TIMEOUT_S }).catch(() => {}),
+      ]);
+      if (!this.#opts.dropOnClose) return;
+      if (this.#opts.clone) {
+        await onShortConnection(
+          this.#opts.clone.adminUrl,
+          `DROP DATABASE IF EXISTS ${quoteName(this.#opts.clone.database)} WITH (FORCE)`,
+        );
+      } else if (this.#opts.schema) {
+        await onShortConnection(
+          this.#url,
+          `DROP SCHEMA IF EXISTS ${quoteName(this.#opts.schema)} CASCADE`,
+        );
       }
+    }).catch(() => {});
+    return this.#closing;
+  }
+}
+
+/** An error opening the database, naming it; a connection failure is a 503 to a request. */
+function openError(what: string, err: unknown): Error {
+  const message = `${what}: ${(err as Error)?.message ?? String(err)}`;
+  const e = err as { code?: string; cause?: { code?: string } } | undefined;
+  const code = e?.code ?? e?.cause?.code;
+  return code && CONNECT_FAILURES.has(code)
+    ? new DatabaseUnavailableError(message, { cause: err })
+    : new Error(message, { cause: err });
+}
+
+/** Run `text` (no parameters) on a connection of its own to `url`, then close it. */
+async function onShortConnection(url: string, text: string): Promise<void> {
+  const client = postgres(url, { max: 1, onnotice: () => {}, fetch_types: false });
+  try {
+    await client.unsafe(text);
+  } finally {
+    await client.end({ timeout: 2 }).catch(() => {});
+  }
+}
+
+/** Create the clone from its template unless it exists (a restart, a second replica). */
+async function createClone(c: { adminUrl: string; database: string; template: string }) {
+  try {
+    await onShortConnection(
+      c.adminUrl,
+      `CREATE DATABASE ${quoteName(c.database)} TEMPLATE ${quoteName(c.template)}`,
+    );
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    // duplicate_database, or the same name created by a concurrent CREATE DATABASE.
+    if (code !== "42P04" && code !== "23505") {
+      throw new Error(`could not clone ${c.template}: ${(err as Error).message}`, { cause: err });
     }
-    const length = Atomics.load(this.#words, LENGTH);
-    const bytes = new Uint8Array(this.#shared, HEADER_BYTES, length).slice();
-    return deserialize(bytes) as WorkerAnswer;
   }
 }
 
-class PgStatement implements SqlStatement {
-  #db: PgDatabase;
-  #text: string;
-  #hideRowid: boolean;
-  #pragma: ((db: PgDatabase) => SqlRow[]) | null;
-
-  constructor(db: PgDatabase, sql: string) {
-    this.#db = db;
-    const translated = translateSql(sql);
-    this.#text = translated.text;
-    this.#hideRowid = translated.hideRowid;
-    this.#pragma = translated.pragma;
+/** The isolated schema, unless it exists (two openers at once may both try). */
+async function createSchema(pool: postgres.Sql, schema: string): Promise<void> {
+  try {
+    await pool.unsafe(`CREATE SCHEMA IF NOT EXISTS ${quoteName(schema)}`);
+  } catch (err) {
+    // unique_violation / duplicate_schema: a concurrent CREATE SCHEMA won the race.
+    const code = (err as { code?: string }).code;
+    if (code !== "23505" && code !== "42P06") throw err;
   }
-
-  all(...params: SqlValue[]): SqlRow[] {
-    if (this.#pragma) return this.#pragma(this.#db);
-    const { rows } = this.#db.query(this.#text, params.map(toParam));
-    if (this.#hideRowid) { for (const row of rows) delete row.rowid; }
-    return rows;
-  }
-
-  get(...params: SqlValue[]): SqlRow | undefined {
-    return this.all(...params)[0];
-  }
-
-  run(...params: SqlValue[]): SqlRunResult {
-    if (this.#pragma) return this.#pragma(this.#db), { changes: 0, lastInsertRowid: 0 };
-    const { count } = this.#db.query(this.#text, params.map(toParam));
-    return { changes: count, lastInsertRowid: 0 };
-  }
-}
-
-/**
- * node:sqlite takes bigint and Uint8Array as they are; so does the wire, except undefined. A
- * PostgreSQL text cannot hold U+0000 (SQLite's can): it becomes U+FFFD, so a hostile id still
- * finds nothing and a tool output with a NUL byte is still stored, instead of a server error.
- */
-function toParam(value: SqlValue): SqlValue {
-  if (value === undefined) return null;
-  return typeof value === "string" && value.includes("\u0000")
-    ? value.replaceAll("\u0000", "\uFFFD")
-    : value;
 }

@@ -2,7 +2,8 @@
 // hermes_schema_version. Invariants: all pending steps run in one transaction under an advisory
 // lock, so replicas starting together migrate once and a crash mid-migration leaves the old
 // version; the version stored is the history's own number (the same as SQLite's user_version).
-import type { Db } from "../storage_interface.ts";
+// Run asynchronously once, by PgDatabase's preparation (pg_database.ts), on its pool.
+import type postgres from "postgres";
 import { MIGRATIONS } from "../migrations.ts";
 
 /**
@@ -20,28 +21,28 @@ function sharedVersion(stored: number): number {
  */
 const MIGRATION_LOCK = 0x4845524d4553;
 
-/** Bring the PostgreSQL schema up to date (see the file header for the invariants). */
-export function migratePostgres(db: Db): void {
-  db.exec("BEGIN");
-  try {
+/**
+ * Bring the PostgreSQL schema on `pool`'s connections up to date (see the file header for the
+ * invariants). A step's text may hold several statements: each runs without parameters, which
+ * postgres.js sends as a simple query.
+ */
+export async function migratePostgres(pool: postgres.Sql): Promise<void> {
+  await pool.begin(async (tx) => {
+    // A long migration (a big table) is not cut by the pool's statement timeout; SET LOCAL ends
+    // with this transaction.
+    await tx.unsafe("SET LOCAL statement_timeout = 0");
     // The lock comes first: two concurrent CREATE TABLE IF NOT EXISTS can still collide.
-    db.exec(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
-    db.exec("CREATE TABLE IF NOT EXISTS hermes_schema_version (version integer NOT NULL)");
-    const row = db.prepare("SELECT version FROM hermes_schema_version").get();
-    if (!row) db.exec("INSERT INTO hermes_schema_version VALUES (0)");
+    await tx.unsafe(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    await tx.unsafe("CREATE TABLE IF NOT EXISTS hermes_schema_version (version integer NOT NULL)");
+    const [row] = await tx.unsafe("SELECT version FROM hermes_schema_version");
+    if (!row) await tx.unsafe("INSERT INTO hermes_schema_version VALUES (0)");
     const from = sharedVersion(Number(row?.version ?? 0));
     for (let v = from; v < MIGRATIONS.length; v++) {
       const step = MIGRATIONS[v].postgres;
-      if (step !== null) db.exec(step);
+      if (step !== null) await tx.unsafe(step);
     }
-    db.exec(`UPDATE hermes_schema_version SET version = ${MIGRATIONS.length}`);
-    db.exec("COMMIT");
-  } catch (err) {
-    try {
-      db.exec("ROLLBACK");
-    } catch {
-      // The connection is gone with the transaction; the migration's own error says more.
+    if (from !== MIGRATIONS.length) {
+      await tx.unsafe(`UPDATE hermes_schema_version SET version = ${MIGRATIONS.length}`);
     }
-    throw err;
-  }
+  });
 }

@@ -1,6 +1,6 @@
 // How PostgreSQL's wide number types come back: as JS numbers, as node:sqlite gives them, so a
-// concept file reads `count` or an int8 id the same on both backends. Shared by the statement
-// worker (pg_worker.ts) and the async pool (pg_database.ts).
+// concept file reads `count` or an int8 id the same on both backends. Used by the connections
+// of pg_database.ts (its pool and its session connection).
 
 /** postgres.js `types`: int8 and numeric parsed to numbers (ids and counts stay far below 2^53). */
 export const numberTypes = {

@@ -18,7 +18,7 @@ export const handler: Handlers = {
     const patternKey = (url.searchParams.get("pattern_key") || "rm_recursive").slice(0, 128);
     const command = (url.searchParams.get("command") || "rm -rf build/").slice(0, 4000);
     const description = PATTERNS[patternKey as PatternKey]?.description ?? patternKey;
-    if (!findSession(app.db, sessionId)) {
+    if (!(await findSession(app.db, sessionId))) {
       injectApproval(app.tools.approvals, app.clock(), {
         sessionId,
         command,

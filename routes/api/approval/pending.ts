@@ -10,7 +10,7 @@ import { findSession } from "../../../lib/sessions/sessions.ts";
 export const handler: Handlers = {
   async GET(_req, { app, url }) {
     const sessionId = approvalSessionId(requireParam(url, "session_id"));
-    const session = findSession(app.db, sessionId);
+    const session = await findSession(app.db, sessionId);
     if (!session) {
       return json({
         ...injectedSnapshot(app.tools.approvals, sessionId),

@@ -32,7 +32,7 @@ const Body = z.object({
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    if (!findSession(app.db, body.session_id)) {
+    if (!(await findSession(app.db, body.session_id))) {
       const answered = answerInjected(app.tools.approvals, body.session_id, body.approval_id);
       return json({
         ok: true,
@@ -55,7 +55,7 @@ export const handler: Handlers = {
     });
     // The run that waits for this answer may be another replica's: the answer is stored, and
     // that replica is told to read it.
-    if (!delivered) forwardApprovalAnswer(app, result.approval_id);
+    if (!delivered) await forwardApprovalAnswer(app, result.approval_id);
     return json({ ...result, resolved: true });
   },
 };

@@ -11,7 +11,7 @@ const Body = z.object({ session_id: z.string().min(1), task_id: z.string().min(1
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    getSession(app.db, body.session_id);
+    await getSession(app.db, body.session_id);
     const removed = await dismissBackground(app, body.session_id, body.task_id);
     return json({ ok: true, removed });
   },

@@ -8,8 +8,8 @@ import { sessionEventsResponse } from "../../../lib/sessions/session_events.ts";
 import { onBackgroundComplete } from "../../../lib/engine/background_tasks.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
-    const session = getSession(app.db, requireParam(url, "session_id"));
+  async GET(_req, { app, url }) {
+    const session = await getSession(app.db, requireParam(url, "session_id"));
     return sessionEventsResponse(null, {
       sources: [
         (send) =>

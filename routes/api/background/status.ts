@@ -7,9 +7,9 @@ import { getSession } from "../../../lib/sessions/sessions.ts";
 import { listBackground } from "../../../lib/engine/background_tasks.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
-    const session = getSession(app.db, requireParam(url, "session_id"));
-    const tasks = listBackground(app.db, session.session_id);
+  async GET(_req, { app, url }) {
+    const session = await getSession(app.db, requireParam(url, "session_id"));
+    const tasks = await listBackground(app.db, session.session_id);
     const results = tasks.filter((t) => t.status !== "running").map((t) => ({
       task_id: t.task_id,
       prompt: t.prompt,

@@ -5,9 +5,9 @@ import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, requireParam } from "../../../lib/server/http.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const streamId = requireParam(url, "stream_id");
-    const cancelled = app.runs.cancel(streamId);
+    const cancelled = await app.runs.cancel(streamId);
     return json({ ok: true, cancelled, stream_id: streamId });
   },
 };

@@ -20,7 +20,7 @@ export const handler: Handlers = {
     const body = await readBody(req, Body);
     const text = body.text.trim();
     if (!text) throw new ValidationError("text is required", "text");
-    const session = getSession(app.db, body.session_id);
+    const session = await getSession(app.db, body.session_id);
     const streamId = session.active_stream_id;
     if (!streamId || (body.stream_id && body.stream_id !== streamId)) {
       return json({ accepted: false, fallback: "not_running" });
@@ -28,7 +28,8 @@ export const handler: Handlers = {
     const run = app.runs.get(streamId);
     // A run another replica owns gets the note through the database (lib/replicas/run_leases.ts).
     if (
-      !run && app.runs.leases.forward({ kind: "steer", stream_id: streamId, payload: { text } })
+      !run &&
+      await app.runs.leases.forward({ kind: "steer", stream_id: streamId, payload: { text } })
     ) {
       return json({ accepted: true, stream_id: streamId });
     }

@@ -21,7 +21,7 @@ export const handler: Handlers = {
       response: body.response,
     };
     // The question may be waiting on another replica (it owns the session's run).
-    if (!app.tools.clarify.open.has(body.session_id) && forwardClarifyAnswer(app, answer)) {
+    if (!app.tools.clarify.open.has(body.session_id) && await forwardClarifyAnswer(app, answer)) {
       return json({ ok: true, response: body.response });
     }
     return json(respondClarify(app.tools.clarify, answer));

@@ -10,7 +10,7 @@ const Body = z.object({ session_id: z.string(), path: z.string() });
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    const session = getSession(app.db, body.session_id);
+    const session = await getSession(app.db, body.session_id);
     return json(await createDir(session.workspace, body.path, app.config));
   },
 };

@@ -17,7 +17,7 @@ const Body = z.object({
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    const session = getSession(app.db, body.session_id);
+    const session = await getSession(app.db, body.session_id);
     return json(
       await createFile(session.workspace, body.path, body.content ?? "", app.config, {
         parents: body.parents,

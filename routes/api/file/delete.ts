@@ -17,7 +17,7 @@ const Body = z.object({
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    const session = getSession(app.db, body.session_id);
+    const session = await getSession(app.db, body.session_id);
     return json(
       await deleteEntry(app.config.stateDir, session.workspace, body.path, {
         recursive: body.recursive,

@@ -14,7 +14,7 @@ const Body = z.object({ session_id: z.string().min(1), path: z.string().min(1).m
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    const session = getSession(app.db, body.session_id);
+    const session = await getSession(app.db, body.session_id);
     const path = await openInWorkspaceOnHost(
       app.config,
       session.workspace,

@@ -13,7 +13,7 @@ const Body = z.object({ session_id: z.string().min(1), path: z.string().min(1).m
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    const session = getSession(app.db, body.session_id);
+    const session = await getSession(app.db, body.session_id);
     const abs = await resolveInWorkspace(session.workspace, body.path, { mustExist: false });
     const exists = await Deno.lstat(abs).then(() => true, () => false);
     return json({ ok: true, path: abs, exists });

@@ -14,7 +14,7 @@ const SANDBOX_CSP = "sandbox; default-src 'none'; img-src 'self' data:; media-sr
 
 export const handler: Handlers = {
   async GET(req, { app, url }) {
-    const session = getSession(app.db, requireParam(url, "session_id"));
+    const session = await getSession(app.db, requireParam(url, "session_id"));
     const path = requireParam(url, "path");
     const download = url.searchParams.get("download") === "1";
     const { file, name, size } = await openRawFile(session.workspace, path, {

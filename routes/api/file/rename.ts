@@ -11,7 +11,7 @@ const Body = z.object({ session_id: z.string(), path: z.string(), new_name: z.st
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    const session = getSession(app.db, body.session_id);
+    const session = await getSession(app.db, body.session_id);
     return json(await renameEntry(session.workspace, body.path, body.new_name, app.config));
   },
 };

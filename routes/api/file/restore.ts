@@ -11,7 +11,7 @@ const Body = z.object({ session_id: z.string(), id: z.string() });
 export const handler: Handlers = {
   async POST(req, { app }) {
     const b = await readBody(req, Body);
-    const session = getSession(app.db, b.session_id);
+    const session = await getSession(app.db, b.session_id);
     return json(
       await restoreFromTrash(app.config.stateDir, session.workspace, b.id, app.config),
     );

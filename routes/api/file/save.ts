@@ -19,7 +19,7 @@ const Body = z.object({
 export const handler: Handlers = {
   async POST(req, { app }) {
     const b = await readBody(req, Body);
-    const session = getSession(app.db, b.session_id);
+    const session = await getSession(app.db, b.session_id);
     return json(
       await saveFile(session.workspace, b.path, b.content, {
         expected_sha256: b.expected_sha256,

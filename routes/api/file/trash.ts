@@ -7,7 +7,7 @@ import { listTrash } from "../../../lib/workspace/trash.ts";
 
 export const handler: Handlers = {
   async GET(_req, { app, url }) {
-    const session = getSession(app.db, requireParam(url, "session_id"));
+    const session = await getSession(app.db, requireParam(url, "session_id"));
     const items = await listTrash(app.config.stateDir, session.workspace);
     return json({ items: items.map(({ workspace: _w, ...rest }) => rest) });
   },

@@ -9,7 +9,7 @@ import { contentDisposition } from "../../../lib/workspace/mime.ts";
 
 export const handler: Handlers = {
   async GET(_req, { app, url }) {
-    const session = getSession(app.db, requireParam(url, "session_id"));
+    const session = await getSession(app.db, requireParam(url, "session_id"));
     const path = url.searchParams.get("path") || ".";
     const { name, stream } = await zipFolderStream(session.workspace, path, app.config);
     return new Response(stream, {

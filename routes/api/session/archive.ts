@@ -9,6 +9,6 @@ const Body = z.object({ session_id: z.string().min(1), archived: z.boolean().def
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id, archived } = await readBody(req, Body);
-    return json({ ok: true, session: archiveSession(app.db, session_id, archived) });
+    return json({ ok: true, session: await archiveSession(app.db, session_id, archived) });
   },
 };

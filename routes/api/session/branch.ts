@@ -14,7 +14,7 @@ const Body = z.object({
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    const session = branchSession(app.db, app.clock, body.session_id, {
+    const session = await branchSession(app.db, app.clock, body.session_id, {
       keepCount: body.keep_count ?? undefined,
       title: body.title ?? undefined,
     });

@@ -15,8 +15,8 @@ const Body = z.object({ session_id: z.string().min(1) });
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id } = await readBody(req, Body);
-    clearSession(app.db, app.clock, session_id);
-    renameSession(app.db, app.clock, session_id, UNTITLED);
-    return json({ ok: true, session: fullSession(app.db, session_id) });
+    await clearSession(app.db, app.clock, session_id);
+    await renameSession(app.db, app.clock, session_id, UNTITLED);
+    return json({ ok: true, session: await fullSession(app.db, session_id) });
   },
 };

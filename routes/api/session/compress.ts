@@ -12,6 +12,7 @@ import { fullSession } from "../../../lib/sessions/sessions.ts";
 import { getStream } from "../../../lib/engine/journal.ts";
 import { BusyError } from "../../../lib/errors.ts";
 import { SHUTTING_DOWN } from "../../../lib/server/live_responses.ts";
+import { sql } from "../../../lib/storage/db.ts";
 
 const Body = z.object({
   session_id: z.string().min(1),
@@ -30,13 +31,13 @@ export const handler: Handlers = {
       return json({ ok: true, ...started });
     }
     // The run is journaled and keeps going if this caller leaves; we only wait for its end.
-    while (getStream(app.db, started.stream_id)?.status === "running") {
+    while ((await getStream(app.db, started.stream_id))?.status === "running") {
       if (req.signal.aborted || app.live.signal.aborted) break;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
     // A long poll must not hold a shutdown (lib/server/live_responses.ts).
     if (app.live.signal.aborted) throw new BusyError(SHUTTING_DOWN);
-    const status = getStream(app.db, started.stream_id)?.status;
+    const status = (await getStream(app.db, started.stream_id))?.status;
     if (status === "error") {
       return json({
         ok: false,
@@ -44,12 +45,12 @@ export const handler: Handlers = {
         stream_id: started.stream_id,
       }, 502);
     }
-    const row = app.db.prepare("SELECT summary FROM compressions WHERE session_id = ?").get(
-      body.session_id,
-    ) as { summary: string } | undefined;
+    const row = await app.db.get<{ summary: string }>(
+      sql`SELECT summary FROM compressions WHERE session_id = ${body.session_id}`,
+    );
     return json({
       ok: true,
-      session: fullSession(app.db, body.session_id),
+      session: await fullSession(app.db, body.session_id),
       summary: row?.summary ?? null,
       stream_id: started.stream_id,
     });

@@ -5,6 +5,7 @@
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, requireParam } from "../../../lib/server/http.ts";
 import { getSession } from "../../../lib/sessions/sessions.ts";
+import { sql } from "../../../lib/storage/db.ts";
 import { contextWindowFor } from "../../../lib/models/known_models.ts";
 import { pickEndpoint, resolveProviders } from "../../../lib/providers/provider_config.ts";
 
@@ -12,10 +13,11 @@ import { pickEndpoint, resolveProviders } from "../../../lib/providers/provider_
 const SUGGEST_AT = 0.6;
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
-    const s = getSession(app.db, requireParam(url, "session_id"));
-    const row = app.db.prepare("SELECT last_input_tokens FROM sessions WHERE session_id = ?")
-      .get(s.session_id) as { last_input_tokens: number | null };
+  async GET(_req, { app, url }) {
+    const s = await getSession(app.db, requireParam(url, "session_id"));
+    const row = await app.db.get<{ last_input_tokens: number | null }>(
+      sql`SELECT last_input_tokens FROM sessions WHERE session_id = ${s.session_id}`,
+    );
     const resolved = resolveProviders(app.config, app.log);
     const endpoint = pickEndpoint(resolved, s.model_provider);
     const model = s.model ??
@@ -23,7 +25,7 @@ export const handler: Handlers = {
       null;
     const opts = app.runs.options(app.config);
     const window = model ? contextWindowFor(model, opts.contextWindows) : null;
-    const input = row.last_input_tokens ?? 0;
+    const input = Number(row?.last_input_tokens ?? 0);
     const used = window ? Math.min(1, input / window) : 0;
     return json({
       ok: true,

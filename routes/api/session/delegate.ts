@@ -8,10 +8,10 @@ import { delegateChildCalls } from "../../../lib/sessions/delegate_sessions.ts";
 import { NotFoundError } from "../../../lib/errors.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
-    const s = getSession(app.db, requireParam(url, "session_id"));
+  async GET(_req, { app, url }) {
+    const s = await getSession(app.db, requireParam(url, "session_id"));
     const callId = requireParam(url, "tool_call_id");
-    const found = delegateChildCalls(app.db, s.session_id, callId);
+    const found = await delegateChildCalls(app.db, s.session_id, callId);
     if (!found) {
       throw new NotFoundError(`Tool call "${callId}" of session "${s.session_id}" ran no sub-task`);
     }

@@ -19,7 +19,7 @@ export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id } = await readBody(req, Body);
     // A live run would otherwise keep writing to rows that are about to disappear.
-    app.runs.cancelSession(session_id);
+    await app.runs.cancelSession(session_id);
     await app.terminals.closeSession(session_id); // its shells go with it
     await deleteSession(app.db, sharedFilesDir(app.config), session_id);
     return json({ ok: true });

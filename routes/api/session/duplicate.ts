@@ -9,7 +9,7 @@ const Body = z.object({ session_id: z.string().min(1) });
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id } = await readBody(req, Body);
-    const session = duplicateSession(app.db, app.clock, session_id);
+    const session = await duplicateSession(app.db, app.clock, session_id);
     return json({ ok: true, session, session_id: session.session_id, title: session.title });
   },
 };

@@ -9,7 +9,7 @@ import {
 } from "../../../lib/sessions/session_export.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const id = requireParam(url, "session_id");
     const format = (url.searchParams.get("format") || "json") as ExportFormat;
     if (!EXPORT_FORMATS.includes(format)) {
@@ -18,7 +18,7 @@ export const handler: Handlers = {
         "format",
       );
     }
-    const file = exportSession(app.db, app.clock, id, format);
+    const file = await exportSession(app.db, app.clock, id, format);
     return new Response(file.body, {
       headers: {
         "content-type": file.contentType,

@@ -41,17 +41,13 @@ export const handler: Handlers = {
         ),
       )
       : await readBody(req, ImportBody);
-    // importSession() asks synchronously, so the one project it can ask about is looked up first.
-    const knownProject = body.project_id && await findProject(app.db, body.project_id)
-      ? body.project_id
-      : null;
-    const session = importSession({
+    const session = await importSession({
       db: app.db,
       clock: app.clock,
       workspace: await importWorkspace(app, body.workspace),
-      projectExists: (id) => id === knownProject,
-      sessionExists: (id) => findSession(app.db, id) !== null,
+      projectExists: async (id) => (await findProject(app.db, id)) !== null,
+      sessionExists: async (id) => (await findSession(app.db, id)) !== null,
     }, body);
-    return json({ ok: true, session: fullSession(app.db, session.session_id) });
+    return json({ ok: true, session: await fullSession(app.db, session.session_id) });
   },
 };

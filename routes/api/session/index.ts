@@ -21,13 +21,13 @@ function intParam(url: URL, name: string, min: number, max: number): number | un
 }
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const id = requireParam(url, "session_id");
     if (url.searchParams.get("messages") === "0") {
-      return json({ session: getSession(app.db, id) });
+      return json({ session: await getSession(app.db, id) });
     }
     const msgLimit = intParam(url, "msg_limit", 1, MAX_MSG_LIMIT);
     const msgBefore = intParam(url, "msg_before", 0, Number.MAX_SAFE_INTEGER);
-    return json({ session: fullSession(app.db, id, { msgLimit, msgBefore }) });
+    return json({ session: await fullSession(app.db, id, { msgLimit, msgBefore }) });
   },
 };

@@ -10,8 +10,8 @@ const Body = z.object({ session_id: z.string().min(1), project_id: z.string().mi
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id, project_id } = await readBody(req, Body);
-    getSession(app.db, session_id);
+    await getSession(app.db, session_id);
     if (project_id !== null) await getProject(app.db, project_id);
-    return json({ ok: true, session: moveSession(app.db, session_id, project_id) });
+    return json({ ok: true, session: await moveSession(app.db, session_id, project_id) });
   },
 };

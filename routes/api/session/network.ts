@@ -11,7 +11,7 @@ const Body = z.object({ session_id: z.string().min(1), enabled: z.boolean() });
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id, enabled } = await readBody(req, Body);
-    const session = setAllowNetwork(app.db, session_id, enabled);
+    const session = await setAllowNetwork(app.db, session_id, enabled);
     app.log.info("shell network switched", { session_id, enabled: session.allow_network });
     return json({ ok: true, allow_network: session.allow_network });
   },

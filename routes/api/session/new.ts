@@ -54,14 +54,14 @@ export const handler: Handlers = {
     const model = body.model || bound?.model || profile.model || app.config.defaultModel || null;
     const model_provider = body.model_provider ||
       (body.model ? null : bound?.model_provider || profile.provider) || null;
-    const created = createSession(app.db, app.clock, {
+    const created = await createSession(app.db, app.clock, {
       workspace,
       model,
       model_provider,
       project_id: project?.project_id ?? null,
     });
     await tagSessionProfile(app.db, created.session_id, profile);
-    const session = getSession(app.db, created.session_id);
+    const session = await getSession(app.db, created.session_id);
     return json({ session: { ...session, messages: [], tool_calls: [] } });
   },
 };

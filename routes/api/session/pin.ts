@@ -12,6 +12,9 @@ export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id, pinned } = await readBody(req, Body);
     const limit = await pinnedSessionsLimit(app.db);
-    return json({ ok: true, session: pinSession(app.db, app.clock, session_id, pinned, limit) });
+    return json({
+      ok: true,
+      session: await pinSession(app.db, app.clock, session_id, pinned, limit),
+    });
   },
 };

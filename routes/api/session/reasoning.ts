@@ -14,8 +14,8 @@ const Body = z.object({
   effort: z.string().max(20).nullable(),
 });
 
-function answer(app: AppContext, sessionId: string) {
-  const own = sessionReasoning(app.db, sessionId);
+async function answer(app: AppContext, sessionId: string): Promise<Response> {
+  const own = await sessionReasoning(app.db, sessionId);
   return json({
     ok: true,
     session_id: sessionId,
@@ -25,14 +25,14 @@ function answer(app: AppContext, sessionId: string) {
 }
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const id = requireParam(url, "session_id");
-    getSession(app.db, id);
-    return answer(app, id);
+    await getSession(app.db, id);
+    return await answer(app, id);
   },
   async POST(req, { app }) {
     const { session_id, effort } = await readBody(req, Body);
-    setSessionReasoning(app.db, session_id, effort);
-    return answer(app, session_id);
+    await setSessionReasoning(app.db, session_id, effort);
+    return await answer(app, session_id);
   },
 };

@@ -12,6 +12,6 @@ export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id } = await readBody(req, Body);
     const started = await regenerate(app, session_id);
-    return json({ ...started, variants: variantInfo(app.db, session_id) });
+    return json({ ...started, variants: await variantInfo(app.db, session_id) });
   },
 };

@@ -9,6 +9,6 @@ const Body = z.object({ session_id: z.string().min(1), title: z.string() });
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id, title } = await readBody(req, Body);
-    return json({ session: renameSession(app.db, app.clock, session_id, title) });
+    return json({ session: await renameSession(app.db, app.clock, session_id, title) });
   },
 };

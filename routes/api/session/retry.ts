@@ -12,7 +12,7 @@ const Body = z.object({ session_id: z.string().min(1) });
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id } = await readBody(req, Body);
-    const before = listMessages(app.db, session_id);
+    const before = await listMessages(app.db, session_id);
     const lastUser = before.findLast((m) => m.role === "user");
     const started = await app.runs.retry(app, session_id);
     return json({

@@ -9,7 +9,7 @@ import { pendingApprovals } from "../../../lib/approvals/approvals.ts";
 
 export const handler: Handlers = {
   async GET(_req, { app, url }) {
-    const s = getSession(app.db, requireParam(url, "session_id"));
+    const s = await getSession(app.db, requireParam(url, "session_id"));
     return json({
       ok: true,
       session_id: s.session_id,

@@ -5,16 +5,16 @@ import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, requireParam } from "../../../lib/server/http.ts";
 import { getSession } from "../../../lib/sessions/sessions.ts";
 import { NotFoundError } from "../../../lib/errors.ts";
-import { parseJsonColumn } from "../../../lib/storage/db.ts";
+import { parseJsonColumn, sql } from "../../../lib/storage/db.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const sessionId = requireParam(url, "session_id");
     const callId = requireParam(url, "tool_call_id");
-    getSession(app.db, sessionId);
-    const row = app.db.prepare(
-      "SELECT diff FROM tool_calls WHERE session_id = ? AND tool_call_id = ?",
-    ).get(sessionId, callId) as { diff: string | null } | undefined;
+    await getSession(app.db, sessionId);
+    const row = await app.db.get<{ diff: string | null }>(
+      sql`SELECT diff FROM tool_calls WHERE session_id = ${sessionId} AND tool_call_id = ${callId}`,
+    );
     if (!row) throw new NotFoundError(`Tool call "${callId}" is not in this session`);
     return json({ tool_call_id: callId, diff: parseJsonColumn(row.diff, null) });
   },

@@ -6,7 +6,6 @@ import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, readBody } from "../../../lib/server/http.ts";
 import { fullSession, getSession } from "../../../lib/sessions/sessions.ts";
 import { truncateMessages } from "../../../lib/sessions/messages.ts";
-import { transaction } from "../../../lib/storage/db.ts";
 import { ConflictError } from "../../../lib/errors.ts";
 
 const Body = z.object({
@@ -17,15 +16,19 @@ const Body = z.object({
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id, keep_count } = await readBody(req, Body);
-    const removed = transaction(app.db, () => {
-      const s = getSession(app.db, session_id);
+    const removed = await app.db.transaction(async (tx) => {
+      const s = await getSession(tx, session_id);
       if (s.active_stream_id) {
         throw new ConflictError(`Cannot truncate session "${session_id}" while it is streaming`, {
           active_stream_id: s.active_stream_id,
         });
       }
-      return truncateMessages(app.db, session_id, keep_count, app.clock());
+      return await truncateMessages(tx, session_id, keep_count, app.clock());
     });
-    return json({ ok: true, session: fullSession(app.db, session_id), removed_count: removed });
+    return json({
+      ok: true,
+      session: await fullSession(app.db, session_id),
+      removed_count: removed,
+    });
   },
 };

@@ -7,8 +7,8 @@ import { getSession } from "../../../lib/sessions/sessions.ts";
 import { turnMeta } from "../../../lib/sessions/turn_meta.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
-    const s = getSession(app.db, requireParam(url, "session_id"));
-    return json({ turns: turnMeta(app.db, s.session_id) });
+  async GET(_req, { app, url }) {
+    const s = await getSession(app.db, requireParam(url, "session_id"));
+    return json({ turns: await turnMeta(app.db, s.session_id) });
   },
 };

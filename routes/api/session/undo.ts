@@ -12,12 +12,12 @@ const PREVIEW_CHARS = 100;
 export const handler: Handlers = {
   async POST(req, { app }) {
     const { session_id } = await readBody(req, Body);
-    const { removed, text } = undoLastTurn(app.db, app.clock, session_id);
+    const { removed, text } = await undoLastTurn(app.db, app.clock, session_id);
     return json({
       ok: true,
       removed_count: removed,
       removed_preview: text === null ? "" : text.slice(0, PREVIEW_CHARS),
-      session: fullSession(app.db, session_id),
+      session: await fullSession(app.db, session_id),
       text,
     });
   },

@@ -15,11 +15,11 @@ const Body = z.object({
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    getSession(app.db, body.session_id);
+    await getSession(app.db, body.session_id);
     const workspace = body.workspace === undefined
       ? undefined
       : await resolveTrustedWorkspace(app, body.workspace);
-    const session = updateSession(app.db, app.clock, body.session_id, {
+    const session = await updateSession(app.db, app.clock, body.session_id, {
       workspace,
       model: body.model,
       model_provider: body.model_provider,

@@ -5,15 +5,22 @@
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, requireParam } from "../../../lib/server/http.ts";
 import { getSession } from "../../../lib/sessions/sessions.ts";
+import { sql } from "../../../lib/storage/db.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
-    const s = getSession(app.db, requireParam(url, "session_id"));
-    const u = app.db.prepare(
-      `SELECT count(*) AS turns, coalesce(sum(cached_tokens), 0) AS cached,
-         count(CASE WHEN estimated <> 0 THEN 1 END) AS estimated
-       FROM usage WHERE session_id = ?`,
-    ).get(s.session_id) as { turns: number; cached: number; estimated: number };
+  async GET(_req, { app, url }) {
+    const s = await getSession(app.db, requireParam(url, "session_id"));
+    type Num = number | string;
+    const row = await app.db.get<{ turns: Num; cached: Num; estimated: Num }>(
+      sql`SELECT count(*) AS turns, coalesce(sum(cached_tokens), 0) AS cached,
+            count(CASE WHEN estimated <> 0 THEN 1 END) AS estimated
+          FROM usage WHERE session_id = ${s.session_id}`,
+    );
+    const u = {
+      turns: Number(row?.turns ?? 0),
+      cached: Number(row?.cached ?? 0),
+      estimated: Number(row?.estimated ?? 0),
+    };
     return json({
       ok: true,
       session_id: s.session_id,

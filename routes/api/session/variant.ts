@@ -11,12 +11,12 @@ import { fullSession } from "../../../lib/sessions/sessions.ts";
 const Body = z.object({ session_id: z.string().min(1), variant: z.number().int().min(1) });
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
-    return json(variantInfo(app.db, requireParam(url, "session_id")));
+  async GET(_req, { app, url }) {
+    return json(await variantInfo(app.db, requireParam(url, "session_id")));
   },
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    const variants = selectVariant(app.db, app.clock, body.session_id, body.variant);
-    return json({ ok: true, variants, session: fullSession(app.db, body.session_id) });
+    const variants = await selectVariant(app.db, app.clock, body.session_id, body.variant);
+    return json({ ok: true, variants, session: await fullSession(app.db, body.session_id) });
   },
 };

@@ -13,7 +13,7 @@ import { workspaceWatchers } from "../../../lib/workspace/workspace_watcher.ts";
 const closeHooked = new WeakSet<object>();
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const hub = sessionEvents(app.db);
     if (!closeHooked.has(hub)) {
       closeHooked.add(hub);
@@ -22,7 +22,7 @@ export const handler: Handlers = {
     }
     const watch = url.searchParams.get("watch");
     if (watch !== null) {
-      const session = getSession(app.db, watch); // unknown → 404 before the stream opens
+      const session = await getSession(app.db, watch); // unknown → 404 before the stream opens
       const watchers = workspaceWatchers(app.db);
       return sessionEventsResponse(null, {
         sources: [

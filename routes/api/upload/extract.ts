@@ -12,7 +12,7 @@ import { extractArchive } from "../../../lib/workspace/archive_extract.ts";
 export const handler: Handlers = {
   async POST(req, { app, url }) {
     const form = await readUploadForm(req, app.config.maxUploadBytes);
-    const session = getSession(app.db, uploadSessionId(form, url));
+    const session = await getSession(app.db, uploadSessionId(form, url));
     const file = form.get("file");
     if (!(file instanceof File) || file.name === "") {
       throw new ValidationError('No file in the upload (expected a field named "file")', "file");

@@ -11,7 +11,7 @@ import { storeWorkspaceUploads } from "../../../lib/workspace/workspace_upload.t
 export const handler: Handlers = {
   async POST(req, { app, url }) {
     const form = await readUploadForm(req, app.config.maxUploadBytes);
-    const session = getSession(app.db, uploadSessionId(form, url));
+    const session = await getSession(app.db, uploadSessionId(form, url));
     const path = form.get("path");
     const files = form.getAll("file").filter((f): f is File => f instanceof File);
     const results = await storeWorkspaceUploads(

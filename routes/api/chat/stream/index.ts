@@ -8,7 +8,7 @@ import { parseLastEventId } from "../../../../lib/shared/chat_events.ts";
 import { streamResponse } from "../../../../lib/engine/sse.ts";
 
 export const handler: Handlers = {
-  GET(req, { app, url }) {
+  async GET(req, { app, url }) {
     const streamId = requireParam(url, "stream_id");
     const raw = url.searchParams.get("after_seq");
     let after = 0;
@@ -23,7 +23,7 @@ export const handler: Handlers = {
     }
     const fromHeader = parseLastEventId(req.headers.get("last-event-id"), streamId);
     if (fromHeader !== null) after = Math.max(after, fromHeader);
-    return streamResponse(
+    return await streamResponse(
       {
         db: app.db,
         run: app.runs.get(streamId),

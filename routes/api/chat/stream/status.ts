@@ -5,11 +5,11 @@ import { json, requireParam } from "../../../../lib/server/http.ts";
 import { getStream, lastSeq } from "../../../../lib/engine/journal.ts";
 
 export const handler: Handlers = {
-  GET(_req, { app, url }) {
+  async GET(_req, { app, url }) {
     const streamId = requireParam(url, "stream_id");
     const run = app.runs.get(streamId);
-    const row = getStream(app.db, streamId);
-    const seq = row ? lastSeq(app.db, streamId) : 0;
+    const row = await getStream(app.db, streamId);
+    const seq = row ? await lastSeq(app.db, streamId) : 0;
     return json({
       // Running here, or on another replica sharing the database.
       active: (!!run && !run.finished) ||

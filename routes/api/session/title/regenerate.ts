@@ -13,7 +13,7 @@ const Body = z.object({ session_id: z.string().min(1), prefer_latest: z.boolean(
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    const session = getSession(app.db, body.session_id);
+    const session = await getSession(app.db, body.session_id);
     if (session.active_stream_id) {
       throw new ConflictError(`Session "${body.session_id}" is running; try again when it ends`);
     }
@@ -24,6 +24,6 @@ export const handler: Handlers = {
       fetch: app.runs.options(app.config).fetch,
       signal: req.signal,
     });
-    return json({ ok: true, session: getSession(app.db, body.session_id), ...result });
+    return json({ ok: true, session: await getSession(app.db, body.session_id), ...result });
   },
 };
