@@ -135,6 +135,7 @@ export async function runChildTask(
       data: { message: "Cancelled with the parent run", type: "cancelled" },
     }]);
     cancelled = Promise.allSettled([marked, ended]);
+    parent.holdEnd(cancelled);
   };
   try {
     const session = await createDelegateSession(app.db, app.clock, {

@@ -147,6 +147,8 @@ export class Run {
   private journalFailed = false;
   /** The streaming answer's saves, chained (AssistantDraft.persist). */
   private saves: Promise<void> = Promise.resolve();
+  /** Work this run's end waits for: the ends of child runs its cancel cancelled (holdEnd). */
+  private endHolds = new Set<Promise<unknown>>();
 
   constructor(private deps: RunDeps, init: RunInit) {
     this.streamId = init.streamId;
@@ -179,6 +181,16 @@ export class Run {
   /** Settles once every save of the streaming answer queued so far is done. Never rejects. */
   saved(): Promise<void> {
     return this.saves;
+  }
+
+  /**
+   * Make this run's end wait for `work` (never rejecting): a delegate child cancelled with its
+   * parent is recorded cancelled before the parent's final `cancel` is, so whoever hears the
+   * parent's cancel finds the child stopped too.
+   */
+  holdEnd(work: Promise<unknown>): void {
+    const held = work.catch(() => {}).finally(() => this.endHolds.delete(held));
+    this.endHolds.add(held);
   }
 
   /** Queue a save of the streaming answer after the earlier ones (AssistantDraft.persist). */
@@ -303,6 +315,7 @@ export class Run {
       // a statement on `db` would wait for it (SQLite's one connection) or see another snapshot.
       await this.journal;
       await this.saves;
+      await Promise.all([...this.endHolds]);
       // One transaction from the saved answer to the freed session: a replica following this
       // run hears its final events (NOTIFY leaves at commit) only once the answer is stored and
       // the session is free, so the next message sent there is never refused as still running.
