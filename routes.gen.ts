@@ -541,7 +541,7 @@ export const manifest: Manifest = {
     },
     "./routes/api/prompts.ts": {
       load: () => import("./routes/api/prompts.ts"),
-      methods: ["GET", "POST"],
+      methods: ["GET", "POST", "DELETE"],
       page: false,
     },
     "./routes/api/prompts/delete.ts": {

@@ -1,7 +1,8 @@
 // Outermost middleware, in order: security and caching headers on every response (errors
-// included), the Host check (DNS rebinding), the cross-site check (CSRF), authentication
-// (401 for the API, a redirect to /login for pages), the page's proof token on every write
-// (auth on or off), and the per-client rate limits of chat starts and uploads.
+// included; Permissions-Policy among them), the Host check (DNS rebinding), the cross-site
+// check (CSRF), authentication (401 for the API, a redirect to /login for pages), the page's
+// proof token on every write (auth on or off), and the per-client rate limits of chat starts
+// and uploads.
 import type { Middleware, RouteContext } from "../lib/server/file_router.ts";
 import { authEnabled, type AuthState, readLoginSession } from "../lib/security/auth.ts";
 import { checkRequestProof, needsProof, pageToken } from "../lib/security/request_proof.ts";
@@ -44,6 +45,20 @@ const CSP = [
   "form-action 'self'",
 ].join("; ");
 
+/**
+ * Browser features for every answer: the microphone for this origin only (voice input records
+ * from the page), clipboard writes for this origin (copy buttons); the camera, location,
+ * payments and USB for nobody. As the original, plus the two features it leaves at defaults.
+ */
+const PERMISSIONS_POLICY = [
+  "camera=()",
+  "microphone=(self)",
+  "geolocation=()",
+  "clipboard-write=(self)",
+  "payment=()",
+  "usb=()",
+].join(", ");
+
 export const handler: Middleware = async (req, ctx) => {
   let res: Response;
   try {
@@ -67,6 +82,7 @@ export const handler: Middleware = async (req, ctx) => {
   if (!headers.has("referrer-policy")) headers.set("Referrer-Policy", "same-origin");
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
   headers.set("Cross-Origin-Resource-Policy", "same-origin");
+  headers.set("Permissions-Policy", PERMISSIONS_POLICY);
   const type = headers.get("content-type") ?? "";
   if (type.startsWith("text/html") && !headers.has("content-security-policy")) {
     headers.set("Content-Security-Policy", CSP);

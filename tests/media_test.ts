@@ -179,9 +179,10 @@ Deno.test("POST /api/file/path returns the absolute path, even for a missing fil
     strictEqual(missing.status, 200);
     strictEqual(missing.body.path, join(ws, "new/dir/notes.md"));
     strictEqual(missing.body.exists, false);
+    // Hostile on its face → 400 before any lookup, as the original.
     for (const path of ["../outside.txt", "/etc/passwd", "a/../../b"]) {
       const res = await app.call("POST", "/api/file/path", { session_id: sid, path });
-      strictEqual(res.status, 404, path);
+      strictEqual(res.status, 400, path);
     }
     strictEqual((await app.call("POST", "/api/file/path", { session_id: sid })).status, 400);
   });
@@ -212,8 +213,10 @@ for (const action of ["reveal", "open-vscode"]) {
         session_id: sid,
         path: "../../etc/passwd",
       });
-      strictEqual(escape.status, 404);
-      strictEqual(escape.body.error, "not found", "the guard says nothing about outside");
+      // As the original: a traversal is a 400 (before any lookup) that names nothing outside.
+      strictEqual(escape.status, 400);
+      match(escape.body.error, /leaves the workspace/);
+      ok(!/passwd|\/etc/.test(escape.body.error), "the refusal says nothing about outside");
     });
   });
 

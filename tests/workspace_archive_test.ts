@@ -96,15 +96,22 @@ Deno.test("POST /api/workspace/upload stores into the chosen folder and never ov
     // Hostile names are made safe; hostile folders are refused.
     const evil = await app.call("POST", "/api/workspace/upload", form(sid, "../../evil.sh", "x"));
     strictEqual(evil.body.path, "evil.sh");
-    for (const path of ["..", "../x", "/tmp", "missing", "a\0b", "docs/a_b.txt"]) {
+    for (const path of ["..", "../x", "/tmp", "a\0b", "docs/a_b.txt"]) {
       const res = await app.call("POST", "/api/workspace/upload", form(sid, "f.txt", "f", path));
-      ok(res.status === 404 || res.status === 400, `${path} → ${res.status}`);
+      strictEqual(res.status, 400, `${path} → ${res.status}`);
     }
+    // A missing folder is made (issue 30; tests/workspace_upload_folders_test.ts covers it).
+    const made = await app.call(
+      "POST",
+      "/api/workspace/upload",
+      form(sid, "f.txt", "f", "missing"),
+    );
+    strictEqual(made.body.path, "missing/f.txt");
     const outside = await Deno.makeTempDir();
     try {
       await Deno.symlink(outside, join(ws, "link"));
       const res = await app.call("POST", "/api/workspace/upload", form(sid, "f.txt", "f", "link"));
-      strictEqual(res.status, 404);
+      strictEqual(res.status, 400);
       deepStrictEqual(listNames(outside), []);
     } finally {
       await Deno.remove(outside, { recursive: true });

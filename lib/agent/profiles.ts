@@ -210,33 +210,25 @@ export async function updateProfile(
 }
 
 /**
- * Delete a profile. With sessions under it, `sessions` must say what to do with them: "move"
- * (to `default`) or "delete"; otherwise a ConflictError says how many there are. Its home
+ * Delete a profile. Its sessions are kept, as the original keeps them: by default ("move") they
+ * go on under `default`, so each still opens, lists and runs (a session naming a profile that no
+ * longer exists would have no settings to run with); "delete" removes them instead. Its home
  * folder is kept on disk (memories are not thrown away by a click); only its settings go.
  */
 export async function deleteProfile(
   host: ConfigHost & { db: AsyncQueries },
   name: string,
-  sessions?: "move" | "delete",
+  sessions: "move" | "delete" = "move",
 ): Promise<{ moved: number; deleted: number }> {
   const n = requireProfileName(name);
   if (n === DEFAULT_PROFILE) throw new ValidationError("The default profile cannot be deleted");
   getProfileSettings(host.config, n);
-  const count = await host.db.get<{ c: number }>(
-    sql`SELECT count(*) AS c FROM sessions WHERE profile = ${n}`,
-  );
-  const c = Number(count?.c ?? 0);
-  if (c > 0 && !sessions) {
-    throw new ConflictError(
-      `Profile "${n}" has ${c} session(s): say whether to move them to default or delete them`,
-    );
-  }
   let moved = 0, deleted = 0;
-  if (c > 0 && sessions === "move") {
+  if (sessions === "delete") {
+    deleted = (await host.db.run(sql`DELETE FROM sessions WHERE profile = ${n}`)).changes;
+  } else {
     moved = (await host.db.run(sql`UPDATE sessions SET profile = NULL WHERE profile = ${n}`))
       .changes;
-  } else if (c > 0 && sessions === "delete") {
-    deleted = (await host.db.run(sql`DELETE FROM sessions WHERE profile = ${n}`)).changes;
   }
   await editConfig(host, (doc) => {
     detachAliases(doc, ["profiles", n]);

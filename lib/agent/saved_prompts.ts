@@ -65,13 +65,8 @@ export async function getPrompt(db: AsyncQueries, name: string): Promise<SavedPr
   return fromRow(r);
 }
 
-/** Create or replace the prompt called `name`. */
-export async function savePrompt(
-  db: AsyncQueries,
-  name: string,
-  content: string,
-  now: number,
-): Promise<SavedPrompt> {
+/** The trimmed name, once name and text are valid; else a ValidationError naming the field. */
+function checkedName(name: string, content: string): string {
   const n = name.trim();
   if (!NAME_RE.test(n)) {
     throw new ValidationError(
@@ -83,6 +78,17 @@ export async function savePrompt(
   if (content.length > 100_000) {
     throw new ValidationError("A saved prompt is at most 100,000 characters", "content");
   }
+  return n;
+}
+
+/** Create or replace the prompt called `name`. */
+export async function savePrompt(
+  db: AsyncQueries,
+  name: string,
+  content: string,
+  now: number,
+): Promise<SavedPrompt> {
+  const n = checkedName(name, content);
   await db.run(
     sql`INSERT INTO saved_prompts (name, content, created_at, updated_at)
         VALUES (${n}, ${content}, ${now}, ${now})
@@ -90,6 +96,25 @@ export async function savePrompt(
         SET content = excluded.content, updated_at = excluded.updated_at`,
   );
   return await getPrompt(db, n);
+}
+
+/**
+ * Create the prompt called `name` only while that name is free: null when it is taken (the
+ * existing prompt is left as it is). One statement, so two callers never both get the name.
+ */
+export async function addPromptIfFree(
+  db: AsyncQueries,
+  name: string,
+  content: string,
+  now: number,
+): Promise<SavedPrompt | null> {
+  const n = checkedName(name, content);
+  const res = await db.run(
+    sql`INSERT INTO saved_prompts (name, content, created_at, updated_at)
+        VALUES (${n}, ${content}, ${now}, ${now})
+        ON CONFLICT (name) DO NOTHING`,
+  );
+  return res.changes === 1 ? await getPrompt(db, n) : null;
 }
 
 export async function deletePrompt(db: AsyncQueries, name: string): Promise<void> {

@@ -34,6 +34,10 @@ export interface SessionRow {
   skip_approvals: boolean;
   /** The per-session switch (/network) letting the sandboxed shell reach the network. */
   allow_network: boolean;
+  /** The profile the session was created under (lib/agent/profiles.ts); null is `default`. */
+  profile: string | null;
+  /** The personality preset the session speaks with (lib/agent/personalities.ts), or null. */
+  personality: string | null;
 }
 
 /** A tool call recorded for a session, as the full session shape lists it. */
@@ -76,7 +80,7 @@ export const UNTITLED = "Untitled";
 export const COMPACT_COLUMNS =
   "session_id, title, workspace, model, model_provider, message_count, created_at, updated_at, " +
   "last_message_at, pinned, archived, project_id, input_tokens, output_tokens, estimated_cost, " +
-  "active_stream_id, parent_session_id, skip_approvals, allow_network";
+  "active_stream_id, parent_session_id, skip_approvals, allow_network, profile, personality";
 
 type DbRow =
   & Omit<SessionRow, "pinned" | "archived" | "is_streaming" | "skip_approvals" | "allow_network">
@@ -106,6 +110,8 @@ export function toCompact(row: Record<string, unknown>): SessionRow {
     parent_session_id: r.parent_session_id ?? null,
     skip_approvals: !!r.skip_approvals,
     allow_network: !!r.allow_network,
+    profile: r.profile ?? null,
+    personality: r.personality ?? null,
   };
 }
 

@@ -221,7 +221,7 @@ function utf8(content: unknown): Uint8Array {
  * rules of a typed one, and a protected folder is refused as not found. A segment that is a file
  * is a 400 naming it.
  */
-async function createMissingFolders(
+export async function createMissingFolders(
   workspace: string,
   relDir: string,
   protect?: ProtectedPathsConfig,

@@ -1,7 +1,8 @@
 // How GET /api/media serves a workspace file, and HTTP byte ranges for audio and video.
-// Invariants: nothing served here runs as script in the console's origin — HTML is inline only
-// under `Content-Security-Policy: sandbox`, source files (.js/.ts/.tsx…) are text/plain
-// attachments, every answer is sandboxed; a range outside the file is a 416, never a clamp.
+// Invariants: nothing served here runs as script in the console's origin — active documents
+// (HTML, SVG, XML) are attachments, never inline (as the original), source files (.js/.ts/.tsx…)
+// are text/plain attachments, every answer is sandboxed and nosniff; a range outside the file is
+// a 416, never a clamp. Only images, audio, video, PDF and plain text show inline.
 import { extname } from "node:path";
 import { mimeForName } from "./mime.ts";
 
@@ -22,12 +23,16 @@ export function mediaPolicy(name: string): MediaPolicy {
     return { contentType: "text/plain; charset=utf-8", inline: false, ranges: false };
   }
   const mime = mimeForName(name);
+  // SVG is an image that can carry script: opened in place it would be a page of its own.
+  if (mime === "image/svg+xml") return { contentType: mime, inline: false, ranges: false };
   if (mime.startsWith("image/")) return { contentType: mime, inline: true, ranges: false };
   if (mime.startsWith("audio/") || mime.startsWith("video/")) {
     return { contentType: mime, inline: true, ranges: true };
   }
+  // A page opened from our origin could script it (the sandbox is a second line, not the only
+  // one): HTML is downloaded, as the original serves it.
   if (mime === "text/html") {
-    return { contentType: "text/html; charset=utf-8", inline: true, ranges: false };
+    return { contentType: "text/html; charset=utf-8", inline: false, ranges: false };
   }
   if (mime === "application/pdf") return { contentType: mime, inline: true, ranges: true };
   if (mime === "text/plain" || mime === "text/markdown" || mime === "text/csv") {

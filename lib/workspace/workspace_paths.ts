@@ -2,9 +2,11 @@
 // uploads) is resolved here. Invariants: the result is an absolute real path inside the
 // real workspace root; anything else — NUL bytes, absolute paths, `..` escapes in any
 // encoding, Windows separators or drive letters, symlinks that point outside — is refused
-// with a NotFoundError that says nothing about what exists outside.
+// with a NotFoundError that says nothing about what exists outside. The POST file routes first
+// refuse a path that is hostile on its face with a 400 naming why (refuseHostilePath), as the
+// original does; what only a lookup can tell (a symlink out, a missing file) stays a 404.
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { NotFoundError } from "../errors.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 
 /** True when `text` holds a C0 control character or DEL. */
 export function hasControlChar(text: string): boolean {
@@ -15,30 +17,68 @@ export function hasControlChar(text: string): boolean {
   return false;
 }
 
-/** Reject request paths that are hostile before touching the filesystem. */
-export function checkRelativePath(requested: string): string {
-  if (typeof requested !== "string") throw new NotFoundError();
-  if (requested.length > 4096) throw new NotFoundError();
+/** The longest workspace path a request may name. */
+const MAX_PATH_CHARS = 4096;
+
+/**
+ * Why `requested` is hostile on its face (a sentence for the person), or null when it is an
+ * ordinary relative path. Decided from the string alone, before the filesystem is touched; the
+ * sentence never repeats the path, so an answer echoes nothing about what lies outside.
+ */
+export function hostilePathReason(requested: string): string | null {
+  if (typeof requested !== "string") return "The path must be a string";
+  if (requested.length > MAX_PATH_CHARS) {
+    return `The path is longer than ${MAX_PATH_CHARS} characters`;
+  }
   // NUL and other control characters: never part of a name a person meant (and a newline in
   // a name forges lines in logs and shell output).
-  if (hasControlChar(requested)) throw new NotFoundError();
+  if (hasControlChar(requested)) return "The path holds a NUL byte or another control character";
   // Backslashes and drive letters are Windows path syntax; never valid in a workspace path.
-  if (requested.includes("\\") || /^[a-zA-Z]:/.test(requested)) throw new NotFoundError();
+  if (requested.includes("\\") || /^[a-zA-Z]:/.test(requested)) {
+    return "The path uses Windows syntax (a backslash or a drive letter); use / between folders";
+  }
   // URLs (`file:///etc/passwd`) are never workspace paths, even if they would stay inside.
-  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(requested)) throw new NotFoundError();
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(requested)) {
+    return "The path is a URL, not a path inside the workspace";
+  }
   // Percent-escapes are refused rather than decoded twice: query strings are decoded once, so
   // `%2e%2e`, `%252e` or overlong `%c0%ae` can only be a double-encoding bug or an attack.
-  if (/%[0-9a-fA-F]{2}|%u[0-9a-fA-F]{4}/.test(requested)) throw new NotFoundError();
+  if (/%[0-9a-fA-F]{2}|%u[0-9a-fA-F]{4}/.test(requested)) {
+    return "The path holds a percent-escape (%xx): send the name itself, decoded";
+  }
   // Look-alikes of `/` and `\` (division/fraction slash, fullwidth solidus…) spoof paths in
   // what a person reads (approval prompts, listings), and compatibility normalization turns
   // `．．／` into `../` on some systems: refuse both.
-  if (/[\u2215\u2044\u29f8\u29f9\uff0f\uff3c\ufe68]/.test(requested)) throw new NotFoundError();
-  const nfkc = requested.normalize("NFKC");
-  if (isAbsolute(requested) || isAbsolute(nfkc)) throw new NotFoundError();
-  for (const form of [requested, nfkc]) {
-    if (form.includes("\\") || form.split("/").some((p) => p === "..")) throw new NotFoundError();
+  if (/[\u2215\u2044\u29f8\u29f9\uff0f\uff3c\ufe68]/.test(requested)) {
+    return "The path holds a look-alike of / or \\";
   }
+  const nfkc = requested.normalize("NFKC");
+  if (isAbsolute(requested) || isAbsolute(nfkc)) {
+    return "The path is absolute: give it relative to the workspace";
+  }
+  for (const form of [requested, nfkc]) {
+    if (form.includes("\\")) return "The path holds a look-alike of / or \\";
+    if (form.split("/").some((p) => p === "..")) {
+      return "The path leaves the workspace: a `..` segment climbs outside it";
+    }
+  }
+  return null;
+}
+
+/** Reject request paths that are hostile before touching the filesystem (404: reveals nothing). */
+export function checkRelativePath(requested: string): string {
+  if (hostilePathReason(requested) !== null) throw new NotFoundError();
   return requested === "" ? "." : requested;
+}
+
+/**
+ * The file routes' refusal of a hostile path: a 400 saying what is wrong with it, before any
+ * lookup (as the original's POST file routes answer). A well-formed path that does not exist
+ * stays the lookup's 404.
+ */
+export function refuseHostilePath(requested: string, field = "path"): void {
+  const reason = hostilePathReason(requested);
+  if (reason !== null) throw new ValidationError(reason, field);
 }
 
 function isInside(root: string, target: string): boolean {

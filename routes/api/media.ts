@@ -1,6 +1,7 @@
-// GET /api/media?path=&session_id= → a workspace media file, inline: images with their MIME,
-// audio and video with byte ranges (206/416), HTML only under `CSP: sandbox`, source files
-// (.js/.ts/.tsx…) as text/plain attachments, never executable. `path` is relative to the
+// GET /api/media?path=&session_id= → a workspace media file: inline images with their MIME,
+// audio and video with byte ranges (206/416); HTML, SVG and XML only as attachments (never
+// inline), source files (.js/.ts/.tsx…) as text/plain attachments, never executable; every
+// answer under `CSP: sandbox` and `X-Content-Type-Options: nosniff`. `path` is relative to the
 // session's workspace (or the default one), or absolute inside a listed workspace. The
 // console's own secrets (state dir, config, .env, credentials) → 403; no path → 400; anything
 // outside the workspaces or missing → 404. Paths resolve through lib/workspace/workspace_paths.ts.

@@ -1,7 +1,7 @@
 // Profiles over the API and through the engine: create (config.yaml keeps its comments), switch,
 // new chats take the active profile's model, personality and files (its own SOUL.md and
-// MEMORY.md reach the prompt, not default's), running sessions keep theirs, delete asks what to
-// do with sessions, `default` cannot go.
+// MEMORY.md reach the prompt, not default's), running sessions keep theirs, delete moves or
+// deletes the sessions as asked, `default` cannot go.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { startHarness } from "../fixtures/engine_harness.ts";
@@ -68,11 +68,13 @@ Deno.test("profiles: create, switch, per-profile files and defaults, delete with
     strictEqual(work.is_active, true);
 
     strictEqual((await h.call("POST", "/api/profile/delete", { name: "default" })).status, 400);
-    const refused = await h.call("POST", "/api/profile/delete", { name: "work" });
-    strictEqual(refused.status, 409);
-    ok(String(refused.body.error).includes("1 session"), refused.body.error);
+    // An unknown choice is refused before anything changes (with no choice at all the sessions
+    // move to default, as the original keeps them: tests/storage/profile_delete_default_test.ts).
+    const refused = await h.call("POST", "/api/profile/delete", { name: "work", sessions: "keep" });
+    strictEqual(refused.status, 400);
+    ok(String(refused.body.error).includes("sessions"), refused.body.error);
     const deleted = await h.call("POST", "/api/profile/delete", { name: "work", sessions: "move" });
-    deepStrictEqual(deleted.body, { ok: true, moved: 1, deleted: 0 });
+    deepStrictEqual(deleted.body, { ok: true, name: "work", moved: 1, deleted: 0 });
     const after = await h.call("GET", "/api/profiles");
     deepStrictEqual(after.body.profiles.map((p: { name: string }) => p.name), ["default"]);
     strictEqual(after.body.active, "default");

@@ -1,6 +1,7 @@
-// POST /api/profile/delete {name, sessions?: "move" | "delete"} → {ok, moved, deleted}. A
-// profile with sessions answers 409 (with the count in the message) until `sessions` says what
-// to do with them; `default` cannot be deleted (400). Its files stay on disk.
+// POST /api/profile/delete {name, sessions?: "move" | "delete"} → {ok, name, moved, deleted}.
+// As in the original, the profile is deleted without asking first; its sessions are kept and go
+// on under `default` ("move", the default) unless `sessions: "delete"` says to remove them.
+// `default` cannot be deleted (400); an unknown name is 404. Its files stay on disk.
 import { z } from "zod";
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, readBody } from "../../../lib/server/http.ts";
@@ -15,6 +16,6 @@ export const handler: Handlers = {
   async POST(req, { app }) {
     const { name, sessions } = await readBody(req, Body);
     const result = await deleteProfile(app, name, sessions);
-    return json({ ok: true, ...result });
+    return json({ ok: true, name: name.trim(), ...result });
   },
 };

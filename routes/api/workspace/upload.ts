@@ -1,7 +1,11 @@
 // POST /api/workspace/upload (multipart: session_id, path, file…) → one file's
 // {filename, path, size, mime, is_image, extracted:false}, or {files, count} for several. The cap
-// (HERMES_WEBUI_MAX_UPLOAD_MB) is enforced while the body streams → 413; the folder must exist
-// (404); names are sanitized and never overwrite (`-1`, `-2`, …).
+// (HERMES_WEBUI_MAX_UPLOAD_MB) is enforced while the body streams → 413; a missing folder is made
+// beneath the workspace, and one that leaves it (`..`, absolute, through a symlink) is a 400 that
+// creates nothing; names are sanitized and never overwrite (`-1`, `-2`, …). A .zip / .tar /
+// .tar.gz / .tgz is extracted into a new folder there: {…, path: that folder, extracted:true,
+// extracted_files, extracted_count}, or {…, extracted:false, extract_error} (still a 200, as in the
+// original) when it cannot be, with nothing of it kept.
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json } from "../../../lib/server/http.ts";
 import { getSession } from "../../../lib/sessions/sessions.ts";
