@@ -326,6 +326,9 @@ async function runOneTool(
   const { db, clock } = plan.app;
   await insertToolCall(db, clock, run.sessionId, run.turnId, call);
   c.meter.tools++;
+  // Active from the moment anyone can hear of the call: a cancel arriving while its "running"
+  // mark is still being written knows which call to mark as cancelled.
+  run.activeToolCallId = call.id;
   run.emit({
     event: "tool",
     data: {
@@ -337,7 +340,16 @@ async function runOneTool(
     },
   });
   await setToolCallStatus(db, run.sessionId, call.id, "running");
-  run.activeToolCallId = call.id;
+  if (run.signal.aborted) {
+    // Cancelled while "running" was being written: the cancel's own mark may have landed first
+    // and been overwritten by it, so the call is marked again, and never runs.
+    await setToolCallStatus(db, run.sessionId, call.id, "error", {
+      result: "Cancelled before it started",
+      duration: 0,
+    });
+    run.activeToolCallId = null;
+    return;
+  }
   // Checkpoints (lib/checkpoints): capture what this call may change, record it after the call.
   const checkpoint = await beginToolCheckpoint(plan.app, {
     sessionId: run.sessionId,
