@@ -82,7 +82,8 @@ function startDelayingProxy(target: { hostname: string; port: number }, delayMs:
     } catch { /* closed */ }
     while (queue.length || writing) await new Promise((r) => setTimeout(r, 5));
     try {
-      to.closeWrite();
+      // A promise: a connection already closed rejects it, which must not end the bench.
+      await to.closeWrite();
     } catch { /* already closed */ }
   };
   (async () => {
