@@ -134,3 +134,22 @@ export function serveTestApp(app: BuiltApp): { url: string; shutdown(): Promise<
   const { port } = server.addr as Deno.NetAddr;
   return { url: `http://127.0.0.1:${port}`, shutdown: () => server.shutdown() };
 }
+
+/**
+ * A test app with one session in its workspace, closed afterwards: the frame of the file-route
+ * tests (`fn` gets the app, the session id and the workspace path).
+ */
+export async function withWorkspaceSession(
+  fn: (app: TestApp, sid: string, ws: string) => Promise<void>,
+  env?: Record<string, string>,
+): Promise<void> {
+  const app = await createTestApp({ env });
+  try {
+    const { createSession } = await import("../lib/sessions/sessions.ts");
+    const sid =
+      (await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace })).session_id;
+    await fn(app, sid, app.workspace);
+  } finally {
+    await app.close();
+  }
+}

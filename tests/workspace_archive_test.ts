@@ -3,24 +3,10 @@
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { gzipSync, unzipSync, zipSync } from "fflate";
-import { createTestApp, type TestApp } from "./helpers.ts";
+import { createTestApp, withWorkspaceSession as withSession } from "./helpers.ts";
 import { createSession } from "../lib/sessions/sessions.ts";
 import { extractArchive } from "../lib/workspace/archive_extract.ts";
 import { PayloadTooLargeError } from "../lib/errors.ts";
-
-async function withSession(
-  fn: (app: TestApp, sid: string, ws: string) => Promise<void>,
-  env?: Record<string, string>,
-) {
-  const app = await createTestApp({ env });
-  try {
-    const sid =
-      (await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace })).session_id;
-    await fn(app, sid, app.workspace);
-  } finally {
-    await app.close();
-  }
-}
 
 const enc = new TextEncoder();
 

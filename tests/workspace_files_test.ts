@@ -2,19 +2,8 @@
 // rename, move, delete to the trash and restore, and the hostile inputs each must refuse.
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { createTestApp, type TestApp } from "./helpers.ts";
+import { createTestApp, withWorkspaceSession as withSession } from "./helpers.ts";
 import { createSession } from "../lib/sessions/sessions.ts";
-
-async function withSession(fn: (app: TestApp, sid: string, ws: string) => Promise<void>) {
-  const app = await createTestApp();
-  try {
-    const sid =
-      (await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace })).session_id;
-    await fn(app, sid, app.workspace);
-  } finally {
-    await app.close();
-  }
-}
 
 const exists = async (p: string) => {
   try {

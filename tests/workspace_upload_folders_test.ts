@@ -3,21 +3,9 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { gzipSync, zipSync } from "fflate";
-import { createTestApp, type TestApp } from "./helpers.ts";
-import { createSession } from "../lib/sessions/sessions.ts";
+import { withWorkspaceSession as withSession } from "./helpers.ts";
 
 const enc = new TextEncoder();
-
-async function withSession(fn: (app: TestApp, sid: string, ws: string) => Promise<void>) {
-  const app = await createTestApp();
-  try {
-    const sid =
-      (await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace })).session_id;
-    await fn(app, sid, app.workspace);
-  } finally {
-    await app.close();
-  }
-}
 
 function form(sid: string, path: string, ...files: [string, Uint8Array | string][]): FormData {
   const fd = new FormData();

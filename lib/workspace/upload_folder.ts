@@ -9,19 +9,10 @@ import { join, relative, sep } from "node:path";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { checkNewName, createMissingFolders, type HeldDir, openWorkspaceDir } from "./file_ops.ts";
 import type { ProtectedPathsConfig } from "./protected_paths.ts";
-import { checkRelativePath, resolveInWorkspace } from "./workspace_paths.ts";
+import { checkRelativePath, hasEntry, resolveInWorkspace } from "./workspace_paths.ts";
 
 // deno-lint-ignore no-control-regex
 const CONTROL_CHARS = /[\x00-\x1f\x7f]/g;
-
-async function hasEntry(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Why a path the guard refused may simply be a mistake: one of its segments is a file. Only real

@@ -140,7 +140,8 @@ export async function resolveInWorkspace(
   }
 }
 
-async function hasEntry(path: string): Promise<boolean> {
+/** Whether anything (a symlink included, dangling or not) is at `path`. */
+export async function hasEntry(path: string): Promise<boolean> {
   try {
     await Deno.lstat(path);
     return true;
