@@ -1,5 +1,5 @@
 // The composer's agent-setup commands without a DOM (lib/browser/composer/agent_commands.ts):
-// /goal sends a new goal's kickoff prompt as the message and only reports the others; /prompt
+// /goal follows the run the server started for a new goal and only reports the others; /prompt
 // puts a saved prompt in the draft, asking for its {{variables}} first; /personality lists the
 // presets or sets one; the profile chip switches the profile for new chats. The browser around
 // the model is a recording stand-in; tests/e2e/{goal,prompts,profiles}_e2e_test.ts run the same
@@ -70,27 +70,31 @@ const goalAnswer = (action: string, message: string, extra = {}) => () => ({
   ...extra,
 });
 
-Deno.test("/goal <text> on a new chat creates it, sets the goal and sends the kickoff prompt", async () => {
+Deno.test("/goal <text> on a new chat creates it, sets the goal and follows the run the server started", async () => {
   await withComposer({}, {
     "POST /api/session/new": () => ({ session: SESSION }),
     "POST /api/goal": goalAnswer("set", "⊙ Goal set (20-turn budget): Ship it\nmore", {
       kickoff_prompt: "Ship it",
+      ...START,
+      title: "Ship it",
     }),
-    "POST /api/chat/start": () => START,
   }, async (m, calls, events) => {
     m.input("/goal Ship it");
     await m.submit();
-    deepStrictEqual(calls.map((c) => c.path), [
-      "/api/session/new",
-      "/api/goal",
-      "/api/chat/start",
-    ]);
+    deepStrictEqual(calls.map((c) => c.path), ["/api/session/new", "/api/goal"]);
     deepStrictEqual(calls[1].body, { session_id: "s1", args: "Ship it" });
-    strictEqual(calls[2].body?.message, "Ship it");
     deepStrictEqual(events[0], ["hermes:goal-changed", { session_id: "s1" }]);
-    strictEqual(events[1][0], "hermes:chat-started");
+    // The transcript attaches to the server's run, showing the kickoff prompt as the user turn.
+    deepStrictEqual(events[1], ["hermes:chat-started", {
+      stream_id: "r1",
+      session_id: "s1",
+      turn_id: "t1",
+      title: "Ship it",
+      message: "Ship it",
+    }]);
     strictEqual(m.draft.value, "");
     strictEqual(m.error.value, null);
+    strictEqual(m.flash.value, "⊙ Goal set (20-turn budget): Ship it");
   });
 });
 

@@ -8,7 +8,8 @@ import type { EngineHost } from "../engine/engine_host.ts";
 import type { RunManager } from "../engine/run_manager.ts";
 import { sql } from "../storage/db.ts";
 import { getGoal, type Goal, updateGoal } from "./goal_store.ts";
-import { evaluateGoal, type EvaluateOptions, type Verdict } from "./evaluator.ts";
+import { evaluateGoal, type EvaluateOptions } from "./evaluator.ts";
+import type { Verdict } from "./verdict.ts";
 
 export interface GoalApp extends EngineHost {
   runs: RunManager;

@@ -146,6 +146,24 @@ export async function updateGoal(
   return r ? toGoal(r) : null;
 }
 
+/**
+ * Put back the goal a session had before `setGoal` replaced it (`null`: it had none), when the
+ * new goal's first turn could not start: a refused `/goal` leaves nothing behind.
+ */
+export async function restoreGoal(
+  db: AsyncQueries,
+  sessionId: string,
+  previous: Goal | null,
+  now: number,
+): Promise<void> {
+  if (!previous) {
+    await clearGoal(db, sessionId);
+    return;
+  }
+  const { session_id: _id, created_at: _created, updated_at: _updated, ...fields } = previous;
+  await updateGoal(db, sessionId, fields, now);
+}
+
 export async function clearGoal(db: AsyncQueries, sessionId: string): Promise<boolean> {
   const { changes } = await db.run(sql`DELETE FROM goals WHERE session_id = ${sessionId}`);
   return changes > 0;

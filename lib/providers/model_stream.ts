@@ -208,6 +208,9 @@ export async function createLanguageModel(
     baseURL: endpoint.baseUrl ?? "",
     ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
     includeUsage: true,
+    // A caller that asks for an object (the goal evaluator) sends its schema as
+    // `response_format: json_schema`; without this the SDK sends a bare `json_object`.
+    supportsStructuredOutputs: true,
     ...(endpoint.id === "openrouter"
       ? {
         headers: {

@@ -1,7 +1,9 @@
-// POST /api/goal {session_id, args} → {ok, action, message, goal, kickoff_prompt?}: the `/goal`
-// command, with the original's actions — `` / `status` shows it, `pause`, `resume`, `clear`
-// (also `stop`, `done`), anything else sets a new goal whose first turn the caller starts with
-// `kickoff_prompt`. GET /api/goal?session_id= → {goal} for the topbar chip.
+// POST /api/goal {session_id, args, workspace?, model?, model_provider?} → {ok, action, message,
+// goal}: the `/goal` command, with the original's actions — `` / `status` shows it, `pause`,
+// `resume`, `clear` (also `stop`, `done`); anything else sets a new goal and starts its first turn
+// here, answering also `kickoff_prompt` and the run's `stream_id`, `session_id`, `turn_id` and
+// `title` (as POST /api/chat/start does) for the page to follow. A turn that cannot start puts
+// the previous goal back. GET /api/goal?session_id= → {goal} for the topbar chip.
 import { z } from "zod";
 import type { Handlers } from "../../lib/server/file_router.ts";
 import { json, readBody, requireParam } from "../../lib/server/http.ts";
@@ -12,6 +14,7 @@ import {
   getGoal,
   type Goal,
   goalPayload,
+  restoreGoal,
   setGoal,
   updateGoal,
 } from "../../lib/goals/goal_store.ts";
@@ -19,6 +22,9 @@ import {
 const Body = z.object({
   session_id: z.string().min(1).max(128),
   args: z.string().max(4000).default(""),
+  workspace: z.string().nullable().optional(),
+  model: z.string().nullable().optional(),
+  model_provider: z.string().nullable().optional(),
 });
 
 function statusLine(g: Goal | null): string {
@@ -46,7 +52,8 @@ export const handler: Handlers = {
     return json({ goal: goalPayload(g), message: statusLine(g) });
   },
   async POST(req, { app }) {
-    const { session_id, args } = await readBody(req, Body);
+    const body = await readBody(req, Body);
+    const { session_id, args } = body;
     const session = await getSession(app.db, session_id);
     const text = args.trim();
     const lower = text.toLowerCase();
@@ -103,14 +110,28 @@ export const handler: Handlers = {
         "Agent is running — use /goal status / pause / clear mid-run, or /stop before setting a new goal.",
       );
     }
+    const previous = await getGoal(app.db, session_id);
     const g = await setGoal(app.db, session_id, text, budgetsFromConfig(app.config.file), now);
+    let started;
+    try {
+      started = await app.runs.start(app, {
+        sessionId: session_id,
+        message: g.goal,
+        ...(body.model != null ? { model: body.model } : {}),
+        ...(body.model_provider != null ? { modelProvider: body.model_provider } : {}),
+        ...(body.workspace ? { workspace: body.workspace } : {}),
+      });
+    } catch (err) {
+      await restoreGoal(app.db, session_id, previous, app.clock());
+      throw err;
+    }
     return answer(
       "set",
       g,
       `⊙ Goal set (${g.max_turns}-turn budget): ${g.goal}\n` +
         "I'll keep working until the goal is done, you pause/clear it, or the budget is exhausted.\n" +
         "Controls: /goal status · /goal pause · /goal resume · /goal clear",
-      { kickoff_prompt: g.goal },
+      { kickoff_prompt: g.goal, ...started },
     );
   },
 };

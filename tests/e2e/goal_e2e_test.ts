@@ -1,9 +1,9 @@
-// A standing goal in a real browser: `/goal <text>` on a new chat sets it and sends its kickoff
-// prompt; the fake provider scripts the turns and the evaluator's verdicts (continue, then met);
+// A standing goal in a real browser: `/goal <text>` on a new chat sets it, the server starts its
+// kickoff turn and the page follows that run live (it sends no message itself); the fake provider scripts the turns and the evaluator's verdicts (continue, then met);
 // the top bar's quiet chip shows the progress ("Goal · 1/20", active) and then "done" with the
 // subgoals checked and the last reason; the turn the server started by itself shows its quiet
 // divider in the transcript; `/goal clear` hides the chip. Fails on any console error.
-import { ok as assert, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok as assert, strictEqual } from "node:assert/strict";
 import { type RecordedRequest, startFakeProvider } from "../fixtures/fake_provider.ts";
 import { browserTest, waitForIslands, withAppInBrowser } from "./browser.ts";
 
@@ -49,6 +49,10 @@ browserTest(
           `model:\n  provider: custom\n  default: fake-model\n  base_url: ${fake.baseUrl}\n  api_key: k\n`,
       }, async ({ app, url, browser }) => {
         const page = await browser.newPage();
+        const pageStarts: string[] = [];
+        page.on("request", (r) => {
+          if (new URL(r.url()).pathname === "/api/chat/start") pageStarts.push(r.url());
+        });
         await page.goto(`${url}/`);
         await waitForIslands(page);
         const chip = page.locator("[data-goal-chip]");
@@ -59,11 +63,14 @@ browserTest(
         await page.keyboard.press("Enter");
         await page.waitForURL(/session=/);
         await page.waitForSelector("text=Turn 1: wrote hello.txt.");
-        // The kickoff prompt went out as the first message.
+        // The kickoff prompt went out as the first message, sent by the server, shown as the
+        // user's turn above the answer the page streamed.
         const first = fake.chatRequests[0].body?.messages as Array<
           { role: string; content: unknown }
         >;
         assert(JSON.stringify(first.filter((m) => m.role === "user")).includes(GOAL));
+        deepStrictEqual(pageStarts, [], "the page started no run itself");
+        await page.locator(".transcript").getByText(GOAL, { exact: true }).first().waitFor();
 
         // Progress: the first verdict said "continue"; the server started turn 2 by itself.
         await page.waitForSelector('[data-goal-chip][data-status="active"] >> text=Goal · 1/20');

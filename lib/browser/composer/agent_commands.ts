@@ -1,9 +1,10 @@
 // Browser-safe: imports nothing from Deno or the database.
-// The composer's agent-setup commands: `/goal` (a standing goal: POST /api/goal; a new goal's
-// kickoff prompt is sent as the message), `/personality` (list the presets, or set one for the
+// The composer's agent-setup commands: `/goal` (a standing goal: POST /api/goal, which starts a
+// new goal's first turn itself; the page follows that run), `/personality` (list the presets, or set one for the
 // chat) and `/prompt` (a saved prompt into the draft, with a form for its {{variables}}).
 // Invariants: the draft only changes once the server answered; failures are thrown to the composer.
 import { emitHermesEvent } from "../../shared/ui_events.ts";
+import type { ChatStartKind, StartAnswer } from "./chat_start.ts";
 import { t } from "../../i18n/t.ts";
 
 /** A saved prompt as GET /api/prompts lists it. */
@@ -38,20 +39,21 @@ export interface AgentHost {
   replaceDraft(text: string): void;
   showFlash(text: string): void;
   focus(): void;
-  send(text: string): Promise<void>;
+  /** Follow a run the server started (the transcript shows it live). */
+  announceStart(started: StartAnswer, text: string, kind: ChatStartKind): void;
   /** Open an agent popover (null closes it). */
   showPanel(panel: AgentPanel | null): void;
 }
 
-/** POST /api/goal's answer (the part the composer uses). */
-interface GoalAnswer {
+/** POST /api/goal's answer (the part the composer uses); a new goal's carries its first run. */
+interface GoalAnswer extends Partial<StartAnswer> {
   ok: boolean;
   action: string;
   message: string;
   kickoff_prompt?: string;
 }
 
-/** `/goal [text|status|pause|resume|clear]`. A new goal starts its first turn at once. */
+/** `/goal [text|status|pause|resume|clear]`. A new goal's first turn is already running. */
 export async function runGoal(host: AgentHost, arg: string): Promise<void> {
   const s = await host.ensureSession();
   const res = await host.deps.api<GoalAnswer>("POST", "/api/goal", {
@@ -61,9 +63,15 @@ export async function runGoal(host: AgentHost, arg: string): Promise<void> {
   emitHermesEvent("hermes:goal-changed", { session_id: s.session_id });
   host.replaceDraft("");
   if (!res.ok) throw new Error(res.message);
-  if (res.action === "set" && res.kickoff_prompt) {
+  if (res.action === "set" && res.stream_id) {
     host.showFlash(res.message.split("\n")[0]);
-    return await host.send(res.kickoff_prompt);
+    const { stream_id, turn_id = "", title = "" } = res;
+    host.announceStart(
+      { stream_id, session_id: res.session_id ?? s.session_id, turn_id, title },
+      res.kickoff_prompt ?? "",
+      "chat",
+    );
+    return;
   }
   if (res.action === "status" || res.message.includes("\n")) {
     host.showPanel({ kind: "notice", title: t("composer.goalTitle"), text: res.message });

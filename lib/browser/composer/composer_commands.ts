@@ -6,8 +6,9 @@
 import type { ReadonlySignal, Signal } from "@preact/signals";
 import type { ArgSource, SlashCommand } from "../slash_commands.ts";
 import type { ArgChoice } from "./slash_menu_model.ts";
-import { emitHermesEvent, type HermesEvents } from "../../shared/ui_events.ts";
+import { emitHermesEvent } from "../../shared/ui_events.ts";
 import type { AgentPanel } from "./agent_commands.ts";
+import type { ChatStartKind, StartAnswer } from "./chat_start.ts";
 import type { MessageMode, MessageModes } from "./message_mode.ts";
 import type { SideRuns } from "./side_runs.ts";
 import { runSideCommand } from "./side_commands.ts";
@@ -33,15 +34,7 @@ export type PanelState = CommandPanel | AgentPanel;
 export const isAgentPanel = (p: PanelState): p is AgentPanel =>
   p.kind === "prompt" || p.kind === "personality" || p.kind === "notice";
 
-/** POST /api/chat/start's (and retry's, compress's) answer. */
-export interface StartAnswer {
-  stream_id: string;
-  session_id: string;
-  turn_id: string;
-  title: string;
-}
-
-export type ChatStartKind = NonNullable<HermesEvents["hermes:chat-started"]["kind"]>;
+export type { ChatStartKind, StartAnswer } from "./chat_start.ts";
 
 /** The browser effects a command may have (injectable so tests run without a page). */
 export interface CommandDeps {
@@ -77,7 +70,7 @@ export interface CommandHost {
   showFlash(text: string): void;
   /** Focus the textarea. */
   focus(): void;
-  /** Send `text` as a message now (used by /goal for its kickoff prompt). */
+  /** Send `text` as a message now (a mode command given text while nothing runs). */
   send(text: string): Promise<void>;
   /** Open an agent popover (/prompt's form, the /personality list); null closes it. */
   showPanel(panel: AgentPanel | null): void;
@@ -155,9 +148,11 @@ async function runSessionCommand(
     case "compress": {
       const id = needSession(host, c);
       // `/compress <focus>`: the topic the summary keeps in detail (sync: false keeps it a run).
+      // `run: true`: retry runs the message again itself (the original's retry only rewinds).
       const focus = c.name === "compress" && arg ? { focus_topic: arg, sync: false } : {};
       const started = await api<StartAnswer>("POST", `/api/session/${c.name}`, {
         session_id: id,
+        ...(c.name === "retry" ? { run: true } : {}),
         ...focus,
       });
       done();
