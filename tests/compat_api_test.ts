@@ -185,13 +185,17 @@ Deno.test("POST /api/session/undo answers {ok, removed_count, removed_preview}",
   });
 });
 
-Deno.test("POST /api/session/retry answers {ok, last_user_text, removed_count} and still runs", async () => {
+// The original's own retry (rewind, no run) is tests/storage/session_retry_test.ts.
+Deno.test("POST /api/session/retry {run: true} answers {ok, last_user_text, removed_count} and runs", async () => {
   const h = await startHarness();
   try {
     h.app.ctx.runs.configure({ hooks: NO_TOOL_HOOKS });
     h.fake.enqueue({ text: "first" }, { text: "again" });
     await h.stream((await h.start("tell me twice")).stream_id);
-    const res = await h.call("POST", "/api/session/retry", { session_id: h.sessionId });
+    const res = await h.call("POST", "/api/session/retry", {
+      session_id: h.sessionId,
+      run: true,
+    });
     strictEqual(res.status, 200, JSON.stringify(res.body));
     strictEqual(res.body.ok, true);
     strictEqual(res.body.last_user_text, "tell me twice");

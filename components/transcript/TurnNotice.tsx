@@ -1,7 +1,7 @@
 // A notice that must stay visible under a turn: a failure, a stop, a lasting warning, with its
 // hint. A turn the server restart interrupted offers Retry when it is the conversation's last
-// (POST /api/session/retry runs the last user message again; lib/browser/message_actions.ts
-// handles the click, as it does Regenerate).
+// (POST /api/session/retry {run: true} runs the last user message again;
+// lib/browser/message_actions.ts handles the click, as it does Regenerate).
 import type { Notice } from "../../lib/shared/transcript_turns.ts";
 import { NoticeHint } from "./NoticeHint.tsx";
 import { t } from "../../lib/i18n/t.ts";

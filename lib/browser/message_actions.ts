@@ -278,7 +278,7 @@ async function act(sessionId: string, btn: HTMLElement, row: HTMLElement): Promi
 async function retryTurn(sessionId: string, btn: HTMLButtonElement): Promise<void> {
   btn.disabled = true;
   try {
-    await api("POST", "/api/session/retry", { session_id: sessionId });
+    await api("POST", "/api/session/retry", { session_id: sessionId, run: true });
     location.reload();
   } catch (err) {
     btn.disabled = false;

@@ -81,6 +81,10 @@ const loadAgentLoop = () =>
     throw err;
   });
 
+function noUserMessage(sessionId: string): ValidationError {
+  return new ValidationError(`Session "${sessionId}" has no user message to retry`, "session_id");
+}
+
 export class RunManager {
   private overrides: Partial<EngineOptions>;
   private runs = new Map<string, Run>();
@@ -242,41 +246,48 @@ export class RunManager {
   }
 
   /**
-   * POST /api/session/retry: drop the last answer and run the last user message again.
-   * `beforeDrop` runs once the session is claimed, in the transaction that drops the answer
-   * (regenerate keeps that answer as a variant there), with that transaction's handle.
+   * POST /api/session/retry {run: true} and regenerate: drop the last answer and run the last
+   * user message again. The last user message is read again after the claim, in the transaction
+   * that drops the answer: a rewind or undo that got in first (they refuse a claimed session)
+   * is seen, never cut a second time. `beforeDrop` runs in that transaction (regenerate keeps
+   * the answer as a variant there); `onDrop` hears what was dropped.
    */
   async retry(
     app: EngineHost,
     sessionId: string,
     beforeDrop?: (tx: AsyncQueries) => Promise<void>,
+    onDrop?: (dropped: { lastUserText: string; removed: number }) => void,
   ): Promise<StartResult> {
     const { db, clock } = this.deps;
     await this.ready;
     const session = await getSession(db, sessionId);
     this.refuseIfActive(sessionId, session.active_stream_id);
-    const messages = await listMessages(db, sessionId);
-    const lastUser = messages.findLast((m) => m.role === "user");
-    if (!lastUser) {
-      throw new ValidationError(
-        `Session "${sessionId}" has no user message to retry`,
-        "session_id",
-      );
-    }
+    const lastUser = (await listMessages(db, sessionId)).findLast((m) => m.role === "user");
+    if (!lastUser) throw noUserMessage(sessionId);
     const streamId = newStreamId();
     const turnId = lastUser.turn_id ?? randomHex(16);
     await this.claim(sessionId, streamId, turnId, session.model, session.model_provider);
     try {
-      await db.transaction(async (tx) => {
+      const dropped = await db.transaction(async (tx) => {
+        const current = await tx.get<{ idx: number; content: string; turn_id: string | null }>(
+          sql`SELECT idx, content, turn_id FROM messages
+              WHERE session_id = ${sessionId} AND role = 'user' ORDER BY idx DESC LIMIT 1`,
+        );
+        if (!current) throw noUserMessage(sessionId);
+        if (current.idx !== lastUser.idx || current.turn_id !== (lastUser.turn_id ?? null)) {
+          throw new ConflictError(`The last turn of session "${sessionId}" changed; try again`);
+        }
         await beforeDrop?.(tx);
-        await truncateMessages(tx, sessionId, lastUser.idx + 1, clock());
-        if (lastUser.turn_id) {
+        const removed = await truncateMessages(tx, sessionId, current.idx + 1, clock());
+        if (current.turn_id) {
           await tx.run(
             sql`DELETE FROM tool_calls
-                WHERE session_id = ${sessionId} AND turn_id = ${lastUser.turn_id}`,
+                WHERE session_id = ${sessionId} AND turn_id = ${current.turn_id}`,
           );
         }
+        return { lastUserText: current.content, removed };
       });
+      onDrop?.(dropped);
     } catch (err) {
       await this.abandon(sessionId, streamId);
       throw err;

@@ -10,6 +10,7 @@ import { personalityPromptSection } from "../agent/personalities.ts";
 import { configForProfile, profileHome, sessionProfile } from "../agent/profiles.ts";
 import { soulPromptSection } from "../agent/soul.ts";
 import { contextFilesPromptSection } from "../agent/project_context.ts";
+import { taskSkillsSection } from "../tasks/task_skills.ts";
 
 /** What sections may look at. `session` is the compact session row. */
 export interface PromptInput {
@@ -87,6 +88,7 @@ export const SECTIONS: PromptSection[] = [
       session.session_id,
       { toolOffered: tools.some((t) => t.name === "skill") },
     ),
+  ({ app, session }) => taskSkillsSection(app, session.session_id),
 ];
 
 /**

@@ -941,4 +941,10 @@ export const MIGRATIONS: readonly Migration[] = [
   END $$;
   `,
   },
+  // 20: the skills a scheduled task loads for its runs (lib/tasks/task_skills.ts), a JSON list
+  // of skill names, as the original's jobs carry them.
+  {
+    sqlite: `ALTER TABLE cron_jobs ADD COLUMN skills TEXT NOT NULL DEFAULT '[]';`,
+    postgres: `ALTER TABLE cron_jobs ADD COLUMN skills text COLLATE "C" NOT NULL DEFAULT '[]';`,
+  },
 ];

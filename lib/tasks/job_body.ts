@@ -12,8 +12,8 @@ export const JobBody = z.object({
   deliver: z.string().max(32).optional(),
   deny_approvals: z.boolean().optional(),
   enabled: z.boolean().optional(),
-  // Accepted for the original's clients; skills are loaded with /use inside the prompt here.
-  skills: z.array(z.string().max(128)).max(50).optional(),
+  // Skill names the job's runs load (checked in jobs.ts jobSkills()); [] or null clears them.
+  skills: z.array(z.string().max(128)).max(50).nullable().optional(),
 });
 
 export const JobIdBody = z.object({ job_id: z.string().min(1).max(64) });

@@ -1,7 +1,15 @@
 // The wire shapes of GET /api/crons and friends (the original's names: `jobs`, `job`,
 // `next_run_at`, `last_status`, `state`…). Times leave as ISO strings, like the original.
 import type { AsyncQueries } from "../storage/db.ts";
-import { type JobRow, lastRun, runningRun, type RunRow, scheduleOf } from "./jobs.ts";
+import {
+  deliverLabel,
+  type JobRow,
+  lastRun,
+  runningRun,
+  type RunRow,
+  scheduleOf,
+  skillsOf,
+} from "./jobs.ts";
 import type { TaskScheduler } from "./scheduler.ts";
 import { ValidationError } from "../errors.ts";
 
@@ -36,7 +44,8 @@ export async function jobView(db: AsyncQueries, scheduler: TaskScheduler, job: J
     last_run_at: iso(last?.started_at),
     last_status: last?.status ?? null,
     last_error: last && (last.status === "error" || last.status === "missed") ? last.reason : null,
-    deliver: job.deliver,
+    deliver: deliverLabel(job.deliver),
+    skills: skillsOf(job),
     model: job.model,
     workspace: job.workspace,
     profile: job.profile,

@@ -6,6 +6,7 @@
 import { type AsyncQueries, sql } from "../storage/db.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { randomHex } from "../ids.ts";
+import { SKILL_NAME_RE } from "../agent/skills.ts";
 import { nextSlot, parseSchedule, type Schedule, type ScheduleKind } from "./schedule.ts";
 
 export type DeliverMode = "new_session" | "session";
@@ -28,6 +29,8 @@ export interface JobRow {
   target_session_id: string | null;
   deny_approvals: number;
   enabled: number;
+  /** JSON list of skill names its runs load (jobSkills()). */
+  skills: string;
   anchor: number;
   last_slot: number | null;
   created_at: number;
@@ -63,7 +66,11 @@ export interface JobInput {
   deliver?: string;
   deny_approvals?: boolean;
   enabled?: boolean;
+  skills?: unknown;
 }
+
+/** The most skills one job may load. */
+export const MAX_JOB_SKILLS = 50;
 
 /** The schedule a row describes. */
 export function scheduleOf(job: JobRow): Schedule {
@@ -75,12 +82,62 @@ export function scheduleOf(job: JobRow): Schedule {
   };
 }
 
+/**
+ * GET /api/crons/delivery-options: where a job's output can go, in the original's shape
+ * (`value` is what create/update take as `deliver`). No messaging gateway here, so no
+ * `origin` or platforms: output stays in the console, in a new session per run or in one.
+ */
+export function deliveryOptions(): Array<{ value: string; label: string }> {
+  return [
+    { value: "local", label: "Local (save output only)" },
+    { value: "session", label: "Session (every run in one conversation)" },
+  ];
+}
+
+/** `deliver` as the wire shows it: the original's `local` for a new session per run. */
+export function deliverLabel(mode: DeliverMode): string {
+  return mode === "new_session" ? "local" : mode;
+}
+
+/** The skill names of a job, checked: a list of valid names, duplicates dropped, in order. */
+export function jobSkills(v: unknown): string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) {
+    throw new ValidationError("skills must be a list of skill names", "skills");
+  }
+  const out: string[] = [];
+  for (const item of v) {
+    const name = typeof item === "string" ? item.trim() : item;
+    if (typeof name !== "string" || !SKILL_NAME_RE.test(name) || name.includes("..")) {
+      throw new ValidationError(`skills: ${JSON.stringify(item)} is not a skill name`, "skills");
+    }
+    if (!out.includes(name)) out.push(name);
+  }
+  if (out.length > MAX_JOB_SKILLS) {
+    throw new ValidationError(`A task can load at most ${MAX_JOB_SKILLS} skills`, "skills");
+  }
+  return out;
+}
+
+/** The skills stored on `job` (a damaged value reads as none). */
+export function skillsOf(job: Pick<JobRow, "skills">): string[] {
+  try {
+    const list = JSON.parse(job.skills ?? "[]");
+    return Array.isArray(list) ? list.filter((s): s is string => typeof s === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
 function deliverMode(v: unknown): DeliverMode {
   if (v === undefined || v === null || v === "" || v === "local" || v === "new_session") {
     return "new_session";
   }
   if (v === "session") return "session";
-  throw new ValidationError(`deliver must be "new_session" or "session", not ${JSON.stringify(v)}`);
+  throw new ValidationError(
+    `deliver must be "local" (a new session per run) or "session", not ${JSON.stringify(v)}`,
+    "deliver",
+  );
 }
 
 function text(v: unknown, field: string, max: number): string {
@@ -103,7 +160,8 @@ function optionalText(v: unknown, field: string): string | null {
  */
 const JOB_COLUMNS = sql.raw(
   `id, name, prompt, schedule, schedule_kind, schedule_expr, timezone, workspace, model, profile,
-   deliver, target_session_id, deny_approvals, enabled, anchor, last_slot, created_at, updated_at`,
+   deliver, target_session_id, deny_approvals, enabled, skills, anchor, last_slot, created_at,
+   updated_at`,
 );
 const RUN_COLUMNS = sql.raw(
   `id, job_id, slot, trigger, status, reason, session_id, stream_id, started_at, finished_at,
@@ -128,6 +186,7 @@ export async function createJob(
   defaultZone: string,
 ): Promise<JobRow> {
   const prompt = text(input.prompt, "prompt", 100_000);
+  const skills = jobSkills(input.skills);
   const timezone = input.timezone || defaultZone;
   const schedule = parseSchedule(text(input.schedule, "schedule", 200), timezone, now * 1000);
   if (nextSlot(schedule, now * 1000, now * 1000) === null) {
@@ -138,14 +197,15 @@ export async function createJob(
     : prompt.replace(/\s+/g, " ").trim().slice(0, 60);
   const [row] = await db.all<JobRow>(
     sql`INSERT INTO cron_jobs (id, name, prompt, schedule, schedule_kind, schedule_expr, timezone,
-          workspace, model, profile, deliver, deny_approvals, enabled, anchor, created_at,
+          workspace, model, profile, deliver, deny_approvals, enabled, skills, anchor, created_at,
           updated_at)
         VALUES (${randomHex(12)}, ${name}, ${prompt},
           ${schedule.kind === "cron" ? schedule.expr : schedule.display}, ${schedule.kind},
           ${schedule.expr}, ${schedule.timezone}, ${optionalText(input.workspace, "workspace")},
           ${optionalText(input.model, "model")}, ${optionalText(input.profile, "profile")},
           ${deliverMode(input.deliver)}, ${input.deny_approvals === false ? 0 : 1},
-          ${input.enabled === false ? 0 : 1}, ${now}, ${now}, ${now})
+          ${input.enabled === false ? 0 : 1}, ${JSON.stringify(skills)}, ${now},
+          ${now}, ${now})
         RETURNING ${JOB_COLUMNS}`,
   );
   return row;
@@ -175,7 +235,8 @@ export function updateJob(
             schedule_expr = ${next.schedule_expr}, timezone = ${next.timezone},
             workspace = ${next.workspace}, model = ${next.model}, profile = ${next.profile},
             deliver = ${next.deliver}, deny_approvals = ${next.deny_approvals},
-            enabled = ${next.enabled}, anchor = ${next.anchor}, updated_at = ${now}
+            enabled = ${next.enabled}, skills = ${next.skills}, anchor = ${next.anchor},
+            updated_at = ${now}
           WHERE id = ${id}
           RETURNING ${JOB_COLUMNS}`,
     );
@@ -206,6 +267,7 @@ function editedJob(job: JobRow, input: JobInput, now: number): JobRow {
   if (input.deliver !== undefined) next.deliver = deliverMode(input.deliver);
   if (input.deny_approvals !== undefined) next.deny_approvals = input.deny_approvals ? 1 : 0;
   if (input.enabled !== undefined) next.enabled = input.enabled ? 1 : 0;
+  if (input.skills !== undefined) next.skills = JSON.stringify(jobSkills(input.skills));
   return next;
 }
 

@@ -85,6 +85,11 @@ Deno.test("chat/start validates input and allows one active run per session", as
     });
     const retry = await h.call("POST", "/api/session/retry", { session_id: h.sessionId });
     strictEqual(retry.status, 409);
+    const runRetry = await h.call("POST", "/api/session/retry", {
+      session_id: h.sessionId,
+      run: true,
+    });
+    strictEqual(runRetry.status, 409);
     strictEqual((await h.call("POST", "/api/chat/start", { session_id: h.sessionId })).status, 400);
     const unknown = await h.call("POST", "/api/chat/start", {
       session_id: "0123456789ab",
@@ -154,7 +159,7 @@ Deno.test("an idle stream sends heartbeats", async () => {
   }
 });
 
-Deno.test("session/retry drops the last answer and runs the last user message again", async () => {
+Deno.test("session/retry {run: true} drops the last answer and runs the last user message again", async () => {
   const h = await startHarness();
   try {
     h.fake.enqueue({ text: "first answer", toolCalls: [{ name: "list_directory", args: {} }] }, {
@@ -163,7 +168,10 @@ Deno.test("session/retry drops the last answer and runs the last user message ag
       text: "second answer",
     });
     await h.stream((await h.start("question")).stream_id);
-    const retry = await h.call("POST", "/api/session/retry", { session_id: h.sessionId });
+    const retry = await h.call("POST", "/api/session/retry", {
+      session_id: h.sessionId,
+      run: true,
+    });
     strictEqual(retry.status, 200);
     match(retry.body.stream_id, /^[0-9a-f]{32}$/);
     strictEqual(retry.body.session_id, h.sessionId);
@@ -181,9 +189,13 @@ Deno.test("session/retry drops the last answer and runs the last user message ag
     const sent = h.fake.chatRequests.at(-1)!.body.messages as Array<{ role: string }>;
     deepStrictEqual(sent.map((m) => m.role), ["system", "user"]);
     const empty = await h.newSession();
-    strictEqual((await h.call("POST", "/api/session/retry", { session_id: empty })).status, 400);
     strictEqual(
-      (await h.call("POST", "/api/session/retry", { session_id: "0123456789ab" })).status,
+      (await h.call("POST", "/api/session/retry", { session_id: empty, run: true })).status,
+      400,
+    );
+    strictEqual(
+      (await h.call("POST", "/api/session/retry", { session_id: "0123456789ab", run: true }))
+        .status,
       404,
     );
   } finally {

@@ -1,5 +1,5 @@
 // POST /api/crons/create {prompt, schedule, name?, timezone?, workspace?, model?, profile?,
-// deliver?, deny_approvals?} → {ok, job}. The schedule is read in `timezone` (the browser's,
+// deliver?, deny_approvals?, skills?} → {ok, job}. The schedule is read in `timezone` (the browser's,
 // sent by the Tasks panel), else the server's zone.
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, readBody } from "../../../lib/server/http.ts";
