@@ -14,8 +14,15 @@ export class NotFoundError extends Error {
 /** Bad input: a missing or malformed field. → 400 */
 export class ValidationError extends Error {
   override name = "ValidationError";
-  constructor(message: string, readonly field?: string, options?: ErrorOptions) {
+  /** A machine-readable reason a client branches on (the original's `code`, e.g. path_outside_workspace). */
+  readonly code?: string;
+  constructor(
+    message: string,
+    readonly field?: string,
+    options?: ErrorOptions & { code?: string },
+  ) {
     super(message, options);
+    this.code = options?.code;
   }
 }
 
@@ -137,7 +144,11 @@ export function errorToHttp(
   if (err instanceof ValidationError) {
     return {
       status: 400,
-      body: { error: err.message, ...(err.field ? { field: err.field } : {}) },
+      body: {
+        error: err.message,
+        ...(err.field ? { field: err.field } : {}),
+        ...(err.code ? { code: err.code } : {}),
+      },
     };
   }
   if (err instanceof ConflictError) {

@@ -66,6 +66,8 @@ type Status = {
   truncated: boolean;
   totals: Record<string, number>;
 };
+/** A status answer (the original's `git` key); mutations answer `{ok, git}`. */
+type Git = { ok?: boolean; git: Status };
 
 const lines = (n: number, tag = "") => Array.from({ length: n }, (_, i) => `line ${i + 1}${tag}`);
 
@@ -79,10 +81,10 @@ Deno.test("git panel: status, diff, stage, commit and log on a real repo", async
     await Deno.mkdir(join(ws, "dir"));
     await Deno.writeTextFile(join(ws, "dir", "deep.txt"), "deep\n");
 
-    const st = await get<Status>("status");
+    const st = await get<Git>("status");
     strictEqual(st.status, 200);
-    strictEqual(st.body.branch, "main");
-    deepStrictEqual(st.body.files.map((f) => `${f.status} ${f.path}`), [
+    strictEqual(st.body.git.branch, "main");
+    deepStrictEqual(st.body.git.files.map((f) => `${f.status} ${f.path}`), [
       "M a.txt",
       "?? dir/deep.txt",
       "?? new.txt",
@@ -100,15 +102,16 @@ Deno.test("git panel: status, diff, stage, commit and log on a real repo", async
     strictEqual(u.body.kind, "untracked");
     ok(u.body.diff.includes("+fresh"), u.body.diff);
 
-    const staged = await post<Status>("stage", { paths: ["a.txt", "new.txt"] });
+    const staged = await post<Git>("stage", { paths: ["a.txt", "new.txt"] });
     strictEqual(staged.status, 200);
-    const a = staged.body.files.find((f) => f.path === "a.txt")!;
+    strictEqual(staged.body.ok, true);
+    const a = staged.body.git.files.find((f) => f.path === "a.txt")!;
     ok(a.staged && !a.unstaged);
     const sd = await get<{ diff: string }>("diff?path=a.txt&kind=staged");
     ok(sd.body.diff.includes("+two"));
 
-    const un = await post<Status>("unstage", { paths: ["new.txt"] });
-    ok(un.body.files.find((f) => f.path === "new.txt")!.untracked);
+    const un = await post<Git>("unstage", { paths: ["new.txt"] });
+    ok(un.body.git.files.find((f) => f.path === "new.txt")!.untracked);
 
     const empty = await post("commit", { message: "  " });
     strictEqual(empty.status, 400);
@@ -145,13 +148,13 @@ Deno.test("git panel: stage and unstage one hunk of a file", async () => {
     const missing = await post("stage-hunk", { path: "f.txt", hunk: 7 });
     strictEqual(missing.status, 409);
 
-    const r = await post<Status>("stage-hunk", {
+    const r = await post<Git>("stage-hunk", {
       path: "f.txt",
       hunk: 1,
       header: d.body.hunks[1].header,
     });
     strictEqual(r.status, 200, JSON.stringify(r.body));
-    const f = r.body.files.find((x) => x.path === "f.txt")!;
+    const f = r.body.git.files.find((x) => x.path === "f.txt")!;
     ok(f.staged && f.unstaged, "part staged, part not");
     const staged = await get<{ diff: string }>("diff?path=f.txt&kind=staged");
     ok(staged.body.diff.includes("+line 36 CHANGED"));
@@ -160,9 +163,9 @@ Deno.test("git panel: stage and unstage one hunk of a file", async () => {
     ok(rest.body.diff.includes("+line 2 CHANGED"));
     ok(!rest.body.diff.includes("+line 36 CHANGED"));
 
-    const back = await post<Status>("unstage-hunk", { path: "f.txt", hunk: 0 });
+    const back = await post<Git>("unstage-hunk", { path: "f.txt", hunk: 0 });
     strictEqual(back.status, 200, JSON.stringify(back.body));
-    const after = back.body.files.find((x) => x.path === "f.txt")!;
+    const after = back.body.git.files.find((x) => x.path === "f.txt")!;
     ok(!after.staged && after.unstaged);
     // The worktree kept both edits throughout.
     strictEqual(await Deno.readTextFile(join(ws, "f.txt")), edited.join("\n") + "\n");
@@ -178,21 +181,21 @@ Deno.test("git panel: discard asks for confirmation and for untracked deletion",
     await Deno.writeTextFile(join(ws, "junk.txt"), "junk\n");
     strictEqual((await post("discard", { paths: ["a.txt"] })).status, 400);
     strictEqual(await Deno.readTextFile(join(ws, "a.txt")), "changed\n");
-    const r = await post<Status>("discard", { paths: ["a.txt"], confirm: true });
+    const r = await post<Git>("discard", { paths: ["a.txt"], confirm: true });
     strictEqual(r.status, 200);
     strictEqual(await Deno.readTextFile(join(ws, "a.txt")), "one\n");
     const refused = await post("discard", { paths: ["junk.txt"], confirm: true });
     strictEqual(refused.status, 400);
     ok(String(refused.body.error).includes("untracked"));
     ok(await Deno.stat(join(ws, "junk.txt")));
-    const gone = await post<Status>("discard", {
+    const gone = await post<Git>("discard", {
       paths: ["junk.txt"],
       confirm: true,
       delete_untracked: true,
     });
     strictEqual(gone.status, 200);
     strictEqual(await Deno.stat(join(ws, "junk.txt")).catch(() => null), null);
-    deepStrictEqual(gone.body.files, []);
+    deepStrictEqual(gone.body.git.files, []);
   });
 });
 
@@ -206,8 +209,10 @@ Deno.test("git panel: branches, create, switch, detached HEAD", async () => {
     strictEqual(created.body.current_branch, "feature/x");
     const sw = await post<{ current_branch: string }>("checkout", { branch: "main" });
     strictEqual(sw.body.current_branch, "main");
-    const list = await get<{ branches: Array<{ name: string; current: boolean }> }>("branches");
-    deepStrictEqual(list.body.branches.map((b) => `${b.current ? "*" : ""}${b.name}`), [
+    const list = await get<{ branches: { local: Array<{ name: string; current: boolean }> } }>(
+      "branches",
+    );
+    deepStrictEqual(list.body.branches.local.map((b) => `${b.current ? "*" : ""}${b.name}`), [
       "feature/x",
       "*main",
     ]);
@@ -230,11 +235,11 @@ Deno.test("git panel: branches, create, switch, detached HEAD", async () => {
     // Detached HEAD: the status names the commit, branches say detached, a commit still works.
     const head = (await git(ws, "rev-parse", "--short=7", "HEAD")).trim();
     await git(ws, "checkout", "-q", "--detach", "HEAD");
-    const st = await get<Status>("status");
-    strictEqual(st.body.branch, head);
-    const b = await get<{ detached: boolean; current: string | null }>("branches");
-    strictEqual(b.body.detached, true);
-    strictEqual(b.body.current, null);
+    const st = await get<Git>("status");
+    strictEqual(st.body.git.branch, head);
+    const b = await get<{ branches: { detached: boolean; current: string } }>("branches");
+    strictEqual(b.body.branches.detached, true);
+    strictEqual(b.body.branches.current, head);
     await Deno.writeTextFile(join(ws, "b.txt"), "b\n");
     await post("stage", { paths: ["b.txt"] });
     strictEqual((await post("commit", { message: "detached work" })).status, 200);
@@ -255,11 +260,11 @@ Deno.test("git panel: a merge conflict is shown, guarded and resolved", async ()
     await Deno.writeTextFile(join(ws, "c.txt"), "ours\n");
     await git(ws, "commit", "-q", "-am", "ours");
     await git(ws, "merge", "other").catch(() => {}); // conflicts
-    const st = await get<Status>("status");
-    const c = st.body.files.find((f) => f.path === "c.txt")!;
+    const st = await get<Git>("status");
+    const c = st.body.git.files.find((f) => f.path === "c.txt")!;
     strictEqual(c.conflict, true);
     strictEqual(c.status, "UU");
-    strictEqual(st.body.totals.conflicts, 1);
+    strictEqual(st.body.git.totals.conflicts, 1);
     const discard = await post("discard", { paths: ["c.txt"], confirm: true });
     strictEqual(discard.status, 409);
     ok(String(discard.body.error).includes("conflict"));
@@ -276,25 +281,25 @@ Deno.test("git panel: a merge conflict is shown, guarded and resolved", async ()
 
 Deno.test("git panel: an empty repo (no commit yet) and a folder that is no repo", async () => {
   await withRepo(async ({ ws, get, post }) => {
-    const st = await get<Status>("status");
-    strictEqual(st.body.is_git, true);
-    deepStrictEqual(st.body.files, []);
+    const st = await get<Git>("status");
+    strictEqual(st.body.git.is_git, true);
+    deepStrictEqual(st.body.git.files, []);
     deepStrictEqual((await get("log")).body, { commits: [] });
     await Deno.writeTextFile(join(ws, "first.txt"), "1\n");
-    const staged = await post<Status>("stage", { paths: ["first.txt"] });
-    strictEqual(staged.body.files[0].status, "A");
+    const staged = await post<Git>("stage", { paths: ["first.txt"] });
+    strictEqual(staged.body.git.files[0].status, "A");
     const sd = await get<{ diff: string }>("diff?path=first.txt&kind=staged");
     ok(sd.body.diff.includes("+1"));
-    const un = await post<Status>("unstage", { paths: ["first.txt"] });
+    const un = await post<Git>("unstage", { paths: ["first.txt"] });
     strictEqual(un.status, 200, JSON.stringify(un.body));
-    ok(un.body.files[0].untracked);
+    ok(un.body.git.files[0].untracked);
     await post("stage", { paths: ["first.txt"] });
     strictEqual((await post("commit", { message: "root" })).status, 200);
-    const b = await get<{ current: string }>("branches");
-    strictEqual(b.body.current, "main");
+    const b = await get<{ branches: { current: string } }>("branches");
+    strictEqual(b.body.branches.current, "main");
   });
   await withRepo(async ({ get, post }) => {
-    deepStrictEqual((await get("status")).body, { is_git: false });
+    deepStrictEqual((await get("status")).body, { git: { is_git: false } });
     const r = await post("stage", { paths: ["x"] });
     strictEqual(r.status, 409);
     ok(String(r.body.error).includes("not a git repository"));
@@ -312,22 +317,23 @@ Deno.test(`git panel: ${MANY.toLocaleString("en")} changed files come in pages`,
     await git(ws, "add", ".");
     await git(ws, "commit", "-q", "-m", "many");
     for (let i = 0; i < MANY; i++) await Deno.writeTextFile(join(ws, "many", name(i)), "b\n");
-    const first = await get<Status>("status");
-    strictEqual(first.status, 200);
-    strictEqual(first.body.total, MANY);
-    strictEqual(first.body.files.length, 500);
-    strictEqual(first.body.truncated, true);
-    strictEqual(first.body.totals.unstaged, MANY);
-    const last = await get<Status>(`status?offset=${MANY - 100}&limit=500`);
-    strictEqual(last.body.files.length, 100);
-    strictEqual(last.body.files[99].path, `many/${name(MANY - 1)}`);
-    strictEqual(last.body.truncated, false);
-    const capped = await get<Status>("status?limit=100000");
-    strictEqual(capped.body.files.length, 2000);
+    const firstAnswer = await get<Git>("status");
+    strictEqual(firstAnswer.status, 200);
+    const first = firstAnswer.body.git;
+    strictEqual(first.total, MANY);
+    strictEqual(first.files.length, 500);
+    strictEqual(first.truncated, true);
+    strictEqual(first.totals.unstaged, MANY);
+    const last = (await get<Git>(`status?offset=${MANY - 100}&limit=500`)).body.git;
+    strictEqual(last.files.length, 100);
+    strictEqual(last.files[99].path, `many/${name(MANY - 1)}`);
+    strictEqual(last.truncated, false);
+    const capped = (await get<Git>("status?limit=100000")).body.git;
+    strictEqual(capped.files.length, 2000);
     // A mutation answers with the first page, not every row.
-    const staged = await post<Status>("stage", { paths: ["many/f0000.txt"] });
-    strictEqual(staged.body.files.length, 500);
-    strictEqual(staged.body.totals.staged, 1);
+    const staged = (await post<Git>("stage", { paths: ["many/f0000.txt"] })).body.git;
+    strictEqual(staged.files.length, 500);
+    strictEqual(staged.totals.staged, 1);
   });
 });
 
@@ -367,10 +373,10 @@ Deno.test("git panel: hostile paths and requests are refused", async () => {
       // Pathspec magic is literal: `:(top)` or a glob never widens the change.
       await Deno.writeTextFile(join(ws, "a.txt"), "two\n");
       for (const magic of [":(top)", "*", ":/"]) {
-        const r = await post<Status>("stage", { paths: [magic] });
+        const r = await post<Git>("stage", { paths: [magic] });
         ok(r.status === 409 || r.status === 200, JSON.stringify(r.body));
-        const st = await get<Status>("status");
-        ok(!st.body.files.find((f) => f.path === "a.txt")!.staged, `${magic} staged a.txt`);
+        const st = await get<Git>("status");
+        ok(!st.body.git.files.find((f) => f.path === "a.txt")!.staged, `${magic} staged a.txt`);
       }
       strictEqual((await post("stage", { paths: [] })).status, 400);
       strictEqual((await post("stage", { paths: "a.txt" })).status, 400);
@@ -494,12 +500,33 @@ for (const sandboxed of [true, false]) {
             ["diff staged", () => get("diff?path=a.txt&kind=staged")],
             ["unstage-hunk", () => post("unstage-hunk", { path: "a.txt", hunk: 0 })],
             ["stage", () => post("stage", { paths: ["a.txt", "b.txt"] })],
+            // No model is configured: the diff is read, then 409 no_model.
+            ["commit-message", () => post("commit-message", {})],
             ["unstage", () => post("unstage", { paths: ["b.txt"] })],
             ["commit", () => post("commit", { message: "hostile" })],
+            [
+              "commit-message-selected",
+              () => post("commit-message-selected", { paths: ["b.txt"] }),
+            ],
+            [
+              "commit-selected",
+              async () => {
+                await Deno.writeTextFile(join(ws, "c.txt"), "c\n");
+                return await post("commit-selected", {
+                  message: "hostile selected",
+                  paths: ["c.txt"],
+                });
+              },
+            ],
             ["log", () => get("log")],
             ["branches", () => get("branches")],
             ["branch", () => post("branch", { branch: "new" })],
             ["checkout", () => post("checkout", { branch: "side" })],
+            ["stash-checkout", async () => {
+              await Deno.writeTextFile(join(ws, "a.txt"), "parked\n");
+              return await post("stash-checkout", { ref: "new", mode: "local" });
+            }],
+            ["stash-checkout back", () => post("stash-checkout", { ref: "side", mode: "local" })],
             [
               "discard",
               () => post("discard", { paths: ["b.txt"], confirm: true, delete_untracked: true }),
@@ -510,7 +537,15 @@ for (const sandboxed of [true, false]) {
           ];
           for (const [name, step] of steps) {
             const r = await step();
-            const expected = ["fetch", "pull", "push"].includes(name) ? 409 : 200;
+            const expected = [
+                "fetch",
+                "pull",
+                "push",
+                "commit-message",
+                "commit-message-selected",
+              ].includes(name)
+              ? 409
+              : 200;
             strictEqual(r.status, expected, `${name}: ${JSON.stringify(r.body)}`);
             const left: string[] = [];
             for await (const e of Deno.readDir(marks)) left.push(e.name);
@@ -519,6 +554,9 @@ for (const sandboxed of [true, false]) {
           // The operations did happen (hooks off does not mean nothing ran).
           ok((await git(ws, "log", "--all", "--format=%s")).includes("hostile"));
           strictEqual((await git(ws, "branch", "--show-current")).trim(), "side");
+          ok((await git(ws, "log", "--all", "--format=%s")).includes("hostile selected"));
+          // The parked change came back with the branch it was made on.
+          strictEqual(await Deno.readTextFile(join(ws, "a.txt")), "parked\n");
           // The config is live: plain git (no hardening) on the same repo runs its programs.
           await Deno.writeTextFile(join(ws, "a.txt"), "changed again\n");
           await new Deno.Command("git", { args: ["diff"], cwd: ws, stdout: "null", stderr: "null" })
@@ -545,15 +583,15 @@ Deno.test("git panel: protected paths are neither listed nor staged", async () =
     await Deno.writeTextFile(join(root, "config.yaml"), "model: {}\n");
     await Deno.writeTextFile(join(root, "visible.txt"), "hi\n");
     const sid = (await createSession(app.ctx.db, app.ctx.clock, { workspace: root })).session_id;
-    const st = await app.call<Status>("GET", `/api/git/status?session_id=${sid}`);
+    const st = await app.call<Git>("GET", `/api/git/status?session_id=${sid}`);
     strictEqual(st.status, 200);
-    const paths = st.body.files.map((f) => f.path);
+    const paths = st.body.git.files.map((f) => f.path);
     ok(paths.includes("visible.txt"), JSON.stringify(paths));
     ok(
       !paths.some((p) => p.startsWith(".ssh") || p === "config.yaml" || p.startsWith("state/")),
       JSON.stringify(paths),
     );
-    strictEqual(st.body.totals.changed, paths.length);
+    strictEqual(st.body.git.totals.changed, paths.length);
     for (const bad of [".ssh/id_ed25519", ".ssh", "config.yaml", "state"]) {
       const r = await app.call("POST", "/api/git/stage", { session_id: sid, paths: [bad] });
       strictEqual(r.status, 404, `${bad}: ${JSON.stringify(r.body)}`);

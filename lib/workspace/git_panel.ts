@@ -1,6 +1,6 @@
 // The Git panel's operations on a session's workspace (routes/api/git/*): paged status, per-file
-// diffs, stage/unstage per file and per hunk, discard, commit, branches, checkout and log
-// (fetch/pull/push: lib/workspace/git_remote.ts).
+// diffs, stage/unstage per file and per hunk, discard, commit and log (branches and checkout:
+// git_branches.ts; selected files: git_selected.ts; fetch/pull/push: git_remote.ts).
 // Invariants: every git call goes through runGit (sandboxed, hardened: no hooks, filters, pager,
 // fsmonitor or external diff; bounded); paths are workspace-relative, pass the workspace guard and
 // reach git as literal pathspecs after `--`; mutations of one workspace run one at a time.
@@ -71,7 +71,8 @@ export function gitMessage(r: GitResult): string {
   return (text.join(" ").slice(0, 400) || `git exited with ${r.code}`);
 }
 
-function must(r: GitResult, what: string): GitResult {
+/** `r`, or a 409 saying what could not be done and git's own words. */
+export function must(r: GitResult, what: string): GitResult {
   if (!r.ok) throw new ConflictError(`Could not ${what}: ${gitMessage(r)}`);
   return r;
 }
@@ -118,7 +119,8 @@ function totalsOf(files: GitFile[]): GitTotals {
   };
 }
 
-const isHidden = (t: GitTarget, abs: string) => !!t.protect && isProtectedPath(abs, t.protect);
+export const isHidden = (t: GitTarget, abs: string) =>
+  !!t.protect && isProtectedPath(abs, t.protect);
 
 export type PanelStatus =
   | { is_git: false }
@@ -179,7 +181,7 @@ export interface FileDiff {
   hunks: Array<{ index: number; header: string; lines: string[] }>;
 }
 
-async function isUntracked(t: GitTarget, path: string): Promise<boolean> {
+export async function isUntracked(t: GitTarget, path: string): Promise<boolean> {
   const r = await git(t, ["ls-files", "-z", "--others", "--exclude-standard", "--", path]);
   return r.ok && r.stdout.split("\0").includes(path);
 }
@@ -223,7 +225,7 @@ export async function fileDiff(
   };
 }
 
-async function hasHead(t: GitTarget): Promise<boolean> {
+export async function hasHead(t: GitTarget): Promise<boolean> {
   return (await git(t, ["rev-parse", "--verify", "-q", "HEAD"])).ok;
 }
 
@@ -346,6 +348,18 @@ export function applyHunk(
 /** The fallback identity when the repo names none (the server's own git config is never read). */
 export const FALLBACK_IDENTITY = { name: "Hermes Console", email: "hermes-console@localhost" };
 
+/** `-c user.name/email` for what the repo leaves unset (commits and stashes need both). */
+export async function identityArgs(t: GitTarget): Promise<string[]> {
+  const identity: string[] = [];
+  const name = await git(t, ["config", "--get", "user.name"]);
+  const email = await git(t, ["config", "--get", "user.email"]);
+  if (!name.ok || !name.stdout.trim()) identity.push("-c", `user.name=${FALLBACK_IDENTITY.name}`);
+  if (!email.ok || !email.stdout.trim()) {
+    identity.push("-c", `user.email=${FALLBACK_IDENTITY.email}`);
+  }
+  return identity;
+}
+
 /** Commit what is staged. Hooks never run (core.hooksPath=/dev/null and --no-verify), no signing. */
 export function commit(
   t: GitTarget,
@@ -367,16 +381,9 @@ export function commit(
     if (staged.ok && !merging && await hasHead(t)) {
       throw new ConflictError("Nothing is staged to commit");
     }
-    const identity: string[] = [];
-    const name = await git(t, ["config", "--get", "user.name"]);
-    const email = await git(t, ["config", "--get", "user.email"]);
-    if (!name.ok || !name.stdout.trim()) identity.push("-c", `user.name=${FALLBACK_IDENTITY.name}`);
-    if (!email.ok || !email.stdout.trim()) {
-      identity.push("-c", `user.email=${FALLBACK_IDENTITY.email}`);
-    }
     must(
       await git(t, [
-        ...identity,
+        ...await identityArgs(t),
         "-c",
         "commit.gpgSign=false",
         "commit",
@@ -390,79 +397,6 @@ export function commit(
     );
     const head = must(await git(t, ["rev-parse", "HEAD"]), "read the new commit");
     return { ok: true, commit: head.stdout.trim(), status: await panelStatus(t) };
-  });
-}
-
-export interface BranchList {
-  current: string | null;
-  detached: boolean;
-  head: string | null;
-  branches: Array<{ name: string; commit: string; current: boolean; upstream: string }>;
-  remotes: Array<{ name: string; commit: string }>;
-}
-
-/** Local and remote-tracking branches. */
-export async function branches(t: GitTarget): Promise<BranchList> {
-  await requireRepo(t);
-  const r = must(
-    await git(t, [
-      "for-each-ref",
-      "--format=%(refname)%00%(objectname:short)%00%(HEAD)%00%(upstream:short)",
-      "refs/heads",
-      "refs/remotes",
-    ]),
-    "list branches",
-  );
-  const out: BranchList = { current: null, detached: false, head: null, branches: [], remotes: [] };
-  for (const line of r.stdout.split("\n")) {
-    if (!line) continue;
-    const [ref, commit, head, upstream] = line.split("\0");
-    if (ref.startsWith("refs/heads/")) {
-      const name = ref.slice(11);
-      out.branches.push({ name, commit, current: head === "*", upstream });
-      if (head === "*") out.current = name;
-    } else if (!ref.endsWith("/HEAD")) out.remotes.push({ name: ref.slice(13), commit });
-  }
-  const sym = await git(t, ["symbolic-ref", "-q", "--short", "HEAD"]);
-  const head = await git(t, ["rev-parse", "--short", "-q", "--verify", "HEAD"]);
-  out.head = head.ok ? head.stdout.trim() : null;
-  out.detached = !sym.ok && head.ok;
-  if (sym.ok && !out.current) out.current = sym.stdout.trim(); // an unborn branch
-  return out;
-}
-
-/** A branch name git accepts, never an option. */
-async function checkBranchName(t: GitTarget, name: unknown): Promise<string> {
-  if (typeof name !== "string" || name === "" || name.length > 200 || name.startsWith("-")) {
-    throw new ValidationError('Invalid field "branch": give a branch name', "branch");
-  }
-  const r = await git(t, ["check-ref-format", "--branch", name]);
-  if (!r.ok) throw new ValidationError(`"${name}" is not a valid branch name`, "branch");
-  return name;
-}
-
-/** Switch to a local branch (or create it from HEAD). Local changes in the way → 409. */
-export function checkout(
-  t: GitTarget,
-  req: { branch: unknown; create?: boolean },
-): Promise<{ ok: true; current_branch: string | null; status: PanelStatus; branches: BranchList }> {
-  return locked(t, async () => {
-    await requireRepo(t);
-    const name = await checkBranchName(t, req.branch);
-    if (!req.create) {
-      const exists = await git(t, ["rev-parse", "-q", "--verify", `refs/heads/${name}`]);
-      if (!exists.ok) throw new NotFoundError(`No local branch "${name}"`);
-    }
-    must(
-      await git(
-        t,
-        req.create ? ["switch", "-q", "-c", name] : ["switch", "-q", "--no-guess", name],
-        true,
-      ),
-      req.create ? `create branch "${name}"` : `switch to "${name}"`,
-    );
-    const list = await branches(t);
-    return { ok: true, current_branch: list.current, status: await panelStatus(t), branches: list };
   });
 }
 

@@ -1,14 +1,17 @@
 // Browser-safe: imports nothing from Deno or the database.
 // The workspace panel's Git tab: branch switch/create, fetch/pull/push, the changed files in three
 // groups (staged, changes, untracked; paged 500 at a time), a per-file diff whose hunks stage or
-// unstage one by one, discard (confirmed), commit and a short log. Everything goes through
-// /api/git/*; text is set with textContent only (file names and diffs are workspace data).
+// unstage one by one, discard (confirmed), the commit box (git_commit_box.ts: commit, commit the
+// ticked files, a message written by the model) and a short log. A switch with local changes
+// offers to stash them (/api/git/stash-checkout). Everything goes through /api/git/*; text is
+// set with textContent only (file names and diffs are workspace data).
 import { api, ApiError } from "../api_client.ts";
 import type { PanelView } from "./panel_views.ts";
 import type { GitInfo } from "./git_badge.ts";
 import { el } from "../ui_menu.ts";
 import { emitHermesEvent } from "../../shared/ui_events.ts";
 import { t } from "../../i18n/t.ts";
+import { buildCommitBox, resetCommitBox, selectBox, syncCommitBox } from "./git_commit_box.ts";
 
 const STYLESHEET = "/static/git_panel.css";
 
@@ -43,10 +46,10 @@ interface Diff {
 }
 
 interface Branches {
-  current: string | null;
+  current: string;
   detached: boolean;
   head: string | null;
-  branches: Array<{ name: string; current: boolean }>;
+  local: Array<{ name: string; current: boolean }>;
 }
 
 let host: HTMLElement;
@@ -87,8 +90,9 @@ async function act(fn: () => Promise<unknown>) {
   try {
     const out = await fn();
     if (sessionId) emitHermesEvent("hermes:git-changed", { session_id: sessionId });
-    if (out && typeof out === "object" && "is_git" in out) applyStatus(out as Status, true);
-    else if (out && typeof out === "object" && "status" in out) {
+    if (out && typeof out === "object" && "git" in out) {
+      applyStatus((out as { git: Status }).git, true);
+    } else if (out && typeof out === "object" && "status" in out) {
       applyStatus((out as { status: Status }).status, true);
     }
   } catch (err) {
@@ -113,9 +117,7 @@ function build() {
   });
   branch.addEventListener("change", () => {
     const name = branch.value;
-    if (name) {
-      void act(() => api("POST", "/api/git/checkout", { session_id: sessionId, branch: name }));
-    }
+    if (name) void act(() => switchBranch(name));
   });
   bar.append(
     branch,
@@ -145,35 +147,35 @@ function build() {
   const list = el("div", { class: "git-files", "data-git": "files" });
   const more = el("div", { "data-git": "more" });
   const diff = el("div", { class: "git-diff", "data-git": "diff" });
-  const commit = el("form", { class: "git-commit", "data-git": "commit" });
-  const message = el("textarea", {
-    class: "git-message",
-    rows: "2",
-    placeholder: t("git.commitMessage"),
-    "aria-label": t("git.commitMessage"),
-    "data-git": "message",
-  });
-  const commitBtn = el("button", {
-    type: "submit",
-    class: "git-btn git-primary",
-    "data-git": "commit-btn",
-  }, t("git.commit"));
-  commit.append(message, commitBtn);
-  commit.addEventListener("submit", (e) => {
-    e.preventDefault();
-    void act(async () => {
-      const out = await api<{ status: Status }>("POST", "/api/git/commit", {
-        session_id: sessionId,
-        message: message.value,
-      });
-      message.value = "";
-      return out;
-    });
-  });
+  const commit = buildCommitBox({ sessionId: () => sessionId, act, showError });
   const logTitle = el("h3", { class: "git-heading" }, t("git.history"));
   const log = el("ol", { class: "git-log", "data-git": "log" });
   view.append(bar, summary, error, list, more, diff, commit, logTitle, log);
   host.append(view);
+}
+
+/**
+ * Switch to a local branch; with changed files, ask before parking them in a stash (the branch
+ * left gets them back when the person returns to it).
+ */
+async function switchBranch(name: string): Promise<unknown> {
+  const body = { session_id: sessionId, ref: name, mode: "local" };
+  const stash = () => {
+    if (confirm(t("git.confirmStashSwitch", { branch: name }))) {
+      return api("POST", "/api/git/stash-checkout", body);
+    }
+    void loadBranches(); // put the select back on the current branch
+    return null;
+  };
+  if (status?.is_git && status.totals.changed > 0) return await stash();
+  try {
+    return await api("POST", "/api/git/checkout", { ...body, dirty_mode: "block" });
+  } catch (err) {
+    // Changed since the status was read: the server says so, the same question follows.
+    const code = err instanceof ApiError ? (err.body as { code?: string } | null)?.code : null;
+    if (code !== "dirty_worktree") throw err;
+    return await stash();
+  }
 }
 
 function row(f: GitFile, group: "staged" | "unstaged" | "untracked"): HTMLElement {
@@ -219,7 +221,7 @@ function row(f: GitFile, group: "staged" | "unstaged" | "untracked"): HTMLElemen
       }, { class: "git-btn git-danger" }));
     }
   }
-  item.append(name, actions);
+  item.append(selectBox(f.path), name, actions);
   return item;
 }
 
@@ -236,6 +238,7 @@ function applyStatus(s: Status, replace: boolean) {
     );
     summary.textContent = "";
     part("commit").hidden = true;
+    syncCommitBox([], 0);
     return;
   }
   part("commit").hidden = false;
@@ -269,8 +272,7 @@ function applyStatus(s: Status, replace: boolean) {
   }
   if (!out.length) out.push(el("p", { class: "git-empty" }, t("git.noChanges")));
   list.replaceChildren(...out);
-  (part("commit-btn") as HTMLButtonElement).disabled = s.totals.staged === 0 &&
-    s.totals.conflicts === 0;
+  syncCommitBox(replace ? files.map((f) => f.path) : null, s.totals.staged + s.totals.conflicts);
   if (s.truncated) {
     const left = s.total - (s.offset + s.files.length);
     const label = t("git.showMore", { count: Math.min(left, s.limit), left });
@@ -284,8 +286,11 @@ async function loadStatus(offset = 0) {
   if (!sessionId) return;
   const gen = generation;
   try {
-    const s = await api<Status>("GET", `/api/git/status?session_id=${sid()}&offset=${offset}`);
-    if (gen === generation) applyStatus(s, offset === 0);
+    const { git } = await api<{ git: Status }>(
+      "GET",
+      `/api/git/status?session_id=${sid()}&offset=${offset}`,
+    );
+    if (gen === generation) applyStatus(git, offset === 0);
   } catch (err) {
     showError((err as Error).message);
   }
@@ -294,25 +299,24 @@ async function loadStatus(offset = 0) {
 async function loadBranches() {
   if (!sessionId || !status?.is_git) return;
   try {
-    const b = await api<Branches>("GET", `/api/git/branches?session_id=${sid()}`);
+    const { branches: b } = await api<{ branches: Branches }>(
+      "GET",
+      `/api/git/branches?session_id=${sid()}`,
+    );
     const select = part("branch") as HTMLSelectElement;
     const opts: HTMLOptionElement[] = [];
-    if (b.detached || !b.current) {
-      opts.push(
-        el(
-          "option",
-          { value: "" },
-          b.detached ? t("git.detached", { head: b.head ?? "" }) : t("git.noBranch"),
-        ),
-      );
+    const onBranch = b.local.some((x) => x.current);
+    if (b.detached) {
+      opts.push(el("option", { value: "" }, t("git.detached", { head: b.head ?? "" })));
     }
-    for (const br of b.branches) {
+    for (const br of b.local) {
       const o = el("option", { value: br.name }, br.name);
       if (br.current) o.selected = true;
       opts.push(o);
     }
-    if (b.current && !b.branches.some((x) => x.current)) {
-      const o = el("option", { value: "" }, b.current);
+    if (!b.detached && !onBranch) {
+      // An unborn branch (no commit yet) is listed by no ref.
+      const o = el("option", { value: "" }, b.current || t("git.noBranch"));
       o.selected = true;
       opts.unshift(o);
     }
@@ -438,6 +442,7 @@ const view: PanelView = {
   sessionChanged(ctx) {
     sessionId = ctx.sessionId;
     selected = null;
+    resetCommitBox();
     part("diff").replaceChildren();
     void refresh();
   },

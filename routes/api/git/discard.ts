@@ -1,4 +1,5 @@
-// POST /api/git/discard {session_id, paths, confirm: true, delete_untracked?} → the new status.
+// POST /api/git/discard {session_id, paths, confirm: true, delete_untracked?} → {ok, git: the
+// new status}.
 // Throws work away: the page asks first and says so with confirm (else 400).
 import { z } from "zod";
 import type { Handlers } from "../../../lib/server/file_router.ts";
@@ -17,6 +18,9 @@ export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
     const t = await gitTargetFor(app, body.session_id);
-    return json(await discardPaths(t, body.paths, body.delete_untracked === true));
+    return json({
+      ok: true,
+      git: await discardPaths(t, body.paths, body.delete_untracked === true),
+    });
   },
 };

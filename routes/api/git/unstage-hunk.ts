@@ -1,4 +1,4 @@
-// POST /api/git/unstage-hunk {session_id, path, hunk, header?} → the new status. The hunk (index and
+// POST /api/git/unstage-hunk {session_id, path, hunk, header?} → {ok, git: the new status}. The hunk (index and
 // `@@` header of the file's staged diff) goes to the index alone via `git apply --cached`.
 import { z } from "zod";
 import type { Handlers } from "../../../lib/server/file_router.ts";
@@ -17,6 +17,6 @@ export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
     const t = await gitTargetFor(app, body.session_id);
-    return json(await applyHunk(t, { ...body, action: "unstage" }));
+    return json({ ok: true, git: await applyHunk(t, { ...body, action: "unstage" }) });
   },
 };

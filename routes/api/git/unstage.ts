@@ -1,4 +1,4 @@
-// POST /api/git/unstage {session_id, paths: [..]} → the new status. Paths pass the workspace guard.
+// POST /api/git/unstage {session_id, paths: [..]} → {ok, git: the new status}. Paths pass the workspace guard.
 import { z } from "zod";
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, readBody } from "../../../lib/server/http.ts";
@@ -10,6 +10,9 @@ const Body = z.object({ session_id: z.string().min(1), paths: z.array(z.string()
 export const handler: Handlers = {
   async POST(req, { app }) {
     const body = await readBody(req, Body);
-    return json(await unstagePaths(await gitTargetFor(app, body.session_id), body.paths));
+    return json({
+      ok: true,
+      git: await unstagePaths(await gitTargetFor(app, body.session_id), body.paths),
+    });
   },
 };
