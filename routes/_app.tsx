@@ -16,12 +16,16 @@ export default function App({ Component, state }: AppModuleProps) {
   const theme = state.theme === "light" || state.theme === "system" ? state.theme : "dark";
   const skin = skinOf(state.skin);
   const fontSize = fontSizeOf(state.fontSize);
-  const title = typeof state.title === "string" && state.title
+  // A page may name its whole title (`documentTitle`) and its `lang` tag (`htmlLang`, e.g. the
+  // login page's region tags), else the title is `state.title · app` and lang the locale id.
+  const title = typeof state.documentTitle === "string" && state.documentTitle
+    ? state.documentTitle
+    : typeof state.title === "string" && state.title
     ? `${state.title} · ${t("common.appName")}`
     : t("common.appName");
   return (
     <html
-      lang={currentLocale()}
+      lang={typeof state.htmlLang === "string" && state.htmlLang ? state.htmlLang : currentLocale()}
       dir={currentDirection()}
       data-theme={theme}
       data-skin={skin === "default" ? undefined : skin}

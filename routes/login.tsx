@@ -1,13 +1,15 @@
 // The login page (public). Already logged in → straight on to `next`; auth off → 200 with a
 // note and a link on (as the original answers, not a redirect). The form works without
 // JavaScript (a form post answered with a redirect); static/login.js upgrades it to fetch so a
-// wrong password is reported in place. The page carries the bot name (settings `bot_name`) in
-// its title and heading and speaks the page's language (lib/i18n: the setting, else the browser's).
+// wrong password is reported in place. As the original's login page: the title is
+// "<bot name> — <Sign in>" (settings `bot_name`), `lang` is its region tag (zh-CN, zh-TW, ru-RU…),
+// and the script is the classic `<script src="/static/login.js">` (same origin: the CSP stays
+// strict). It speaks the page's language (lib/i18n: the setting, else the browser's).
 import type { Handlers, PageProps } from "../lib/server/file_router.ts";
 import type { AuthState } from "../lib/security/auth.ts";
 import { safeNextPath } from "../lib/security/request_guard.ts";
 import { t } from "../lib/i18n/t.ts";
-import { isLocale, SOURCE_LOCALE } from "../lib/i18n/locales.ts";
+import { isLocale, REGION_TAGS, SOURCE_LOCALE } from "../lib/i18n/locales.ts";
 import { messagesFor } from "../lib/i18n/catalog.ts";
 import { IntlMessageFormat } from "intl-messageformat";
 import { readPreferences } from "../lib/settings/settings.ts";
@@ -47,7 +49,8 @@ export const handler: Handlers<LoginData> = {
     const say = (key: string) =>
       new IntlMessageFormat(messagesFor(lang)[key], lang).format() as string;
     const botName = (await readPreferences(ctx.app.db)).bot_name as string;
-    ctx.state.title = `${say("login.signIn")} · ${botName}`;
+    ctx.state.documentTitle = `${botName} — ${say("login.signIn")}`;
+    ctx.state.htmlLang = REGION_TAGS[lang];
     const code = ctx.url.searchParams.get("error");
     const error = code === "invalid" ? "invalid" : code === "rate" ? "rate" : null;
     const bundle = await passkeysEnabled(ctx.app.security) ? readBundle() : undefined;
@@ -57,7 +60,7 @@ export const handler: Handlers<LoginData> = {
       ? oidcProviderName(ctx.app.config)
       : null;
     return ctx.render({ next, error, botName, authOff, passkeyScript, oidcProvider }, {
-      headers: { "cache-control": "no-store", "content-language": lang },
+      headers: { "cache-control": "no-store", "content-language": REGION_TAGS[lang] },
     });
   },
 };
@@ -138,7 +141,7 @@ export default function Login({ data }: PageProps<LoginData>) {
           )
           : null}
       </form>
-      <script type="module" src="/static/login.js"></script>
+      <script src="/static/login.js"></script>
       {data.passkeyScript ? <script type="module" src={data.passkeyScript}></script> : null}
     </main>
   );

@@ -178,8 +178,9 @@ Deno.test("POST /api/onboarding/setup refuses an existing config unless confirm_
   await withApp(async (app) => {
     const body = { provider: "openrouter", model: "new/model", api_key: "sk-or-abcdefghijkl" };
     const refused = await app.call<Record<string, unknown>>("POST", "/api/onboarding/setup", body);
-    strictEqual(refused.status, 409);
-    strictEqual(refused.body.code, "config_exists");
+    // The original answers 200 with the refusal its wizard reads to ask for confirmation.
+    strictEqual(refused.status, 200);
+    strictEqual(refused.body.error, "config_exists");
     strictEqual(refused.body.requires_confirm, true);
     strictEqual(await Deno.readTextFile(app.ctx.config.configPath), original);
     const ok2 = await app.call<Status>("POST", "/api/onboarding/setup", {
@@ -191,6 +192,35 @@ Deno.test("POST /api/onboarding/setup refuses an existing config unless confirm_
     match(text, /# mine/, "comments are kept");
     match(text, /default: new\/model/);
   }, { configYaml: original });
+});
+
+Deno.test("GET /api/onboarding/status: a config.yaml and .env key written by hand skip the wizard", async () => {
+  const key = "sk-or-v1-handwritten-0123456789";
+  await withApp(async (app) => {
+    strictEqual((await status(app)).completed, false, "no config: the wizard shows");
+    // Written while the server runs, as the Hermes CLI (or the original's tests) would.
+    await Deno.writeTextFile(
+      app.ctx.config.configPath,
+      "model:\n  provider: openrouter\n  default: anthropic/claude-sonnet-4.6\n",
+    );
+    const keyless = await status(app);
+    strictEqual(keyless.completed, false, "a provider without its key cannot chat yet");
+    strictEqual(keyless.system.setup_state, "provider_incomplete");
+    await Deno.writeTextFile(
+      envFile(app),
+      `OPENROUTER_API_KEY=${key}\nHERMES_WEBUI_PASSWORD=from-dotenv-file\n`,
+    );
+    const ready = await app.call<Status>("GET", "/api/onboarding/status");
+    strictEqual(ready.body.system.chat_ready, true, JSON.stringify(ready.body.system));
+    strictEqual(ready.body.completed, true);
+    ok(!JSON.stringify(ready.body).includes(key), "the key is never answered");
+    // The key is the one chats use, not only a status flag.
+    strictEqual(app.ctx.config.env.OPENROUTER_API_KEY, key);
+    strictEqual(app.ctx.config.env.HERMES_WEBUI_PASSWORD, undefined, "only *_API_KEY is taken");
+    // Persisted: the wizard stays away even if the key goes missing later.
+    await Deno.remove(envFile(app));
+    strictEqual((await status(app)).completed, true);
+  });
 });
 
 Deno.test("POST /api/onboarding/complete with the original's body persists only the flag", async () => {
@@ -217,47 +247,85 @@ Deno.test("POST /api/onboarding/complete with the original's body persists only 
   });
 });
 
-Deno.test("POST /api/onboarding/probe answers 200 with a code for every outcome", async () => {
+Deno.test("POST /api/onboarding/probe answers 200 with the original's error code for every outcome", async () => {
   const fake = startFakeProvider({ models: ["fake-model", "fake-model-large"] });
-  // An endpoint that refuses keys, has no model list, or answers garbage, by path.
+  // The original's fixture endpoints, by path: a bare list, a 404, a 500, a body that is not
+  // JSON, JSON of another shape, and a list only for the right bearer token.
   const odd = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
     const path = new URL(req.url).pathname;
-    if (path.startsWith("/locked/")) return Response.json({ error: "bad key" }, { status: 401 });
-    if (path.startsWith("/garbage/")) return new Response("<html>not json</html>");
-    return new Response("nope", { status: 404 });
+    if (path === "/barelist/models") return Response.json([{ id: "alpha" }, { id: "beta" }]);
+    if (path === "/v1bad/models") return Response.json({ error: "not found" }, { status: 404 });
+    if (path === "/v1/parse/models") return new Response("this is not json");
+    if (path === "/v1/wrongshape/models") return Response.json({ unexpected: "shape" });
+    if (path === "/v1/auth/models") {
+      return req.headers.get("authorization") === "Bearer correct-token"
+        ? Response.json({ data: [{ id: "auth-only" }] })
+        : new Response("unauthorized", { status: 401 });
+    }
+    return Response.json({ error: "boom" }, { status: 500 });
   });
   const oddUrl = `http://127.0.0.1:${(odd.addr as Deno.NetAddr).port}`;
+  type Answer = {
+    ok: boolean;
+    error?: string;
+    detail?: string;
+    status?: number;
+    models?: Array<{ id: string; label: string }>;
+  };
   try {
     await withApp(async (app) => {
-      const probe = (body: unknown) =>
-        app.call<{ ok: boolean; code: string; models?: string[]; error?: string }>(
-          "POST",
-          "/api/onboarding/probe",
-          body,
-        );
-      const cases: Array<[unknown, string]> = [
+      const probe = (body: unknown) => app.call<Answer>("POST", "/api/onboarding/probe", body);
+      const cases: Array<[unknown, string, number?]> = [
+        [{ provider: "lmstudio", base_url: "" }, "invalid_url"],
         [{ provider: "custom", base_url: "" }, "invalid_url"],
         [{ base_url: "   " }, "invalid_url"],
-        [{ provider: "custom", base_url: "ftp://example.com" }, "invalid_url"],
-        [{ provider: "custom", base_url: "http://no-such-host.invalid/v1" }, "dns"],
-        [{ provider: "custom", base_url: `${closedPort()}/v1` }, "connection_refused"],
+        [{ provider: "lmstudio", base_url: "ftp://example.com:1234/v1" }, "invalid_url"],
+        [{ provider: "lmstudio", base_url: "http:///models" }, "invalid_url"],
+        [{ provider: "lmstudio", base_url: "http://no-such-host-zxq987.invalid:1234/v1" }, "dns"],
+        [{ provider: "custom", base_url: `${closedPort()}/v1` }, "connect_refused"],
+        [{ provider: "lmstudio", base_url: `${oddUrl}/v1bad` }, "http_4xx", 404],
+        [{ provider: "lmstudio", base_url: `${oddUrl}/v1explode` }, "http_5xx", 500],
+        [{ provider: "lmstudio", base_url: `${oddUrl}/v1/parse` }, "parse"],
+        [{ provider: "lmstudio", base_url: `${oddUrl}/v1/wrongshape` }, "parse"],
+        [{ provider: "lmstudio", base_url: `${oddUrl}/v1/auth` }, "http_4xx", 401],
+        [
+          { provider: "lmstudio", base_url: `${oddUrl}/v1/auth`, api_key: "wrong-token" },
+          "http_4xx",
+        ],
         [{ provider: "custom", base_url: "http://169.254.169.254/v1" }, "blocked"],
-        [{ provider: "custom", base_url: `${oddUrl}/v1` }, "not_found"],
-        [{ provider: "custom", base_url: `${oddUrl}/locked/v1`, api_key: "sk-wrong" }, "auth"],
-        [{ provider: "custom", base_url: `${oddUrl}/garbage/v1` }, "invalid_response"],
         [{ provider: "openrouter", base_url: `${fake.baseUrl}` }, "missing_key"],
       ];
-      for (const [body, code] of cases) {
+      for (const [body, error, status] of cases) {
         const res = await probe(body);
-        strictEqual(res.status, 200, JSON.stringify(body));
-        strictEqual(res.body.ok, false, JSON.stringify(body));
-        strictEqual(res.body.code, code, `${JSON.stringify(body)} → ${JSON.stringify(res.body)}`);
+        const said = `${JSON.stringify(body)} → ${JSON.stringify(res.body)}`;
+        strictEqual(res.status, 200, said);
+        strictEqual(res.body.ok, false, said);
+        strictEqual(res.body.error, error, said);
+        strictEqual(typeof res.body.detail, "string", said);
+        if (status) strictEqual(res.body.status, status, said);
+        ok(!("models" in res.body), said);
       }
-      const live = await probe({ provider: "custom", base_url: fake.baseUrl });
+      const live = await probe({ provider: "lmstudio", base_url: fake.baseUrl });
       strictEqual(live.status, 200);
       strictEqual(live.body.ok, true);
-      strictEqual(live.body.code, "ok");
-      deepStrictEqual(live.body.models, ["fake-model", "fake-model-large"]);
+      strictEqual(live.body.error, undefined);
+      deepStrictEqual(live.body.models, [
+        { id: "fake-model", label: "fake-model" },
+        { id: "fake-model-large", label: "fake-model-large" },
+      ]);
+      const bare = await probe({ provider: "lmstudio", base_url: `${oddUrl}/barelist` });
+      deepStrictEqual(bare.body.models?.map((m) => m.id), ["alpha", "beta"]);
+      const keyed = await probe({
+        provider: "lmstudio",
+        base_url: `${oddUrl}/v1/auth`,
+        api_key: "correct-token",
+      });
+      strictEqual(keyed.body.ok, true, JSON.stringify(keyed.body));
+      deepStrictEqual(keyed.body.models?.map((m) => m.id), ["auth-only"]);
+      // The probe only reads: no config.yaml or .env is written.
+      for (const path of [app.ctx.config.configPath, envFile(app)]) {
+        await Deno.stat(path).then(() => ok(false, `${path} was written`), () => {});
+      }
     });
   } finally {
     await fake.close();

@@ -177,23 +177,55 @@ Deno.test("setting the first password through settings answers with the session 
   });
 });
 
+Deno.test("/login follows the language setting with the original's lang tags, words and script", async () => {
+  await withApp(async (app) => {
+    const cookie = (await app.request("POST", "/api/auth/login", { password: "env password 123" }))
+      .headers.get("set-cookie")!.split(";")[0];
+    // The original's test_login_locale.py: the setting, then the page.
+    const cases: Array<[string, string, string[]]> = [
+      ["zh-CN", "zh-CN", ["\u767b\u5f55", "\u8f93\u5165\u5bc6\u7801\u7ee7\u7eed\u4f7f\u7528"]],
+      ["zh-Hant", "zh-TW", [
+        "\u8f38\u5165\u5bc6\u78bc\u7e7c\u7e8c\u4f7f\u7528",
+        "\u5bc6\u78bc\u932f\u8aa4",
+      ]],
+      ["ru", "ru-RU", ["Войти", "Введите пароль, чтобы продолжить", "Неверный пароль"]],
+    ];
+    for (const [language, tag, words] of cases) {
+      const saved = await app.call<{ language: string }>("POST", "/api/settings", { language }, {
+        cookie,
+      });
+      strictEqual(saved.body.language, language);
+      const res = await app.request("GET", "/login");
+      strictEqual(res.status, 200);
+      strictEqual(res.headers.get("content-language"), tag);
+      const html = await res.text();
+      ok(html.includes(`lang="${tag}"`), `${language}: ${html.slice(0, 120)}`);
+      for (const word of words) ok(html.includes(word), `${language}: ${word}`);
+      ok(html.includes('<script src="/static/login.js"></script>'), "the login script");
+      match(res.headers.get("content-security-policy") ?? "", /script-src 'self'/);
+    }
+  }, { env: { HERMES_WEBUI_PASSWORD: "env password 123" } });
+});
+
 Deno.test("/login shows the bot name (escaped) in its title and heading, in the browser's language", async () => {
   await withApp(async (app) => {
     const cookie = (await app.request("POST", "/api/auth/login", { password: "env password 123" }))
       .headers.get("set-cookie")!.split(";")[0];
     await app.call("POST", "/api/settings", { bot_name: "<Athena & co>" }, { cookie });
     const en = await (await app.request("GET", "/login")).text();
-    match(en, /<title>Sign in · &lt;Athena &amp; co(&gt;|>)/);
+    // The original's title: the bot name first.
+    match(en, /<title>&lt;Athena &amp; co(&gt;|>) — Sign in<\/title>/);
     match(en, /<h1 class="login-title">&lt;Athena &amp; co(&gt;|>)<\/h1>/);
     match(en, />Sign in</);
     ok(!en.includes("<Athena"), "the name is never markup");
     match(en, /<html lang="en"/);
     const cases: Array<[string, string, RegExp]> = [
-      ["zh-CN,zh;q=0.9", "zh-Hans", /登录/],
-      ["zh-Hant", "zh-Hant", /登入/],
-      ["zh-TW,en;q=0.5", "zh-Hant", /登入/],
-      ["ru-RU,ru;q=0.9,en;q=0.8", "ru", /Вход/],
-      ["fr-FR,en;q=0.5", "fr", /Se connecter/],
+      // `lang` is the original's region tag for the locale.
+      ["zh-CN,zh;q=0.9", "zh-CN", /登录/],
+      ["zh-Hant", "zh-TW", /登入/],
+      ["zh-TW,en;q=0.5", "zh-TW", /登入/],
+      ["ru-RU,ru;q=0.9,en;q=0.8", "ru-RU", /Войти/],
+      ["fr-FR,en;q=0.5", "fr-FR", /Se connecter/],
       ["ko-KR,ko;q=0.9", "en", /Sign in/],
       ["ar-EG", "ar", /تسجيل الدخول/],
     ];

@@ -162,7 +162,12 @@ Deno.test("GET /api/memory and POST /api/memory/write", async () => {
       content: "- likes tea\n",
     });
     strictEqual(res.status, 200);
-    deepStrictEqual(res.body, { ok: true, section: "user", content: "- likes tea\n" });
+    deepStrictEqual(res.body, {
+      ok: true,
+      section: "user",
+      path: join(app.stateDir, "USER.md"),
+      content: "- likes tea\n",
+    });
     strictEqual(
       (await app.call<{ user: string }>("GET", "/api/memory")).body.user,
       "- likes tea\n",
@@ -196,6 +201,48 @@ Deno.test("GET /api/memory and POST /api/memory/write", async () => {
     strictEqual(bad.status, 400);
     match(bad.body.error, /section/);
     strictEqual((await app.call("POST", "/api/memory/write", { section: "memory" })).status, 400);
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("GET /api/memory has the original's flat paths and mtimes; SOUL.md round-trips", async () => {
+  const app = await createTestApp();
+  try {
+    type Memory = Record<string, string | number | null>;
+    const before = (await app.call<Memory>("GET", "/api/memory")).body;
+    deepStrictEqual(
+      [before.memory_path, before.user_path, before.soul_path],
+      [
+        join(app.stateDir, "MEMORY.md"),
+        join(app.stateDir, "USER.md"),
+        join(app.stateDir, "SOUL.md"),
+      ],
+    );
+    ok(!String(before.soul_path).includes("/memories/"), "SOUL.md sits in the home, not memories/");
+    deepStrictEqual([before.memory_mtime, before.user_mtime, before.soul_mtime], [
+      null,
+      null,
+      null,
+    ]);
+
+    const soul = "# Test Soul\nWritten by the round trip.";
+    const wrote = await app.call<Memory>("POST", "/api/memory/write", {
+      section: "soul",
+      content: soul,
+    });
+    strictEqual(wrote.status, 200);
+    deepStrictEqual([wrote.body.ok, wrote.body.section], [true, "soul"]);
+    strictEqual(wrote.body.path, join(app.stateDir, "SOUL.md"));
+    await app.call("POST", "/api/memory/write", { section: "memory", content: "- a fact\n" });
+
+    const after = (await app.call<Memory>("GET", "/api/memory")).body;
+    strictEqual(after.soul, soul);
+    strictEqual(after.memory, "- a fact\n");
+    strictEqual(after.user, "", "writing SOUL.md leaves USER.md alone");
+    strictEqual(typeof after.soul_mtime, "number");
+    strictEqual(typeof after.memory_mtime, "number");
+    strictEqual(after.user_mtime, null);
   } finally {
     await app.close();
   }

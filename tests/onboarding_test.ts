@@ -149,14 +149,14 @@ Deno.test("POST /api/onboarding/probe lists the models of a /v1/models endpoint"
       strictEqual(good.status, 200);
       deepStrictEqual(good.body, {
         ok: true,
-        code: "ok",
         provider: "custom",
         base_url: `${server.url}/v1`,
-        models: ["my-model", "other"],
+        models: [{ id: "my-model", label: "my-model" }, { id: "other", label: "other" }],
+        status: 200,
       });
       strictEqual(server.requests.at(-1)?.auth, `Bearer ${key}`);
 
-      const wrong = await app.call<{ ok: boolean; error: string }>(
+      const wrong = await app.call<{ ok: boolean; error: string; detail: string }>(
         "POST",
         "/api/onboarding/probe",
         {
@@ -167,17 +167,22 @@ Deno.test("POST /api/onboarding/probe lists the models of a /v1/models endpoint"
       );
       strictEqual(wrong.status, 200);
       strictEqual(wrong.body.ok, false);
-      match(wrong.body.error, /401/);
-      ok(!wrong.body.error.includes("sk-wrong"), "the key is not echoed");
+      strictEqual(wrong.body.error, "http_4xx");
+      match(wrong.body.detail, /401/);
+      ok(!JSON.stringify(wrong.body).includes("sk-wrong"), "the key is not echoed");
 
-      const down = await app.call<{ ok: boolean; error: string }>("POST", "/api/onboarding/probe", {
-        provider: "lmstudio",
-        base_url: `${closedPort()}/v1`,
-      });
+      const down = await app.call<{ ok: boolean; detail: string }>(
+        "POST",
+        "/api/onboarding/probe",
+        {
+          provider: "lmstudio",
+          base_url: `${closedPort()}/v1`,
+        },
+      );
       strictEqual(down.body.ok, false);
-      match(down.body.error, /Cannot reach/);
+      match(down.body.detail, /Cannot reach/);
 
-      const metadata = await app.call<{ ok: boolean; error: string }>(
+      const metadata = await app.call<{ ok: boolean; detail: string }>(
         "POST",
         "/api/onboarding/probe",
         {
@@ -186,31 +191,31 @@ Deno.test("POST /api/onboarding/probe lists the models of a /v1/models endpoint"
         },
       );
       strictEqual(metadata.body.ok, false);
-      match(metadata.body.error, /Refusing/);
+      match(metadata.body.detail, /Refusing/);
 
       // The original's contract: a structured answer, not an HTTP error.
-      const noUrl = await app.call<{ ok: boolean; code: string }>(
+      const noUrl = await app.call<{ ok: boolean; error: string }>(
         "POST",
         "/api/onboarding/probe",
         { provider: "custom" },
       );
       strictEqual(noUrl.status, 200);
-      strictEqual(noUrl.body.code, "invalid_url");
-      const badScheme = await app.call<{ ok: boolean; code: string }>(
+      strictEqual(noUrl.body.error, "invalid_url");
+      const badScheme = await app.call<{ ok: boolean; error: string }>(
         "POST",
         "/api/onboarding/probe",
         { provider: "custom", base_url: "file:///etc/passwd" },
       );
       strictEqual(badScheme.status, 200);
-      strictEqual(badScheme.body.code, "invalid_url");
+      strictEqual(badScheme.body.error, "invalid_url");
       // A configured key goes only to its own endpoint, never to a URL typed into the wizard.
-      const elsewhere = await app.call<{ ok: boolean; error: string }>(
+      const elsewhere = await app.call<{ ok: boolean; detail: string }>(
         "POST",
         "/api/onboarding/probe",
         { provider: "openrouter", base_url: `${open.url}/v1` },
       );
       strictEqual(elsewhere.body.ok, false);
-      match(elsewhere.body.error, /No api key/);
+      match(elsewhere.body.detail, /No api key/);
       strictEqual(open.requests.length, 0, "the OPENROUTER_API_KEY was not sent anywhere");
       const home = await app.call<{ ok: boolean; error: string }>(
         "POST",
@@ -220,7 +225,7 @@ Deno.test("POST /api/onboarding/probe lists the models of a /v1/models endpoint"
       strictEqual(home.body.ok, true);
       strictEqual(open.requests.at(-1)?.auth, null);
 
-      const noKey = await app.call<{ ok: boolean; error: string }>(
+      const noKey = await app.call<{ ok: boolean; detail: string }>(
         "POST",
         "/api/onboarding/probe",
         {
@@ -228,7 +233,7 @@ Deno.test("POST /api/onboarding/probe lists the models of a /v1/models endpoint"
         },
       );
       strictEqual(noKey.body.ok, false);
-      match(noKey.body.error, /OPENAI_API_KEY/);
+      match(noKey.body.detail, /OPENAI_API_KEY/);
       ok(!app.logs.some((l) => l.includes(key)));
     }, { env: { OPENROUTER_API_KEY: "sk-or-v1-secret-0000000000" } });
   } finally {
@@ -420,8 +425,11 @@ Deno.test("POST /api/onboarding/probe with a masked key uses the configured key 
         base_url: `${server.url}/v1/`,
         api_key: "sk-…nmlk",
       });
-      const { ok: probed, models } = res.body as { ok: boolean; models: string[] };
-      deepStrictEqual({ ok: probed, models }, { ok: true, models: ["m1"] });
+      const { ok: probed, models } = res.body as { ok: boolean; models: Array<{ id: string }> };
+      deepStrictEqual({ ok: probed, models: models.map((m) => m.id) }, {
+        ok: true,
+        models: ["m1"],
+      });
       strictEqual(server.requests.at(-1)?.auth, `Bearer ${key}`);
     }, {
       configYaml: `model:\n  provider: custom\n  base_url: ${server.url}/v1\n  api_key: ${key}\n`,

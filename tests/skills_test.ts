@@ -146,6 +146,10 @@ Deno.test("skill routes list, read, save, toggle and delete", async (t) => {
       });
       strictEqual(res.status, 200);
       strictEqual(res.body.skill.description, "Take notes");
+      // The original's answer names the skill and the SKILL.md it wrote.
+      const answer = res.body as unknown as { name: string; path: string };
+      strictEqual(answer.name, "notes");
+      strictEqual(answer.path, join(app.stateDir, "skills", "notes", "SKILL.md"));
       const text = await Deno.readTextFile(join(app.stateDir, "skills", "notes", "SKILL.md"));
       match(text, /^---\nname: notes\ndescription: "Take notes"\n---\n\n# Take notes/);
       const bad = await app.call<{ error: string }>("POST", "/api/skills/save", {

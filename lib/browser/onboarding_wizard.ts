@@ -8,10 +8,12 @@
 import { api, ApiError } from "./api_client.ts";
 import { t } from "../i18n/t.ts";
 
+/** POST /api/onboarding/probe's answer: `error` is a code, `detail` the sentence to show. */
 interface ProbeResult {
   ok: boolean;
-  models?: string[];
+  models?: Array<{ id: string; label: string }>;
   error?: string;
+  detail?: string;
 }
 
 /** What a successful probe found, for the provider and URL it was made with. */
@@ -128,10 +130,10 @@ async function probe(form: HTMLFormElement): Promise<boolean> {
     const res = await api<ProbeResult>("POST", "/api/onboarding/probe", body);
     if (!res.ok) {
       probed = null;
-      setProbe(form, res.error ?? t("onboarding.noAnswer"), "error");
+      setProbe(form, res.detail ?? t("onboarding.noAnswer"), "error");
       return false;
     }
-    const models = res.models ?? [];
+    const models = (res.models ?? []).map((m) => m.id);
     probed = { key: probeKey(form), models };
     setProbe(form, t("onboarding.connected", { count: models.length }), "success");
     return true;

@@ -34,6 +34,18 @@ export async function readEnvFile(path: string): Promise<Record<string, string>>
   return out;
 }
 
+/**
+ * The API keys (`*_API_KEY`) of the `.env` beside a config file: where the original and the
+ * Hermes CLI keep provider keys, so an existing Hermes home works here as it is. Nothing else is
+ * taken from the file (server settings come from the real environment only).
+ */
+export async function readEnvFileKeys(configPath: string): Promise<Record<string, string>> {
+  const all = await readEnvFile(envFilePath(configPath));
+  return Object.fromEntries(
+    Object.entries(all).filter(([k, v]) => /^[A-Z][A-Z0-9_]*_API_KEY$/.test(k) && v.trim()),
+  );
+}
+
 /** Set (or, with null, remove) keys in the `.env` file, keeping the others. */
 export async function updateEnvFile(
   path: string,

@@ -3,10 +3,11 @@
 // POST /api/onboarding/setup (config.yaml + the `.env` key the original writes) and the probe's
 // structured outcome codes. Invariants: an existing config is never overwritten without
 // `confirm_overwrite`; keys never appear in an answer; every probe goes through the guarded
-// probeEndpoint; a failed probe is an answer (`ok:false` + `code`), never an HTTP error.
+// probeEndpoint; a failed probe is an answer (`ok:false` + the `error` code), never an HTTP error.
 import { z } from "zod";
 import type { AppContext } from "../server/app_context.ts";
-import { ConflictError, ValidationError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
+import { type AppConfig, ConfigError } from "./config.ts";
 import { KNOWN_PROVIDERS, resolveProviders } from "../providers/provider_config.ts";
 import { isMaskedSecret } from "../security/secrets.ts";
 import { authEnabled } from "../security/auth.ts";
@@ -253,12 +254,34 @@ function setupCatalog(app: AppContext) {
   };
 }
 
+/** What config.yaml and its `.env` held when each live config last followed them. */
+const followed = new WeakMap<AppConfig, string>();
+
+/**
+ * Take up a config.yaml or `.env` written by hand (or by the Hermes CLI) since the console last
+ * read them, so the status speaks of the files as they are now: an existing Hermes home that can
+ * chat skips the wizard without a restart. A malformed file is left to `config_error`.
+ */
+async function followFilesOnDisk(app: AppContext): Promise<void> {
+  const read = (path: string) => Deno.readTextFile(path).catch(() => "");
+  const path = app.config.configPath;
+  const seen = `${await read(path)}\0${await read(envFilePath(path))}`;
+  if (followed.get(app.config) === seen) return;
+  try {
+    await app.reloadConfig();
+    followed.set(app.config, seen);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+  }
+}
+
 /**
  * GET /api/onboarding/status: the console's wizard fields (onboarding.ts) plus the original's
  * shape. `completed` is the stored flag, HERMES_WEBUI_SKIP_ONBOARDING, or an existing config
  * that can already chat (then the flag is persisted so a later hiccup never re-opens the wizard).
  */
 export async function compatOnboardingStatus(app: AppContext) {
+  await followFilesOnDisk(app);
   const base = await onboardingStatus(app);
   const runtime = runtimeStatus(app);
   const configExists = await fileExists(app.config.configPath);
@@ -314,8 +337,9 @@ export type SetupBody = z.infer<typeof SetupBody>;
 /**
  * Apply the original's onboarding setup: write `model: {provider, default, base_url}` to
  * config.yaml (comment-keeping writer) and the key to `.env` under the provider's env var.
- * Refusals: an existing config without `confirm_overwrite` (409, `requires_confirm`), a
- * provider that needs a base URL without one, or a key nowhere to be found (400).
+ * An existing config without `confirm_overwrite` is left as it is and answered (200, as the
+ * original) with `{error: "config_exists", requires_confirm: true}`; a provider that needs a
+ * base URL without one, or a key nowhere to be found, is a 400.
  */
 export async function applyOnboardingSetup(app: AppContext, body: SetupBody) {
   if (skipRequested(app.config.env)) {
@@ -346,10 +370,14 @@ export async function applyOnboardingSetup(app: AppContext, body: SetupBody) {
     if (!ok) throw new ValidationError("base_url must start with http:// or https://", "base_url");
   }
   if (await fileExists(app.config.configPath) && !body.confirm_overwrite) {
-    throw new ConflictError(
-      "Hermes is already configured (config.yaml exists). Pass confirm_overwrite=true to overwrite it.",
-      { code: "config_exists", requires_confirm: true },
-    );
+    // The original answers this refusal with a 200 its wizard reads to ask for confirmation.
+    return {
+      ok: false,
+      error: "config_exists",
+      message:
+        "Hermes is already configured (config.yaml exists). Pass confirm_overwrite=true to overwrite it.",
+      requires_confirm: true,
+    };
   }
   const apiKey = body.api_key && !isMaskedSecret(body.api_key) ? body.api_key : "";
   const envPath = envFilePath(app.config.configPath);
@@ -385,50 +413,64 @@ export const CompatProbeBody = z.object({
   api_key: z.string().max(4096).nullable().optional(),
 });
 
-/** The probe's outcome codes (the original's, plus `blocked` for the SSRF guard). */
-export type ProbeCode =
-  | "ok"
-  | "invalid_url"
-  | "dns"
-  | "connection_refused"
-  | "timeout"
-  | "tls"
-  | "unreachable"
-  | "auth"
-  | "not_found"
-  | "http_error"
-  | "invalid_response"
-  | "missing_key"
-  | "invalid_key"
-  | "blocked";
+/**
+ * The probe's failure codes, in the original's `error` field: its eight, plus `blocked` (the SSRF
+ * guard refused the address), `missing_key` (a hosted API asked for without a key: nothing is
+ * sent) and `invalid_key` (a key with a line break), refusals the original never makes.
+ */
+export const PROBE_ERROR_CODES = [
+  "invalid_url",
+  "dns",
+  "connect_refused",
+  "timeout",
+  "http_4xx",
+  "http_5xx",
+  "parse",
+  "unreachable",
+  "blocked",
+  "missing_key",
+  "invalid_key",
+] as const;
+export type ProbeErrorCode = typeof PROBE_ERROR_CODES[number];
 
-/** Sort a probe's error sentence into an outcome code. */
-export function probeCode(error: string): ProbeCode {
-  if (/Cannot resolve the host/i.test(error)) return "dns";
-  if (/connection refused/i.test(error)) return "connection_refused";
-  if (/in time|timed? ?out/i.test(error)) return "timeout";
-  if (/TLS|certificate|handshake/i.test(error)) return "tls";
-  if (/Cannot reach/i.test(error)) return "unreachable";
-  if (/HTTP 40[13]/.test(error)) return "auth";
-  if (/HTTP 404/.test(error)) return "not_found";
-  if (/answered HTTP/.test(error)) return "http_error";
-  if (/did not answer with a model list/.test(error)) return "invalid_response";
-  if (/No api key/i.test(error)) return "missing_key";
-  return "blocked";
-}
-
-export interface ProbeAnswer {
-  ok: boolean;
-  code: ProbeCode;
-  provider: string;
-  base_url: string | null;
-  models?: string[];
-  error?: string;
+/** Sort a probe's failure sentence (lib/models/model_probes.ts words) into a code and status. */
+export function classifyProbeFailure(detail: string): { error: ProbeErrorCode; status?: number } {
+  const http = /answered HTTP (\d{3})/.exec(detail);
+  if (http) {
+    const status = Number(http[1]);
+    const error = status >= 500 ? "http_5xx" : status >= 400 ? "http_4xx" : "unreachable";
+    return { error, status };
+  }
+  if (/Cannot resolve the host/i.test(detail)) return { error: "dns" };
+  if (/connection refused/i.test(detail)) return { error: "connect_refused" };
+  if (/No answer from .* in time|timed? ?out/i.test(detail)) return { error: "timeout" };
+  if (/did not answer with a model list/.test(detail)) return { error: "parse" };
+  if (/No api key/i.test(detail)) return { error: "missing_key" };
+  if (/not a valid URL|: no host|credentials in URLs|only http and https/.test(detail)) {
+    return { error: "invalid_url" };
+  }
+  if (/^Refusing .*: the host is /.test(detail)) return { error: "blocked" };
+  return { error: "unreachable" };
 }
 
 /**
- * Probe an endpoint for its model list and classify the outcome. An empty or non-http(s) base
- * is `invalid_url` before any request is made.
+ * The original's answer: `{ok:true, models:[{id, label}], status}` or `{ok:false, error: code,
+ * detail, status?}`, plus the provider and base URL the probe used.
+ */
+export interface ProbeAnswer {
+  ok: boolean;
+  provider: string;
+  base_url: string | null;
+  models?: Array<{ id: string; label: string }>;
+  status?: number;
+  error?: ProbeErrorCode;
+  detail?: string;
+}
+
+/**
+ * Probe an endpoint for its model list and classify the outcome. An empty, hostless or
+ * non-http(s) base is `invalid_url` before any request is made; every request goes through the
+ * SSRF guard (probeEndpoint → runProbe → guardedFetch).
  */
 export async function probeCompat(
   app: AppContext,
@@ -441,15 +483,15 @@ export async function probeCompat(
     ? undefined
     : trimSlash(body.base_url);
   const base = given ?? (runsAs === "custom" ? meta.default_base_url : undefined);
-  const invalid = (error: string): ProbeAnswer => ({
+  const refuse = (error: ProbeErrorCode, detail: string): ProbeAnswer => ({
     ok: false,
-    code: "invalid_url",
     provider,
     base_url: given ?? null,
     error,
+    detail,
   });
   if (given === "" || (runsAs === "custom" && !base)) {
-    return invalid("Enter the base URL of the endpoint (http:// or https://)");
+    return refuse("invalid_url", "Enter the base URL of the endpoint (http:// or https://)");
   }
   if (base) {
     let url: URL | null = null;
@@ -457,18 +499,16 @@ export async function probeCompat(
       url = new URL(base);
     } catch { /* refused below */ }
     if (!url || !["http:", "https:"].includes(url.protocol)) {
-      return invalid(`"${base}" is not an http:// or https:// URL`);
+      return refuse("invalid_url", `"${base}" is not an http:// or https:// URL`);
+    }
+    // `http:///models` parses with "models" as its host: the URL typed had none.
+    if (/^[a-z]+:\/\/\//i.test(base) || !url.hostname) {
+      return refuse("invalid_url", `"${base}" names no host`);
     }
   }
   const typed = body.api_key?.trim() || undefined;
   if (typed && /[\r\n\0]/.test(typed)) {
-    return {
-      ok: false,
-      code: "invalid_key",
-      provider,
-      base_url: base ?? null,
-      error: "API key must not contain newline characters",
-    };
+    return refuse("invalid_key", "API key must not contain newline characters");
   }
   const key = runsAs === "custom" && !typed
     ? undefined
@@ -476,13 +516,19 @@ export async function probeCompat(
   if (typed && key === typed) app.log.addSecret(typed);
   const result = await probeEndpoint(runsAs, base, key);
   if (result.ok) {
-    return { ok: true, code: "ok", provider, base_url: base ?? null, models: result.models };
+    return {
+      ok: true,
+      provider,
+      base_url: base ?? null,
+      models: result.models.map((id) => ({ id, label: id })),
+      status: 200,
+    };
   }
   return {
     ok: false,
-    code: probeCode(result.error),
     provider,
     base_url: base ?? null,
-    error: result.error,
+    ...classifyProbeFailure(result.error),
+    detail: result.error,
   };
 }

@@ -10,6 +10,7 @@ import { type AsyncQueries, sql } from "../storage/db.ts";
 import type { Logger } from "../log.ts";
 import { KNOWN_PROVIDERS } from "../providers/provider_config.ts";
 import { checkPreference, effectiveBotName, PREFERENCES } from "./preferences.ts";
+import { readEnvFileKeys } from "./env_file.ts";
 
 export const SEND_KEYS = ["enter", "ctrl+enter", "shift+enter"] as const;
 export const THEMES = ["light", "dark", "system"] as const;
@@ -159,7 +160,9 @@ export function fileDefaultModel(config: AppConfig, env: Readonly<Record<string,
  * Layer the stored settings onto the live config, in place, so every reader of `config`
  * (session defaults, provider resolution, `${ENV}` expansion) sees them without knowing
  * about settings: the default model and workspace, and stored API keys as their env vars.
- * Call at start-up and after every change; `log` learns each key as a secret.
+ * The API keys of the `.env` beside config.yaml (the original's home for them) come first,
+ * under the real environment and the stored keys. Call at start-up and after every change;
+ * `log` learns each key as a secret.
  */
 export async function applySettingsToConfig(
   db: AsyncQueries,
@@ -170,7 +173,9 @@ export async function applySettingsToConfig(
   const values = await readRawValues(db, [...SETTING_KEYS, PROVIDER_KEYS_SETTING]);
   const stored = settingsFrom(values);
   const keys = providerKeysFrom(values);
-  const env: Record<string, string> = { ...base.env };
+  const fromEnvFile = await readEnvFileKeys(config.configPath);
+  for (const key of Object.values(fromEnvFile)) log?.addSecret(key);
+  const env: Record<string, string> = { ...fromEnvFile, ...base.env };
   for (const [id, key] of Object.entries(keys)) {
     env[envName(id as KeyedProvider)] = key;
     log?.addSecret(key);

@@ -1,11 +1,12 @@
 // POST /api/memory/write {section: "memory"|"user"|"soul", content, profile?} → {ok:true,
-// section, content}: replaces the whole file (the memory panel's editor) in the profile's home
-// (the active profile unless one is named).
+// section, path, content}: replaces the whole file (the memory panel's editor) in the profile's
+// home (the active profile unless one is named); `path` is the file written, as the original says.
 import { z } from "zod";
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, readBody } from "../../../lib/server/http.ts";
-import { writeMemory } from "../../../lib/agent/memory.ts";
+import { memoryPath, writeMemory } from "../../../lib/agent/memory.ts";
 import { writeSoul } from "../../../lib/agent/memory_files.ts";
+import { soulPath } from "../../../lib/agent/soul.ts";
 import { activeProfileName, getProfileSettings, profileHome } from "../../../lib/agent/profiles.ts";
 
 const Body = z.object({
@@ -22,6 +23,7 @@ export const handler: Handlers = {
     const home = profileHome(app.config, name);
     if (section === "soul") await writeSoul(home, content);
     else await writeMemory(home, section, content);
-    return json({ ok: true, section, content });
+    const path = section === "soul" ? soulPath(home) : memoryPath(home, section);
+    return json({ ok: true, section, path, content });
   },
 };

@@ -1,9 +1,9 @@
-// POST /api/onboarding/probe {provider?, base_url?, api_key?} → 200 {ok, code, provider,
-// base_url, models?, error?} for every outcome: does the endpoint answer with a model list?
-// `code` is ok | invalid_url (empty or non-http base) | dns | connection_refused | timeout |
-// tls | unreachable | auth | not_found | http_error | invalid_response | missing_key |
-// invalid_key | blocked (the SSRF guard). A masked or missing key probes with the key in force
-// for that provider, and only at that provider's own configured URL.
+// POST /api/onboarding/probe {provider?, base_url?, api_key?} → 200 for every outcome, in the
+// original's shape: {ok:true, models:[{id, label}], status} or {ok:false, error, detail, status?},
+// with the provider and base_url probed. `error` is invalid_url (empty, hostless or non-http base)
+// | dns | connect_refused | timeout | http_4xx | http_5xx (with `status`) | parse | unreachable,
+// or one of ours: blocked (the SSRF guard), missing_key, invalid_key. A masked or missing key
+// probes with the key in force for that provider, and only at that provider's own configured URL.
 import type { Handlers } from "../../../lib/server/file_router.ts";
 import { json, readBody } from "../../../lib/server/http.ts";
 import { CompatProbeBody, probeCompat } from "../../../lib/settings/onboarding_compat.ts";
