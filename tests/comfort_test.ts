@@ -25,13 +25,18 @@ Deno.test("GET / paints the saved skin and text size on <html>; unknown skins ar
     match(page, /<link rel="stylesheet" href="\/static\/skins.css"\/>/);
 
     // Any casing of a known skin paints it; a skin this console does not have (the original's
-    // "ares") is stored for its clients but painted as the default.
+    // "graphite") is stored for its clients but painted as the default.
     await app.call("POST", "/api/settings", { skin: "Slate", font_size: "small" });
     const slate = htmlTag(await (await app.request("GET", "/")).text());
     match(slate, /data-skin="slate"/);
     match(slate, /data-font-size="small"/);
     await app.call("POST", "/api/settings", { skin: "ares" });
-    strictEqual((await app.call<{ skin: string }>("GET", "/api/settings")).body.skin, "ares");
+    match(htmlTag(await (await app.request("GET", "/")).text()), /data-skin="ares"/);
+    await app.call("POST", "/api/settings", { skin: "graphite" });
+    strictEqual(
+      (await app.call<{ skin: string }>("GET", "/api/settings")).body.skin,
+      "graphite",
+    );
     const unknown = htmlTag(await (await app.request("GET", "/")).text());
     doesNotMatch(unknown, /data-skin=/, "an unknown skin paints the default");
     const bogusSize = await app.call<{ ignored?: unknown }>("POST", "/api/settings", {
@@ -54,7 +59,8 @@ Deno.test("GET / paints the saved skin and text size on <html>; unknown skins ar
 
 Deno.test("skinOf() knows the skins; skins.css defines each for the dark and the light theme", async () => {
   strictEqual(skinOf("SEPIA "), "sepia");
-  strictEqual(skinOf("ares"), "default");
+  strictEqual(skinOf(" Poseidon"), "poseidon");
+  strictEqual(skinOf("graphite"), "default", "an original skin we lack paints the default");
   strictEqual(skinOf(7), "default");
   const css = await Deno.readTextFile(new URL("../static/skins.css", import.meta.url));
   for (const skin of SKINS.filter((s) => s !== "default")) {

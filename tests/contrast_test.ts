@@ -6,7 +6,7 @@
 // UI parts (focus ring, field borders) 3:1. A failure names the theme, skin, pair and ratio.
 // The colour maths is here (hex, rgb(), color-mix() in srgb, alpha over the layer beneath):
 // the small npm colour packages neither parse color-mix() nor composite a translucent layer.
-import { ok } from "node:assert/strict";
+import { deepStrictEqual, ok } from "node:assert/strict";
 import { SKINS } from "../lib/shared/appearance.ts";
 
 const read = (name: string) =>
@@ -359,6 +359,25 @@ Deno.test("the checked fields draw their outline with --field-border", () => {
   for (const [file, sel] of FIELDS) {
     ok(/border:[^;]*var\(--field-border[,)]/.test(ruleBody(file, sel)), `${file} ${sel}`);
   }
+});
+
+Deno.test("the checked skins are ours and the original's by its names", () => {
+  deepStrictEqual(
+    [...SKINS].sort(),
+    [
+      "default",
+      "slate",
+      "sepia",
+      "contrast",
+      "ares",
+      "mono",
+      "poseidon",
+      "sisyphus",
+      "charizard",
+      "catppuccin",
+      "nous",
+    ].sort(),
+  );
 });
 
 Deno.test("contrast() matches WCAG's reference values", () => {

@@ -29,6 +29,13 @@ const SKIN_TEXT: Record<Skin, { labelKey: string; hintKey: string }> = {
   slate: { labelKey: "comfort.skinSlate", hintKey: "comfort.skinSlateHint" },
   sepia: { labelKey: "comfort.skinSepia", hintKey: "comfort.skinSepiaHint" },
   contrast: { labelKey: "comfort.skinContrast", hintKey: "comfort.skinContrastHint" },
+  ares: { labelKey: "comfort.skinAres", hintKey: "comfort.skinAresHint" },
+  mono: { labelKey: "comfort.skinMono", hintKey: "comfort.skinMonoHint" },
+  poseidon: { labelKey: "comfort.skinPoseidon", hintKey: "comfort.skinPoseidonHint" },
+  sisyphus: { labelKey: "comfort.skinSisyphus", hintKey: "comfort.skinSisyphusHint" },
+  charizard: { labelKey: "comfort.skinCharizard", hintKey: "comfort.skinCharizardHint" },
+  catppuccin: { labelKey: "comfort.skinCatppuccin", hintKey: "comfort.skinCatppuccinHint" },
+  nous: { labelKey: "comfort.skinNous", hintKey: "comfort.skinNousHint" },
 };
 
 const SIZE_TEXT: Record<FontSize, string> = {

@@ -3,7 +3,23 @@
 // fall back to English. Shared by the server and the browser (no Deno APIs here).
 
 /** Every locale with a full catalog under lib/i18n/messages/<locale>/. English is the source. */
-export const LOCALES = ["en", "es", "de", "fr", "ja", "zh-Hans", "zh-Hant", "ru", "ar"] as const;
+export const LOCALES = [
+  "en",
+  "es",
+  "de",
+  "fr",
+  "ja",
+  "zh-Hans",
+  "zh-Hant",
+  "ru",
+  "ar",
+  "pt",
+  "ko",
+  "cs",
+  "tr",
+  "pl",
+  "vi",
+] as const;
 export type Locale = typeof LOCALES[number];
 export const SOURCE_LOCALE: Locale = "en";
 
@@ -18,6 +34,34 @@ export const LOCALE_NAMES: Readonly<Record<Locale, string>> = {
   "zh-Hant": "繁體中文",
   ru: "Русский",
   ar: "العربية",
+  pt: "Português",
+  ko: "한국어",
+  cs: "Čeština",
+  tr: "Türkçe",
+  pl: "Polski",
+  vi: "Tiếng Việt",
+};
+
+/**
+ * The region tag the original's login page writes in `lang` for each locale (zh-CN, zh-TW,
+ * ru-RU…): its clients and tests read these; our pages otherwise use the locale ids.
+ */
+export const REGION_TAGS: Readonly<Record<Locale, string>> = {
+  en: "en",
+  es: "es-ES",
+  de: "de-DE",
+  fr: "fr-FR",
+  ja: "ja-JP",
+  "zh-Hans": "zh-CN",
+  "zh-Hant": "zh-TW",
+  ru: "ru-RU",
+  ar: "ar",
+  pt: "pt-BR",
+  ko: "ko-KR",
+  cs: "cs-CZ",
+  tr: "tr-TR",
+  pl: "pl-PL",
+  vi: "vi-VN",
 };
 
 const RTL: ReadonlySet<Locale> = new Set(["ar"]);

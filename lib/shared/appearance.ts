@@ -1,11 +1,27 @@
 // Browser-safe: imports nothing from Deno or the database.
 // The display preferences the page paints from its first frame: the skin (a palette over the
 // theme, static/skins.css) and the text size. Invariant: the server and the browser agree on
-// which values exist; anything else reads as "default" (a value the original's clients saved,
-// such as its "ares" skin, still round-trips through the settings but paints the default).
+// which values exist; anything else reads as "default" (a value the original's clients saved
+// that we lack, such as its "graphite" skin, still round-trips through the settings but paints
+// the default).
 
-/** The skins static/skins.css defines, each for the dark and the light theme. */
-export const SKINS = ["default", "slate", "sepia", "contrast"] as const;
+/**
+ * The skins static/skins.css defines, each for the dark and the light theme: ours (slate, sepia,
+ * contrast) and the original's by its names (ares … nous).
+ */
+export const SKINS = [
+  "default",
+  "slate",
+  "sepia",
+  "contrast",
+  "ares",
+  "mono",
+  "poseidon",
+  "sisyphus",
+  "charizard",
+  "catppuccin",
+  "nous",
+] as const;
 export type Skin = typeof SKINS[number];
 
 /** The `font_size` preference's values (lib/settings/preferences.ts checks them). */
