@@ -74,6 +74,11 @@ export const manifest: Manifest = {
       methods: ["GET"],
       page: false,
     },
+    "./routes/api/auth/oidc/start.ts": {
+      load: () => import("./routes/api/auth/oidc/start.ts"),
+      methods: ["GET"],
+      page: false,
+    },
     "./routes/api/auth/passkey/delete.ts": {
       load: () => import("./routes/api/auth/passkey/delete.ts"),
       methods: ["POST"],
@@ -101,7 +106,7 @@ export const manifest: Manifest = {
     },
     "./routes/api/auth/passkeys.ts": {
       load: () => import("./routes/api/auth/passkeys.ts"),
-      methods: ["GET"],
+      methods: ["GET", "POST"],
       page: false,
     },
     "./routes/api/auth/status.ts": {
@@ -164,8 +169,18 @@ export const manifest: Manifest = {
       methods: ["GET"],
       page: false,
     },
+    "./routes/api/clarify/pending.ts": {
+      load: () => import("./routes/api/clarify/pending.ts"),
+      methods: ["GET"],
+      page: false,
+    },
     "./routes/api/clarify/respond.ts": {
       load: () => import("./routes/api/clarify/respond.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/client-events/log.ts": {
+      load: () => import("./routes/api/client-events/log.ts"),
       methods: ["POST"],
       page: false,
     },
@@ -182,6 +197,11 @@ export const manifest: Manifest = {
     "./routes/api/crons/delete.ts": {
       load: () => import("./routes/api/crons/delete.ts"),
       methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/crons/delivery-options.ts": {
+      load: () => import("./routes/api/crons/delivery-options.ts"),
+      methods: ["GET"],
       page: false,
     },
     "./routes/api/crons/history.ts": {
@@ -221,6 +241,11 @@ export const manifest: Manifest = {
     },
     "./routes/api/crons/update.ts": {
       load: () => import("./routes/api/crons/update.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/csp-report.ts": {
+      load: () => import("./routes/api/csp-report.ts"),
       methods: ["POST"],
       page: false,
     },
@@ -319,6 +344,21 @@ export const manifest: Manifest = {
       methods: ["POST"],
       page: false,
     },
+    "./routes/api/git/commit-message-selected.ts": {
+      load: () => import("./routes/api/git/commit-message-selected.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/git/commit-message.ts": {
+      load: () => import("./routes/api/git/commit-message.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/git/commit-selected.ts": {
+      load: () => import("./routes/api/git/commit-selected.ts"),
+      methods: ["POST"],
+      page: false,
+    },
     "./routes/api/git/commit.ts": {
       load: () => import("./routes/api/git/commit.ts"),
       methods: ["POST"],
@@ -361,6 +401,11 @@ export const manifest: Manifest = {
     },
     "./routes/api/git/stage.ts": {
       load: () => import("./routes/api/git/stage.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/git/stash-checkout.ts": {
+      load: () => import("./routes/api/git/stash-checkout.ts"),
       methods: ["POST"],
       page: false,
     },
@@ -437,6 +482,11 @@ export const manifest: Manifest = {
     "./routes/api/model/auxiliary.ts": {
       load: () => import("./routes/api/model/auxiliary.ts"),
       methods: ["GET", "POST"],
+      page: false,
+    },
+    "./routes/api/model/set.ts": {
+      load: () => import("./routes/api/model/set.ts"),
+      methods: ["POST"],
       page: false,
     },
     "./routes/api/models.ts": {
@@ -634,6 +684,11 @@ export const manifest: Manifest = {
       methods: ["POST"],
       page: false,
     },
+    "./routes/api/session/draft.ts": {
+      load: () => import("./routes/api/session/draft.ts"),
+      methods: ["GET", "POST"],
+      page: false,
+    },
     "./routes/api/session/duplicate.ts": {
       load: () => import("./routes/api/session/duplicate.ts"),
       methods: ["POST"],
@@ -749,6 +804,16 @@ export const manifest: Manifest = {
       methods: ["GET"],
       page: false,
     },
+    "./routes/api/sessions/cleanup.ts": {
+      load: () => import("./routes/api/sessions/cleanup.ts"),
+      methods: ["POST"],
+      page: false,
+    },
+    "./routes/api/sessions/cleanup_zero_message.ts": {
+      load: () => import("./routes/api/sessions/cleanup_zero_message.ts"),
+      methods: ["POST"],
+      page: false,
+    },
     "./routes/api/sessions/events.ts": {
       load: () => import("./routes/api/sessions/events.ts"),
       methods: ["GET"],
@@ -762,6 +827,11 @@ export const manifest: Manifest = {
     "./routes/api/settings.ts": {
       load: () => import("./routes/api/settings.ts"),
       methods: ["GET", "POST"],
+      page: false,
+    },
+    "./routes/api/share/[token].ts": {
+      load: () => import("./routes/api/share/[token].ts"),
+      methods: ["GET"],
       page: false,
     },
     "./routes/api/share/create.ts": {
@@ -854,6 +924,11 @@ export const manifest: Manifest = {
       methods: ["POST"],
       page: false,
     },
+    "./routes/api/transcribe/capability.ts": {
+      load: () => import("./routes/api/transcribe/capability.ts"),
+      methods: ["GET"],
+      page: false,
+    },
     "./routes/api/tts.ts": {
       load: () => import("./routes/api/tts.ts"),
       methods: ["POST"],
@@ -904,6 +979,11 @@ export const manifest: Manifest = {
       methods: ["GET"],
       page: false,
     },
+    "./routes/favicon.ico.ts": {
+      load: () => import("./routes/favicon.ico.ts"),
+      methods: ["GET"],
+      page: false,
+    },
     "./routes/health.ts": {
       load: () => import("./routes/health.ts"),
       methods: ["GET"],
@@ -926,6 +1006,11 @@ export const manifest: Manifest = {
     },
     "./routes/manifest.json.ts": {
       load: () => import("./routes/manifest.json.ts"),
+      methods: ["GET"],
+      page: false,
+    },
+    "./routes/manifest.webmanifest.ts": {
+      load: () => import("./routes/manifest.webmanifest.ts"),
       methods: ["GET"],
       page: false,
     },

@@ -43,6 +43,8 @@ const CSP = [
   "base-uri 'none'",
   "frame-ancestors 'none'",
   "form-action 'self'",
+  // Violations reach the server log (routes/api/csp-report.ts), as in the original.
+  "report-uri /api/csp-report",
 ].join("; ");
 
 /**

@@ -5,6 +5,7 @@
 // an unknown name is a clear error, never a silent default.
 import { type AsyncQueries, sql } from "../storage/db.ts";
 import { NotFoundError } from "../errors.ts";
+import { BUILTIN_PERSONALITIES } from "./builtin_personalities.ts";
 
 export interface Personality {
   name: string;
@@ -22,8 +23,18 @@ function section(file: Record<string, unknown>): Record<string, unknown> {
     : {};
 }
 
-/** Every personality configured, in config order. */
+/**
+ * Every personality configured, in config order; with none configured, the built-in presets
+ * (lib/agent/builtin_personalities.ts), so the picker is never empty.
+ */
 export function listPersonalities(file: Record<string, unknown>): Personality[] {
+  if (Object.keys(section(file)).length === 0) {
+    return BUILTIN_PERSONALITIES.map(([name, description, prompt]) => ({
+      name,
+      description,
+      prompt,
+    }));
+  }
   const out: Personality[] = [];
   for (const [name, value] of Object.entries(section(file))) {
     if (typeof value === "string") {

@@ -1,6 +1,7 @@
 // The shape of the model picker's catalog (`GET /api/models`): one group per configured
 // provider, the active one first, merging live probe results, the models named in config and
-// the static table. Invariants: a group always lists the models its config names (so a dead
+// the static table; a provider the config chose without an api key comes last, marked
+// `needs_key`. Invariants: a group always lists the models its config names (so a dead
 // endpoint's models stay pickable); a group is `unreachable` only when the endpoint really
 // failed, never when a probe was merely cut short (`pending`).
 import type { ProviderEndpoint, ResolvedProviders } from "../providers/provider_config.ts";
@@ -18,6 +19,8 @@ export interface ModelGroup {
   error?: string;
   /** Live discovery for this group is still running; these models are a fallback. */
   pending?: true;
+  /** The config chose this provider but gave it no api key: its models cannot run yet. */
+  needs_key?: true;
 }
 
 /**
@@ -121,17 +124,32 @@ export function fitGroups(
   });
 }
 
-/** The `/api/models` body. */
+/**
+ * Groups for the providers the config chose without an api key: their known models, marked
+ * `needs_key` with the error saying which key to set (nothing is probed, nothing can run).
+ */
+export function unkeyedGroups(resolved: ResolvedProviders): ModelGroup[] {
+  return (resolved.unkeyed ?? []).map((u) => ({
+    provider: u.label,
+    provider_id: u.id,
+    models: mergeModels(u.models, staticModelsFor(u.id)),
+    error: `No api key: set ${u.keyEnv} (or the provider's api_key in the config)`,
+    needs_key: true,
+  }));
+}
+
+/** The `/api/models` body: the usable providers' groups, then those still waiting for a key. */
 export function modelsResponse(
   resolved: ResolvedProviders,
   groups: ModelGroup[],
   source: CatalogSource,
   refreshing = false,
 ): ModelsResponse {
+  const known = new Set(groups.map((g) => g.provider_id));
   return {
     active_provider: resolved.activeProviderId,
     default_model: resolved.defaultModel,
-    groups,
+    groups: [...groups, ...unkeyedGroups(resolved).filter((g) => !known.has(g.provider_id))],
     source,
     ...(refreshing ? { refreshing: true } : {}),
   };

@@ -29,6 +29,21 @@ export interface ResolvedProviders {
   endpoints: ProviderEndpoint[];
   /** Why `active` is null (or unusable), in words a person can act on. */
   issue?: string;
+  /**
+   * Providers the config names (or the default model's `vendor/` prefix, when nothing else is
+   * configured) that cannot be used for want of an api key: listed so the picker can say so.
+   */
+  unkeyed?: UnkeyedProvider[];
+}
+
+/** A provider chosen in the config that has no api key yet. */
+export interface UnkeyedProvider {
+  id: string;
+  label: string;
+  /** Where the key would come from (an environment variable name). */
+  keyEnv: string;
+  /** Model ids the config names for it (the default model first when it is the selected one). */
+  models: string[];
 }
 
 /** Built-in providers: protocol, label, default base URL, env var for the key, default model. */
@@ -212,12 +227,37 @@ export function resolveProviders(
   const defaultModel = configuredDefault ?? active?.models[0] ??
     (active ? KNOWN_PROVIDERS[active.id]?.defaultModel : undefined) ?? null;
 
+  const unkeyed: UnkeyedProvider[] = [...missingKey].map(([id, keyEnv]) => ({
+    id,
+    label: KNOWN_PROVIDERS[id].label,
+    keyEnv,
+    models: [
+      ...(id === activeId && configuredDefault ? [configuredDefault] : []),
+      ...asStrList(asObj(providersSection[id]).models),
+    ],
+  }));
+  // Only a default model like "openai/gpt-4o" says which provider is meant: name it too.
+  const vendor = configuredDefault?.split("/", 1)[0].toLowerCase();
+  if (
+    endpoints.length === 0 && unkeyed.length === 0 && vendor && vendor !== configuredDefault &&
+    KNOWN_PROVIDERS[vendor]?.needsKey
+  ) {
+    const known = KNOWN_PROVIDERS[vendor];
+    unkeyed.push({
+      id: vendor,
+      label: known.label,
+      keyEnv: known.keyEnv ?? "an api key",
+      models: [configuredDefault!],
+    });
+  }
+
   return {
     active,
     activeProviderId: active?.id ?? null,
     defaultModel,
     endpoints,
     ...(issue ? { issue } : {}),
+    ...(unkeyed.length ? { unkeyed } : {}),
   };
 }
 

@@ -62,12 +62,28 @@ export function isPublicPath(path: string): boolean {
     path === "/manifest.json" || path === "/manifest.webmanifest" ||
     path === "/favicon.ico" || path === "/favicon.svg" ||
     (path.startsWith("/api/auth/") && !isSignInManagementPath(path)) ||
-    path.startsWith("/static/") || isSharePath(path);
+    path.startsWith("/static/") || isSharePath(path) || isShareApiPath(path) ||
+    path === CSP_REPORT_PATH;
+}
+
+/**
+ * Where browsers send CSP violation reports (routes/api/csp-report.ts): public, since a browser
+ * files them with no login.
+ */
+export const CSP_REPORT_PATH = "/api/csp-report";
+
+/**
+ * `/api/share/<token>`: the JSON form of a share link's snapshot, public like its page. The
+ * management routes beside it (create, list, revoke) are not.
+ */
+export function isShareApiPath(path: string): boolean {
+  const m = path.match(/^\/api\/share\/([^/]+)$/);
+  return m !== null && !["create", "list", "revoke"].includes(m[1]);
 }
 
 /**
  * `/share/<token>`: a share link's read-only page (lib/sharing/shares.ts). One segment only:
- * nothing below it, and no `/api/share/*` route, is public.
+ * nothing below it is public.
  */
 export function isSharePath(path: string): boolean {
   return /^\/share\/[^/]+$/.test(path);

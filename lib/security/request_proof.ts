@@ -23,10 +23,12 @@ export const STATE_CHANGING_GET_PATHS: ReadonlySet<string> = new Set([
 
 /**
  * Writes that need no proof: logging in proves itself with the password (or a passkey's
- * signature over a single-use challenge), and logging out only ends the session whose cookie
- * the request carries. All still pass the Origin check.
+ * signature over a single-use challenge), logging out only ends the session whose cookie the
+ * request carries, and a CSP report only reaches the log. All still pass the Origin check.
  */
 const EXEMPT_PATHS: ReadonlySet<string> = new Set([
+  // A browser files a CSP report on its own: no page script adds the token (it only logs).
+  "/api/csp-report",
   "/api/auth/login",
   "/api/auth/logout",
   "/api/auth/passkey/options",

@@ -1,5 +1,6 @@
 // GET /api/personalities → {personalities: [{name, description}]}: the presets in config.yaml
-// (`agent.personalities`), read fresh so an edit shows without a restart.
+// (`agent.personalities`), read fresh so an edit shows without a restart; with none configured,
+// the built-in presets (lib/agent/builtin_personalities.ts), as the original offers.
 import type { Handlers } from "../../lib/server/file_router.ts";
 import { json } from "../../lib/server/http.ts";
 import { listPersonalities } from "../../lib/agent/personalities.ts";

@@ -1,0 +1,13 @@
+// POST /api/sessions/cleanup → {ok, cleaned, skipped_active}: removes the conversations that
+// never got a message and still carry the default title "Untitled" (the original's sweep of
+// abandoned new chats); a session with a live run is left alone and counted in skipped_active.
+// lib/sessions/session_cleanup.ts.
+import type { Handlers } from "../../../lib/server/file_router.ts";
+import { json } from "../../../lib/server/http.ts";
+import { sweepEmptySessions } from "../../../lib/sessions/session_cleanup.ts";
+
+export const handler: Handlers = {
+  async POST(_req, { app }) {
+    return json({ ok: true, ...(await sweepEmptySessions(app, { zeroOnly: false })) });
+  },
+};
