@@ -32,4 +32,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
 # A non-loopback bind requires HERMES_WEBUI_PASSWORD (the server refuses to start without one).
 # The islands were built above, so this is `deno task start` without its build step (same
 # flags; tests/container_test.ts checks they match deno.json).
-CMD ["deno", "run", "--v8-flags=--max-semi-space-size=2", "--unstable-worker-options", "--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-ffi", "--allow-run=bash,bwrap,/bin/sh,/usr/bin/unshare,slirp4netns,git,npx,node,python3,deno,code,xdg-open,open", "--allow-sys=hostname,osRelease,homedir,uid,gid,networkInterfaces,statfs", "main.ts"]
+CMD ["deno", "run", "--v8-flags=--max-semi-space-size=2,--optimize-for-size", "--unstable-worker-options", "--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-ffi", "--allow-run=bash,bwrap,/bin/sh,/usr/bin/unshare,slirp4netns,git,npx,node,python3,deno,code,xdg-open,open", "--allow-sys=hostname,osRelease,homedir,uid,gid,networkInterfaces,statfs", "main.ts"]

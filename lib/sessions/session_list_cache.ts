@@ -12,8 +12,12 @@
 import { type AsyncQueries, sql } from "../storage/db.ts";
 import { encodeListChunk } from "../server/http.ts";
 
-/** Lists bigger than this are streamed every time rather than kept (~30,000 sessions). */
-export const MAX_CACHED_BYTES = 16 * 1024 * 1024;
+/**
+ * Lists bigger than this are streamed every time rather than kept (~60,000 sessions). Sized by
+ * the memory bench: at 50,000 sessions the kept list (26 MB) and the server stay under the
+ * 170 MB target, and a polled list is then answered from memory (`deno task bench memory`).
+ */
+export const MAX_CACHED_BYTES = 32 * 1024 * 1024;
 
 /**
  * A collecting answer whose client went silent for this long (neither finished nor cancelled)

@@ -178,6 +178,8 @@ export interface SessionPage {
   next_cursor: string | null;
   /** All sessions matching the filter (every page together). */
   count: number;
+  /** All archived sessions, whatever the filter (the answer's `archived_count`). */
+  archived_count: number;
 }
 
 export interface PageOptions {
@@ -200,24 +202,32 @@ export async function countSessions(
   filter: SessionFilter,
   where?: SqlQuery,
 ): Promise<number> {
+  // Number(): PostgreSQL's sum over bigint is numeric; one type whatever the backend.
+  const row = await db.get<{ n: number }>(
+    sql`SELECT ${await countExpression(db, filter, where)} AS n`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** countSessions' count as a scalar subquery, to ride along in another statement. */
+async function countExpression(
+  db: AsyncQueries,
+  filter: SessionFilter,
+  where?: SqlQuery,
+): Promise<SqlQuery> {
   const cols = await sessionColumns(db);
   const optional = OPTIONAL_FILTERS.some((o) => cols.has(o.column) && o.where(filter));
-  // Number(): PostgreSQL's sum over bigint is numeric; one type whatever the backend.
   if (!optional) {
     const parts: SqlQuery[] = [];
     if (filter.archived === "exclude") parts.push(sql`archived = 0`);
     else if (filter.archived === "only") parts.push(sql`archived = 1`);
     if (filter.project !== undefined) parts.push(sql`project_id = ${filter.project ?? ""}`);
-    const row = await db.get<{ n: number }>(
-      sql`SELECT coalesce(sum(n), 0) AS n FROM session_counts${
-        parts.length ? sql` WHERE ${sql.join(parts, sql` AND `)}` : sql``
-      }`,
-    );
-    return Number(row?.n ?? 0);
+    return sql`(SELECT coalesce(sum(n), 0) FROM session_counts${
+      parts.length ? sql` WHERE ${sql.join(parts, sql` AND `)}` : sql``
+    })`;
   }
   where ??= await filterWhere(db, filter);
-  const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM sessions WHERE ${where}`);
-  return Number(row?.n ?? 0);
+  return sql`(SELECT count(*) FROM sessions WHERE ${where})`;
 }
 
 /** One page of the list, newest first with pinned sessions on top (see the file header). */
@@ -232,12 +242,20 @@ export async function listSessionPage(
   const keyset = after
     ? sql` AND (pinned, updated_at, session_id) < (${after.pinned}, ${after.updated_at}, ${after.session_id})`
     : sql``;
-  // One after the other, not in parallel: the count is a lookup, and a second query at once
-  // would have the pool open a second connection for it.
-  const rows = await db.all(
-    sql`SELECT ${COLUMNS} FROM sessions WHERE ${where}${keyset} ${ORDER} LIMIT ${limit + 1}`,
+  // The page and both counts in one statement: each statement is a round trip to a database on
+  // another host, and the counts are lookups. A page past the end has no row to carry them.
+  const total = await countExpression(db, filter, where);
+  const archived = await countExpression(db, { archived: "only" });
+  const counts = sql`${total} AS page_total, ${archived} AS page_archived`;
+  const rows = await db.all<
+    Record<string, unknown> & { page_total: number; page_archived: number }
+  >(
+    sql`SELECT ${COLUMNS}, ${counts} FROM sessions WHERE ${where}${keyset} ${ORDER} LIMIT ${
+      limit + 1
+    }`,
   );
-  const n = await countSessions(db, filter, where);
+  const totals = rows[0] ??
+    await db.get<{ page_total: number; page_archived: number }>(sql`SELECT ${counts}`);
   const more = rows.length > limit;
   const sessions = (more ? rows.slice(0, limit) : rows).map(toCompact);
 
@@ -266,7 +284,8 @@ export async function listSessionPage(
         session_id: last.session_id,
       })
       : null,
-    count: n,
+    count: Number(totals?.page_total ?? 0),
+    archived_count: Number(totals?.page_archived ?? 0),
   };
 }
 

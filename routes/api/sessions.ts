@@ -25,12 +25,7 @@ export const handler: Handlers = {
     const filter = parseSessionFilter(params);
     const now = app.clock();
     const serverOffset = localUtcOffsetMinutes(now);
-    const common = {
-      // The archive's total (what archivedCount() in sessions.ts answers), read asynchronously.
-      archived_count: await countSessions(app.db, { archived: "only" }),
-      server_time: now,
-      server_tz: formatTzOffset(serverOffset),
-    };
+    const common = { server_time: now, server_tz: formatTzOffset(serverOffset) };
     const limitParam = params.get("limit");
     const cursor = params.get("cursor");
     if (limitParam === null && !cursor) {
@@ -43,6 +38,8 @@ export const handler: Handlers = {
         batches: () => allSessionsInBatches(app.db, filter),
       });
       return jsonEncodedListStream("sessions", all.chunks, {
+        // The archive's total (what archivedCount() in sessions.ts answers).
+        archived_count: await countSessions(app.db, { archived: "only" }),
         ...common,
         count: all.count,
         next_cursor: null,
@@ -66,6 +63,7 @@ export const handler: Handlers = {
     });
     return json({
       sessions: page.sessions,
+      archived_count: page.archived_count,
       ...common,
       count: page.count,
       next_cursor: page.next_cursor,

@@ -1,10 +1,10 @@
 // Benchmark: does a slow database stall one request or the whole server? Real servers started as
 // `deno task start` runs them, one per backend, in the same run:
 //   sqlite   — the embedded default;
-//   postgres — PostgreSQL reached through a proxy written here, as a database on another host:
-//              the hop through it (a JS relay, plus BENCH_DELAY_MS held each way, default 0)
-//              makes a `SELECT 1` round trip about 1 ms instead of 0.3 ms; the bench measures and
-//              prints that round trip.
+//   postgres — PostgreSQL reached through a proxy (./delaying_proxy.ts), as a database on
+//              another host: the hop through it (a relay, plus BENCH_DELAY_MS held each way,
+//              default 0.4) makes a `SELECT 1` round trip about 1 ms instead of 0.2 ms on a quiet
+//              machine; the bench measures and prints both round trips.
 // For each: SESSIONS sessions imported (titles and messages to search), then for LOAD_SECONDS
 // CLIENTS clients list (GET /api/sessions?limit=50) and search (GET /api/sessions/search) in a
 // loop while /health is sampled every 20 ms: requests/s, /health p50/p99 under load. Then, for
@@ -21,6 +21,7 @@ import { startFakeProvider } from "../fixtures/fake_provider.ts";
 import { type StartedServer, startFlags, startServer } from "../fixtures/start_server.ts";
 import { schemaForPath } from "../../lib/storage/postgres/pg_database.ts";
 import { percentile } from "./percentile.ts";
+import { startDelayingProxy } from "./delaying_proxy.ts";
 
 const DATABASE_URL = Deno.env.get("BENCH_DATABASE_URL") ??
   "postgres://postgres@127.0.0.1:5432/postgres";
@@ -28,97 +29,12 @@ const SESSIONS = Number(Deno.env.get("BENCH_SESSIONS") ?? 200);
 const CLIENTS = 4;
 const LOAD_SECONDS = Number(Deno.env.get("BENCH_LOAD_SECONDS") ?? 8);
 const HEALTH_EVERY_MS = 20;
-const DELAY_MS = Number(Deno.env.get("BENCH_DELAY_MS") ?? 0);
+const DELAY_MS = Number(Deno.env.get("BENCH_DELAY_MS") ?? 0.4);
 const STALL_MS = 4_000;
 const TARGET = { ratio: 0.4, healthP50Ms: 30, staticMs: 300 };
 
 Deno.env.delete("HERMES_DATABASE_URL");
 Deno.env.delete("HERMES_DATABASE_ISOLATE");
-
-/**
- * A TCP proxy to PostgreSQL that holds every chunk `delayMs` before passing it on (each way),
- * in order, and can stall: while stalled nothing is forwarded (the bytes wait, as behind a
- * database that stopped answering), then everything flows again.
- */
-function startDelayingProxy(target: { hostname: string; port: number }, delayMs: number) {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  let stalledUntil = 0;
-  const conns = new Set<Deno.Conn>();
-  const pipe = async (from: Deno.Conn, to: Deno.Conn) => {
-    // Each chunk is due delayMs after it arrived; a queue keeps the order.
-    const queue: Array<{ due: number; bytes: Uint8Array }> = [];
-    let writing = false;
-    const drain = async () => {
-      if (writing) return;
-      writing = true;
-      try {
-        while (queue.length) {
-          const wait = Math.max(queue[0].due, stalledUntil) - performance.now();
-          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-          if (Math.max(queue[0].due, stalledUntil) > performance.now()) continue;
-          const { bytes } = queue.shift()!;
-          for (let off = 0; off < bytes.length;) off += await to.write(bytes.subarray(off));
-        }
-      } catch {
-        /* the other side went away */
-      } finally {
-        writing = false;
-      }
-    };
-    const buf = new Uint8Array(64 * 1024);
-    try {
-      for (;;) {
-        const n = await from.read(buf);
-        if (n === null) break;
-        if (delayMs === 0 && stalledUntil <= performance.now() && !queue.length && !writing) {
-          // Nothing held and nothing ahead of it: pass it on now (no timer turn).
-          const bytes = buf.slice(0, n);
-          for (let off = 0; off < bytes.length;) off += await to.write(bytes.subarray(off));
-          continue;
-        }
-        queue.push({ due: performance.now() + delayMs, bytes: buf.slice(0, n) });
-        void drain();
-      }
-    } catch { /* closed */ }
-    while (queue.length || writing) await new Promise((r) => setTimeout(r, 5));
-    try {
-      // A promise: a connection already closed rejects it, which must not end the bench.
-      await to.closeWrite();
-    } catch { /* already closed */ }
-  };
-  (async () => {
-    for await (const client of listener) {
-      const server = await Deno.connect(target).catch(() => null);
-      if (!server) {
-        client.close();
-        continue;
-      }
-      conns.add(client).add(server);
-      Promise.all([pipe(client, server), pipe(server, client)]).finally(() => {
-        for (const c of [client, server]) {
-          conns.delete(c);
-          try {
-            c.close();
-          } catch { /* closed */ }
-        }
-      });
-    }
-  })().catch(() => {});
-  return {
-    port: (listener.addr as Deno.NetAddr).port,
-    stall(ms: number) {
-      stalledUntil = performance.now() + ms;
-    },
-    close() {
-      listener.close();
-      for (const c of conns) {
-        try {
-          c.close();
-        } catch { /* closed */ }
-      }
-    },
-  };
-}
 
 async function postJson(server: StartedServer, path: string, body: unknown): Promise<void> {
   const res = await fetch(`${server.base}${path}`, {

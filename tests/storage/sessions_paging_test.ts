@@ -189,6 +189,7 @@ Deno.test("GET /api/sessions filters on the server: project, no project, archive
     strictEqual((await get(app, "/api/sessions?archived=all&limit=2")).count, 3);
     const active = await get(app, "/api/sessions?limit=10");
     strictEqual(active.count, 2);
+    strictEqual(active.archived_count, 1, "a page carries the archive's total too");
     // Profiles (sessions.profile; NULL is the default profile).
     strictEqual((await get(app, "/api/sessions?limit=10&profile=default")).count, 2);
     await app.ctx.db.run(
@@ -204,6 +205,17 @@ Deno.test("GET /api/sessions filters on the server: project, no project, archive
     assertEquals(ids(await get(app, "/api/sessions?limit=10&tasks=0")), [inP.session_id]);
     assertEquals(ids(await get(app, "/api/sessions?tasks=only")), [loose.session_id]);
     strictEqual((await get(app, "/api/sessions?limit=10&tasks=1")).count, 2);
+    // The counts ride in the page's own statement; a page past the end has no row to carry them.
+    // The task session is the newest: past it, the task-only list has nothing left.
+    const first = await get(app, "/api/sessions?limit=1&tasks=1");
+    strictEqual(first.sessions[0].session_id, loose.session_id);
+    const past = await get(
+      app,
+      `/api/sessions?limit=1&tasks=only&cursor=${encodeURIComponent(first.next_cursor!)}`,
+    );
+    strictEqual(past.sessions.length, 0);
+    strictEqual(past.count, 1);
+    strictEqual(past.archived_count, 1);
 
     for (
       const bad of ["archived=maybe", "limit=0", "limit=501", "limit=ten", "cursor=%%%", "tasks=x"]
