@@ -223,6 +223,28 @@ export async function waitForIslands(page: Page): Promise<void> {
   );
 }
 
+/** Load `href` in `page` and resolve once its islands have hydrated. */
+export async function gotoHydrated(page: Page, href: string): Promise<void> {
+  await page.goto(href);
+  await waitForIslands(page);
+}
+
+/**
+ * Extra screenshots for review, `<name>-light.png` and `<name>-dark.png` in `dir`, taken only
+ * when `dir` exists (a reviewer makes it). The theme changes for the page alone, unsaved.
+ */
+export async function screenshotThemes(page: Page, dir: string, name: string): Promise<void> {
+  if (!(await Deno.stat(dir).catch(() => null))) return;
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((theme) =>
+      globalThis.dispatchEvent(
+        new CustomEvent("hermes:theme-change", { detail: { theme, persist: false } }),
+      ), theme);
+    await page.locator(`html[data-theme="${theme}"]`).waitFor({ state: "attached" });
+    await page.screenshot({ path: join(dir, `${name}-${theme}.png`), animations: "disabled" });
+  }
+}
+
 /**
  * A browser test: ignored, with its reason printed, when Chromium is not installed or when
  * `missing` names something else it needs. The resource and op sanitizers are off: the file's

@@ -3,8 +3,11 @@
 // message while the answer grew below the composer), and when they read further up, "Jump to
 // latest" stays offered after the run ended until they are back at the end.
 import { ok, strictEqual } from "node:assert/strict";
-import { browserTest, type Page } from "./browser.ts";
-import { transcriptFixture } from "./transcript_harness.ts";
+import { browserTest, type Page, screenshotThemes } from "./browser.ts";
+import { withTranscriptFixture } from "./transcript_harness.ts";
+
+/** Extra screenshots for review, light and dark, go here when the folder exists. */
+const SHOTS = "/tmp/shots_follow";
 
 /** The last line of the newest answer and the composer, as the person sees them. */
 function lastLineAndComposer(page: Page) {
@@ -15,20 +18,6 @@ function lastLineAndComposer(page: Page) {
     const view = document.querySelector(".transcript")!.getBoundingClientRect();
     return { lineTop: line.top, lineBottom: line.bottom, dockTop: dock.top, viewTop: view.top };
   });
-}
-
-/** Extra screenshots for review, light and dark, when /tmp/shots_follow exists. */
-async function shoot(page: Page, name: string): Promise<void> {
-  const dir = "/tmp/shots_follow";
-  if (!(await Deno.stat(dir).catch(() => null))) return;
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((theme) =>
-      globalThis.dispatchEvent(
-        new CustomEvent("hermes:theme-change", { detail: { theme, persist: false } }),
-      ), theme);
-    await page.locator(`html[data-theme="${theme}"]`).waitFor({ state: "attached" });
-    await page.screenshot({ path: `${dir}/${name}-${theme}.png`, animations: "disabled" });
-  }
 }
 
 const distanceFromEnd = (page: Page) =>
@@ -42,9 +31,8 @@ browserTest(
   "a finished long answer ends above the composer, on a desktop and a phone",
   async () => {
     for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
-      const f = await transcriptFixture(size);
-      const { page, h } = f;
-      try {
+      await withTranscriptFixture(size, async (f) => {
+        const { page, h } = f;
         await Deno.writeTextFile(`${h.workspace}/notes.txt`, "hello\n");
         await f.open();
         h.fake.enqueue({ text: "an earlier answer\n\n".repeat(40) });
@@ -74,11 +62,9 @@ browserTest(
         ok(box.lineTop >= box.viewTop, `the last line is in view (top ${box.lineTop})`);
         strictEqual(await page.locator("[data-jump-latest]").count(), 0, "no button at the end");
         await f.browser.screenshot(page, `follow-end-${size.width}`);
-        await shoot(page, `follow-end-${size.width}`);
+        await screenshotThemes(page, SHOTS, `follow-end-${size.width}`);
         f.browser.assertNoErrors();
-      } finally {
-        await f.close();
-      }
+      });
     }
   },
 );
@@ -86,9 +72,8 @@ browserTest(
 browserTest(
   "Jump to latest stays offered after the run ended, until the end is reached",
   async () => {
-    const f = await transcriptFixture({ width: 1280, height: 800 });
-    const { page, h } = f;
-    try {
+    await withTranscriptFixture({ width: 1280, height: 800 }, async (f) => {
+      const { page, h } = f;
       await f.open();
       let release = () => {};
       h.fake.enqueue({ text: "an earlier answer\n\n".repeat(40) }, {
@@ -118,8 +103,6 @@ browserTest(
       const box = await lastLineAndComposer(page);
       ok(box.lineBottom <= box.dockTop + 0.5, "the answer's last line is above the composer");
       f.browser.assertNoErrors();
-    } finally {
-      await f.close();
-    }
+    });
   },
 );

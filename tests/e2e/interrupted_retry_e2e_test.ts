@@ -6,28 +6,15 @@
 // phone, go to the run's screenshot dir (and /tmp/shots_follow when it exists).
 import { ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import { browserTest, type Page, waitForIslands } from "./browser.ts";
-import { transcriptFixture } from "./transcript_harness.ts";
+import { browserTest, screenshotThemes, waitForIslands } from "./browser.ts";
+import { withTranscriptFixture } from "./transcript_harness.ts";
 import type { ScriptedResponse, ScriptedToolCall } from "../fixtures/fake_provider.ts";
 
 const SHOTS = "/tmp/shots_follow";
 
-async function shoot(page: Page, name: string): Promise<void> {
-  if (!(await Deno.stat(SHOTS).catch(() => null))) return;
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((theme) =>
-      globalThis.dispatchEvent(
-        new CustomEvent("hermes:theme-change", { detail: { theme, persist: false } }),
-      ), theme);
-    await page.locator(`html[data-theme="${theme}"]`).waitFor({ state: "attached" });
-    await page.screenshot({ path: join(SHOTS, `${name}-${theme}.png`), animations: "disabled" });
-  }
-}
-
 browserTest("an interrupted turn offers Retry, which runs its message again", async () => {
-  const f = await transcriptFixture({ width: 1280, height: 800 });
-  const { page, h } = f;
-  try {
+  await withTranscriptFixture({ width: 1280, height: 800 }, async (f) => {
+    const { page, h } = f;
     await f.open();
     h.fake.enqueue({ text: "A first part of the answer that the restart cuts. ", hang: 3 });
     await f.send("explain the plan");
@@ -43,7 +30,7 @@ browserTest("an interrupted turn offers Retry, which runs its message again", as
     await f.browser.screenshot(page, "interrupted-retry");
     for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
       await page.setViewportSize(size);
-      await shoot(page, `interrupted-retry-${size.width}`);
+      await screenshotThemes(page, SHOTS, `interrupted-retry-${size.width}`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
 
@@ -67,15 +54,12 @@ browserTest("an interrupted turn offers Retry, which runs its message again", as
       "Retry sent the turn's user message",
     );
     f.browser.assertNoErrors();
-  } finally {
-    await f.close();
-  }
+  });
 });
 
 browserTest("Roll back this turn is offered only for a turn that changed files", async () => {
-  const f = await transcriptFixture({ width: 1280, height: 900 });
-  const { page, h } = f;
-  try {
+  await withTranscriptFixture({ width: 1280, height: 900 }, async (f) => {
+    const { page, h } = f;
     await f.open();
     const turnWith = (command: ScriptedToolCall, answer: string): ScriptedResponse[] => [
       { toolCalls: [command] },
@@ -118,7 +102,5 @@ browserTest("Roll back this turn is offered only for a turn that changed files",
     await waitForIslands(page);
     strictEqual(JSON.stringify(await offered()), "[false,false,true]", "after a reload");
     f.browser.assertNoErrors();
-  } finally {
-    await f.close();
-  }
+  });
 });

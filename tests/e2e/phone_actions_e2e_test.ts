@@ -5,34 +5,21 @@
 // their own direction on an Arabic page (brackets in order). Screenshots: /tmp/shots_phone/.
 import { deepStrictEqual, ok as assert, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { appendMessages } from "../../lib/sessions/messages.ts";
+import type { Page } from "playwright-core";
 import { createSession } from "../../lib/sessions/sessions.ts";
-import { browserTest, waitForIslands, withAppInBrowser } from "./browser.ts";
+import { browserTest, gotoHydrated, withAppInBrowser } from "./browser.ts";
 import type { TestApp } from "../helpers.ts";
+import { loadAxe } from "./axe.ts";
+import { onPhone } from "./phone.ts";
+import { seedChat, toolCallMessage } from "./seed.ts";
 
 const SHOTS = "/tmp/shots_phone";
-const AXE_SOURCE = await Deno.readTextFile(
-  new URL("../../node_modules/axe-core/axe.min.js", import.meta.url),
-);
 
 /** A chat of three settled turns, the first with a tool call whose arguments end in a bracket. */
-async function seedChat(app: TestApp): Promise<string> {
-  const { session_id } = await createSession(app.ctx.db, app.ctx.clock, {
-    workspace: app.workspace,
-    title: "Three turns",
-  });
-  await appendMessages(app.ctx.db, app.ctx.clock, session_id, [
+function threeTurns(app: TestApp): Promise<string> {
+  return seedChat(app, "Three turns", [
     { role: "user", content: "Read the upload handler (lib/upload.ts)" },
-    {
-      role: "assistant",
-      content: "",
-      tool_calls: [{
-        id: "c1",
-        type: "function",
-        function: { name: "read_file", arguments: '{"path":"lib/upload.ts"}' },
-      }],
-    },
+    toolCallMessage("c1", "read_file", '{"path":"lib/upload.ts"}'),
     { role: "tool", tool_call_id: "c1", content: "export function saveUpload() {}" },
     { role: "assistant", content: "It names files with `Date.now()`." },
     { role: "user", content: "Why does that collide?" },
@@ -40,27 +27,6 @@ async function seedChat(app: TestApp): Promise<string> {
     { role: "user", content: "Fix it." },
     { role: "assistant", content: "Done: a `-N` suffix until the name is free." },
   ]);
-  return session_id;
-}
-
-/** A phone's context: touch, mobile viewport, high-DPI; console errors land in `errors`. */
-async function phoneContext(
-  context: BrowserContext,
-  errors: string[],
-  size = { width: 390, height: 844 },
-): Promise<BrowserContext> {
-  const phone = await context.browser()!.newContext({
-    viewport: size,
-    hasTouch: true,
-    isMobile: true,
-    deviceScaleFactor: 2,
-    serviceWorkers: "block",
-  });
-  phone.on("page", (page) => {
-    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-    page.on("pageerror", (e) => errors.push(e.message));
-  });
-  return phone;
 }
 
 /** The row's rendered height: 1 px or less while it is put away. */
@@ -75,18 +41,15 @@ async function shot(page: Page, name: string): Promise<void> {
 
 browserTest("phone: message actions stay out of the way until a tap or focus", async () => {
   await withAppInBrowser({}, async ({ app, url, browser }) => {
-    const sid = await seedChat(app);
+    const sid = await threeTurns(app);
     const errors: string[] = [];
-    const phone = await phoneContext(browser.context, errors);
-    try {
-      const page = await phone.newPage();
+    await onPhone(browser, errors, async (page) => {
       strictEqual(
         await page.evaluate(() => matchMedia("(hover: none) and (pointer: coarse)").matches),
         true,
         "the context reports a touch screen",
       );
-      await page.goto(`${url}/?session=${sid}`);
-      await waitForIslands(page);
+      await gotoHydrated(page, `${url}/?session=${sid}`);
       const turns = page.locator("#transcript-history .turn");
       strictEqual(await turns.count(), 3);
       const userRow = (i: number) => `#transcript-history .turn >> nth=${i} >> .msg-actions-user`;
@@ -133,9 +96,7 @@ browserTest("phone: message actions stay out of the way until a tap or focus", a
       await page.locator(`${userRow(2)} [data-action="edit-user"]`).focus();
       assert(await rowHeight(page, userRow(2)) >= 24, "a focused row shows");
       deepStrictEqual(errors, []);
-    } finally {
-      await phone.close();
-    }
+    });
   });
 });
 
@@ -159,11 +120,8 @@ browserTest("phone: the composer's chips keep readable labels", async () => {
   await withAppInBrowser({}, async ({ app, url, browser }) => {
     const sid = await crowdedChat(app);
     const errors: string[] = [];
-    const phone = await phoneContext(browser.context, errors);
-    try {
-      const page = await phone.newPage();
-      await page.goto(`${url}/?session=${sid}`);
-      await waitForIslands(page);
+    await onPhone(browser, errors, async (page) => {
+      await gotoHydrated(page, `${url}/?session=${sid}`);
       await page.locator("#composer-input").fill("hello");
       const chips = await page.locator(".composer-chip .chip-label").evaluateAll((els) =>
         els.map((el) => {
@@ -186,34 +144,26 @@ browserTest("phone: the composer's chips keep readable labels", async () => {
       assert(send.x + send.width <= 390 && send.y + send.height <= 844, "Send on screen");
       await shot(page, "phone-composer-chips");
       deepStrictEqual(errors, []);
-    } finally {
-      await phone.close();
-    }
+    });
   });
 });
 
 browserTest("touch screens show no keyboard hint (phone and tablet)", async () => {
   await withAppInBrowser({}, async ({ app, url, browser }) => {
-    const sid = await seedChat(app);
+    const sid = await threeTurns(app);
     const errors: string[] = [];
     for (const size of [{ width: 390, height: 844 }, { width: 820, height: 1180 }]) {
-      const phone = await phoneContext(browser.context, errors, size);
-      try {
-        const page = await phone.newPage();
-        await page.goto(`${url}/?session=${sid}`);
-        await waitForIslands(page);
+      await onPhone(browser, errors, async (page) => {
+        await gotoHydrated(page, `${url}/?session=${sid}`);
         const hint = await page.locator(".composer-hint").evaluate((el) =>
           (el as HTMLElement).innerText.trim()
         );
         assert(!/enter/i.test(hint), `a keyboard hint at ${size.width} px: "${hint}"`);
-      } finally {
-        await phone.close();
-      }
+      }, size);
     }
     // A desktop with a keyboard keeps it.
     const page = await browser.newPage({ width: 1280, height: 800 });
-    await page.goto(`${url}/?session=${sid}`);
-    await waitForIslands(page);
+    await gotoHydrated(page, `${url}/?session=${sid}`);
     assert(/enter/i.test(await page.locator(".composer-hint").innerText()), "desktop hint");
     deepStrictEqual(errors, []);
     browser.assertNoErrors();
@@ -222,14 +172,7 @@ browserTest("touch screens show no keyboard hint (phone and tablet)", async () =
 
 /** axe-core's `target-size` rule (WCAG 2.5.8) on the page, as "rule: element" lines. */
 async function targetSizeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in globalThis))) {
-    const cdp = await page.context().newCDPSession(page);
-    try {
-      await cdp.send("Runtime.evaluate", { expression: AXE_SOURCE });
-    } finally {
-      await cdp.detach();
-    }
-  }
+  await loadAxe(page);
   return await page.evaluate(async () => {
     // deno-lint-ignore no-explicit-any
     const axe = (globalThis as any).axe;
@@ -246,13 +189,10 @@ browserTest(
   "phone: every target of the transcript is 24×24 px or more (axe target-size)",
   async () => {
     await withAppInBrowser({}, async ({ app, url, browser }) => {
-      const sid = await seedChat(app);
+      const sid = await threeTurns(app);
       const errors: string[] = [];
-      const phone = await phoneContext(browser.context, errors);
-      try {
-        const page = await phone.newPage();
-        await page.goto(`${url}/?session=${sid}`);
-        await waitForIslands(page);
+      await onPhone(browser, errors, async (page) => {
+        await gotoHydrated(page, `${url}/?session=${sid}`);
         deepStrictEqual(await targetSizeViolations(page), [], "as the page opens");
         // Each user row out in turn, its "Sent …" control before and after its time is filled.
         for (const i of [0, 1, 2]) {
@@ -266,9 +206,7 @@ browserTest(
           deepStrictEqual(await targetSizeViolations(page), [], `user row ${i} out`);
         }
         deepStrictEqual(errors, []);
-      } finally {
-        await phone.close();
-      }
+      });
     });
   },
 );
@@ -278,10 +216,9 @@ browserTest(
   async () => {
     await withAppInBrowser({}, async ({ app, url, browser }) => {
       strictEqual((await app.call("POST", "/api/settings", { language: "ar" })).status, 200);
-      const sid = await seedChat(app);
+      const sid = await threeTurns(app);
       const page = await browser.newPage({ width: 1280, height: 860 });
-      await page.goto(`${url}/?session=${sid}`);
-      await waitForIslands(page);
+      await gotoHydrated(page, `${url}/?session=${sid}`);
       strictEqual(await page.evaluate(() => document.documentElement.dir), "rtl");
       const first = page.locator("#transcript-history .turn").first();
       await first.locator("details.activity > summary").click();

@@ -1,10 +1,11 @@
 // A lived-in console for UI tests and screenshots: projects in their colours and sessions
 // spread over Pinned / Today / Yesterday / This week / Older, one with a short transcript.
-// Times are relative to `now` so groups are deterministic for any clock.
+// Times are relative to `now` so groups are deterministic for any clock. Also a lone chat from
+// a list of messages, for tests that need only that.
 import type { Db } from "../../lib/storage/db.ts";
 import { createSession, moveSession, pinSession } from "../../lib/sessions/sessions.ts";
 import { createProject } from "../../lib/sessions/projects.ts";
-import { appendMessages } from "../../lib/sessions/messages.ts";
+import { appendMessages, type NewMessage } from "../../lib/sessions/messages.ts";
 import type { TestApp } from "../helpers.ts";
 
 const HOUR = 3600;
@@ -119,4 +120,27 @@ export async function seedConsole(
 export async function seedApp(app: TestApp, opts: { dark?: boolean } = {}): Promise<SeededConsole> {
   if (opts.dark) await app.call("POST", "/api/settings", { theme: "dark" });
   return await seedConsole(app.ctx.db, app.ctx.clock(), app.workspace);
+}
+
+/** One chat titled `title` in the test app's workspace holding `messages`; returns its id. */
+export async function seedChat(
+  app: TestApp,
+  title: string,
+  messages: NewMessage[],
+): Promise<string> {
+  const { session_id } = await createSession(app.ctx.db, app.ctx.clock, {
+    workspace: app.workspace,
+    title,
+  });
+  await appendMessages(app.ctx.db, app.ctx.clock, session_id, messages);
+  return session_id;
+}
+
+/** An assistant message with no prose that calls `name` with `args` (a JSON string) as `id`. */
+export function toolCallMessage(id: string, name: string, args: string): NewMessage {
+  return {
+    role: "assistant",
+    content: "",
+    tool_calls: [{ id, type: "function", function: { name, arguments: args } }],
+  };
 }

@@ -6,32 +6,18 @@
 import { ok, strictEqual } from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserTest, ensureIslandsBuilt, launchBrowser, withAppInBrowser } from "./browser.ts";
-import { appendMessages } from "../../lib/sessions/messages.ts";
-import { createSession } from "../../lib/sessions/sessions.ts";
 import { createTestApp, serveTestApp, type TestApp } from "../helpers.ts";
+import { seedChat, toolCallMessage } from "./seed.ts";
 
 const PASSWORD = "correct horse battery staple";
 
-async function seed(app: TestApp): Promise<string> {
-  const { session_id } = await createSession(app.ctx.db, app.ctx.clock, {
-    workspace: app.workspace,
-    title: "Shared plan",
-  });
-  await appendMessages(app.ctx.db, app.ctx.clock, session_id, [
+function seed(app: TestApp): Promise<string> {
+  return seedChat(app, "Shared plan", [
     { role: "user", content: "What is the plan?" },
-    {
-      role: "assistant",
-      content: "",
-      tool_calls: [{
-        id: "c1",
-        type: "function",
-        function: { name: "terminal", arguments: JSON.stringify({ command: "cat notes" }) },
-      }],
-    },
+    toolCallMessage("c1", "terminal", JSON.stringify({ command: "cat notes" })),
     { role: "tool", tool_call_id: "c1", content: "HIDDEN_TOOL_OUTPUT" },
     { role: "assistant", content: "The plan has **three** steps." },
   ]);
-  return session_id;
 }
 
 async function signIn(page: Page, url: string): Promise<void> {

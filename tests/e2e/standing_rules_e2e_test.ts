@@ -7,6 +7,7 @@ import { ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { browserTest, type Page } from "./browser.ts";
 import { openToolCard, transcriptFixture } from "./transcript_harness.ts";
+import { loadAxe } from "./axe.ts";
 
 const terminal = (command: string) => ({ name: "terminal", args: { command } });
 
@@ -23,20 +24,9 @@ async function textOf(page: Page, selector: string): Promise<string> {
   );
 }
 
-const AXE_SOURCE = await Deno.readTextFile(
-  new URL("../../node_modules/axe-core/axe.min.js", import.meta.url),
-);
-
 /** axe-core's serious and critical findings inside `selector` (names, roles, contrast). */
 async function axeFindings(page: Page, selector: string): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in globalThis))) {
-    const cdp = await page.context().newCDPSession(page);
-    try {
-      await cdp.send("Runtime.evaluate", { expression: AXE_SOURCE });
-    } finally {
-      await cdp.detach();
-    }
-  }
+  await loadAxe(page);
   return await page.evaluate(async (sel) => {
     // deno-lint-ignore no-explicit-any
     const res = await (globalThis as any).axe.run(sel, { resultTypes: ["violations"] });

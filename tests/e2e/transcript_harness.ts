@@ -78,6 +78,19 @@ export async function transcriptFixture(
   };
 }
 
+/** Run `fn` on a fresh `transcriptFixture(opts)`, closed after whatever happens. */
+export async function withTranscriptFixture(
+  opts: HarnessOptions & { width?: number; height?: number },
+  fn: (f: TranscriptFixture) => Promise<void>,
+): Promise<void> {
+  const f = await transcriptFixture(opts);
+  try {
+    await fn(f);
+  } finally {
+    await f.close();
+  }
+}
+
 /**
  * Open `turn`'s Activity row and the card of its `tool` call as a script would: a click can
  * race the settled turn's re-render, and on a phone the composer dock covers the row's edge.

@@ -4,15 +4,10 @@
 // focus back to the toggle. At 1280 px it stays docked. Screenshots: /tmp/shots_phone/.
 import { ok as assert, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  browserTest,
-  ensureIslandsBuilt,
-  launchBrowser,
-  type Page,
-  waitForIslands,
-} from "./browser.ts";
+import { browserTest, gotoHydrated, type Page } from "./browser.ts";
 import { createTestApp, serveTestApp } from "../helpers.ts";
 import { seedApp } from "./seed.ts";
+import { launchZoomBrowser } from "./zoom.ts";
 
 const SHOTS = "/tmp/shots_phone";
 
@@ -35,18 +30,15 @@ const focusInSidebar = (page: Page) =>
 browserTest(
   "200% zoom: the sidebar is a drawer (toggle, Escape, click outside, focus)",
   async () => {
-    await ensureIslandsBuilt();
-    await Deno.mkdir(SHOTS, { recursive: true });
+    const browser = await launchZoomBrowser(SHOTS);
     const app = await createTestApp();
     const server = serveTestApp(app);
-    const browser = await launchBrowser({ deviceScaleFactor: 2 });
     try {
       const seeded = await seedApp(app);
       for (const theme of ["light", "dark"] as const) {
         await app.call("POST", "/api/settings", { theme });
         const page = await browser.newPage({ width: 720, height: 450 });
-        await page.goto(`${server.url}/?session=${seeded.withTranscript}`);
-        await waitForIslands(page);
+        await gotoHydrated(page, `${server.url}/?session=${seeded.withTranscript}`);
         strictEqual(await page.evaluate(() => devicePixelRatio), 2);
 
         // The conversation has the whole width; the sidebar waits off screen.
@@ -89,8 +81,7 @@ browserTest(
 
       // A wide window keeps the docked sidebar and no drawer toggle.
       const wide = await browser.newPage({ width: 1280, height: 800 });
-      await wide.goto(`${server.url}/?session=${seeded.withTranscript}`);
-      await waitForIslands(wide);
+      await gotoHydrated(wide, `${server.url}/?session=${seeded.withTranscript}`);
       const docked = await sidebarBox(wide);
       assert(docked.shown && docked.left === 0, "docked at 1280 px");
       strictEqual(await wide.locator(".topbar-drawer-btn").isVisible(), false);

@@ -8,15 +8,10 @@
 // can be seen and reached. Screenshots go to /tmp/hermes-screenshots-zoom/.
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
-import {
-  browserTest,
-  ensureIslandsBuilt,
-  launchBrowser,
-  type Page,
-  waitForIslands,
-} from "./browser.ts";
+import { browserTest, gotoHydrated, type Page } from "./browser.ts";
 import { startHarness } from "../fixtures/engine_harness.ts";
 import { seedConsole } from "./seed.ts";
+import { launchZoomBrowser } from "./zoom.ts";
 
 const SHOTS = "/tmp/hermes-screenshots-zoom";
 
@@ -122,10 +117,8 @@ const terminal = (command: string) => ({ name: "terminal", args: { command } });
 browserTest(
   "zoom 200% and large text: composer, top bar, sidebar, Control Center, approval card fit",
   async () => {
-    await ensureIslandsBuilt();
-    await Deno.mkdir(SHOTS, { recursive: true });
+    const browser = await launchZoomBrowser(SHOTS);
     const h = await startHarness();
-    const browser = await launchBrowser({ deviceScaleFactor: 2 });
     try {
       await h.call("POST", "/api/settings", { theme: "dark" });
       const seeded = await seedConsole(h.app.ctx.db, h.app.ctx.clock(), h.workspace);
@@ -145,8 +138,7 @@ browserTest(
           const report = (where: string, list: string[]) =>
             problems.push(...list.map((p) => `[${tag}] ${where}: ${p}`));
           await page.setViewportSize({ width: c.width, height: c.height });
-          await page.goto(`${h.url}/?session=${seeded.withTranscript}`);
-          await waitForIslands(page);
+          await gotoHydrated(page, `${h.url}/?session=${seeded.withTranscript}`);
           strictEqual(
             await page.evaluate(() => document.documentElement.dataset.fontSize ?? "default"),
             fontSize,
@@ -276,8 +268,7 @@ browserTest(
 
           // An approval card from the fake provider: every button seen and reachable.
           const sid = await h.newSession();
-          await page.goto(`${h.url}/?session=${sid}`);
-          await waitForIslands(page);
+          await gotoHydrated(page, `${h.url}/?session=${sid}`);
           await h.fake.enqueue({ toolCalls: [terminal("rm -rf build/")] }, { text: "Kept it." });
           await page.locator("#composer-input").fill("Clean the build folder");
           await page.keyboard.press("Enter");
