@@ -446,6 +446,12 @@ export function undoLastTurn(
   id: string,
 ): Promise<{ session: SessionRow; removed: number; text: string | null }> {
   return db.transaction(async (tx) => {
+    // Read, then cut: on PostgreSQL the row lock makes a concurrent undo (or a run's claim) wait
+    // for this commit and then see what it left (SQLite's one connection runs one transaction at
+    // a time already). Two undos at once remove two turns, as two clicks would one after another.
+    if (tx.backend === "postgres") {
+      await tx.run(sql`SELECT 1 FROM sessions WHERE session_id = ${id} FOR UPDATE`);
+    }
     refuseWhileStreaming(await getSession(tx, id), "undo the last turn of");
     const last = await tx.get<{ idx: number; content: string }>(
       sql`SELECT idx, content FROM messages WHERE session_id = ${id} AND role = 'user'

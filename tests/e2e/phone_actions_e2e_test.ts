@@ -254,7 +254,11 @@ browserTest(
         json.open < 24 && json.close < 24,
         `the tool's brackets start their lines on the left: ${JSON.stringify(json)}`,
       );
-      const said = await first.locator(".msg-user-bubble").evaluate(brackets, ["(", ")"]);
+      // The bubble's text sits in .msg-user-text (rendered as markdown when that setting is on).
+      const said = await first.locator(".msg-user-bubble .msg-user-text").evaluate(brackets, [
+        "(",
+        ")",
+      ]);
       assert(said.open < said.close, `the user's "(…)" reads in order: ${JSON.stringify(said)}`);
       await shot(page, "rtl-tool-preview");
       browser.assertNoErrors();

@@ -618,6 +618,24 @@ Deno.test("POST /api/session/undo drops the last user turn and returns its text"
     );
   }));
 
+Deno.test("two undos at once remove two turns: each reads what the other left", () =>
+  withApp(async (app) => {
+    const s = await newSession(app);
+    for (const text of ["one", "two", "three"]) await addTurn(app, s.session_id, text);
+    const undo = () =>
+      app.call<{ text: string; removed_count: number }>("POST", "/api/session/undo", {
+        session_id: s.session_id,
+      });
+    const answers = await Promise.all([undo(), undo()]);
+    assertEquals(answers.map((a) => a.body.text).sort(), ["three", "two"]);
+    assertEquals(answers.map((a) => a.body.removed_count), [2, 2]);
+    const left = await app.call<{ session: Session }>(
+      "GET",
+      `/api/session?session_id=${s.session_id}`,
+    );
+    assertEquals(left.body.session.messages!.map((m) => m.content), ["one", "re: one"]);
+  }));
+
 Deno.test("GET /api/sessions/search finds titles and message text with a preview", () =>
   withApp(async (app) => {
     const a = await newSession(app);
