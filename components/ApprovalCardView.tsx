@@ -1,14 +1,18 @@
 // A command waiting for the user's approval: prominent on purpose (DESIGN.md lets states that
 // need action stand out). The command in mono, why it needs approval, how many are queued, and
 // the four answers of POST /api/approval/respond — Enter allows once. A card whose approval was
-// already answered elsewhere (409) asks its owner to refresh instead of dead-ending. Loaded on
-// the first approval a page shows (components/ApprovalCard.tsx), not with the page.
+// already answered elsewhere (409) asks its owner to refresh instead of dead-ending. While the page
+// cannot reach its server (lib/browser/connection_status.ts) every answer is disabled and the card
+// says so; they come back with the connection. Loaded on the first approval a page shows
+// (components/ApprovalCard.tsx), not with the page.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../lib/browser/api_client.ts";
 import type { ApprovalEventData } from "../lib/shared/chat_events.ts";
 import { Icon } from "./Icon.tsx";
 import { AlwaysCategory } from "./ApprovalScopeChoice.tsx";
 import { t } from "../lib/i18n/t.ts";
+import { onHermesEvent } from "../lib/shared/ui_events.ts";
+import { pageReach } from "../lib/browser/connection_status.ts";
 
 export type ApprovalChoice = "once" | "session" | "always" | "deny";
 
@@ -98,10 +102,34 @@ function useCardFocus(
   }, []);
 }
 
+/** Opening the reason focuses its field; backing out of it puts focus back on "Deny…". */
+function useDenyFocus(
+  denying: boolean,
+  reasonField: { current: HTMLInputElement | null },
+  denyOpen: { current: HTMLButtonElement | null },
+): void {
+  const wasDenying = useRef(false);
+  useEffect(() => {
+    if (denying) reasonField.current?.focus();
+    else if (wasDenying.current) denyOpen.current?.focus();
+    wasDenying.current = denying;
+  }, [denying]);
+}
+
+/** Whether the page reaches its server, following `hermes:connection`. */
+function useOnline(): boolean {
+  const [online, setOnline] = useState(() => pageReach() === "online");
+  useEffect(() => onHermesEvent("hermes:connection", (d) => setOnline(d.online)), []);
+  return online;
+}
+
 export function ApprovalCardView(
   { sessionId, approval, pendingCount, onSettled }: ApprovalCardProps,
 ) {
   const [busy, setBusy] = useState<ApprovalChoice | null>(null);
+  const online = useOnline();
+  // Offline, an answer could not be sent: nothing pretends it can be.
+  const locked = !!busy || !online;
   const [denying, setDenying] = useState(false);
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -110,16 +138,10 @@ export function ApprovalCardView(
   const denyOpen = useRef<HTMLButtonElement>(null);
   const card = useRef<HTMLElement>(null);
   useCardFocus(card, allow, approval.approval_id);
-  const wasDenying = useRef(false);
-  useEffect(() => {
-    if (denying) reasonField.current?.focus();
-    // Backing out of the reason puts focus back on "Deny…".
-    else if (wasDenying.current) denyOpen.current?.focus();
-    wasDenying.current = denying;
-  }, [denying]);
+  useDenyFocus(denying, reasonField, denyOpen);
 
   async function respond(choice: ApprovalChoice, scope?: "command" | "pattern") {
-    if (busy) return;
+    if (locked) return;
     setBusy(choice);
     setError(null);
     try {
@@ -148,6 +170,7 @@ export function ApprovalCardView(
       aria-labelledby={`approval-title-${approval.approval_id}`}
       aria-describedby={`approval-desc-${approval.approval_id}`}
       data-approval-id={approval.approval_id}
+      data-offline={online ? undefined : ""}
       onKeyDown={(e) => {
         // Enter on a button is that button's own answer (Deny… must not allow once).
         if (
@@ -196,7 +219,7 @@ export function ApprovalCardView(
               value={reason}
               onInput={(e) => setReason(e.currentTarget.value)}
             />
-            <button type="submit" class="btn btn-danger-quiet" data-choice="deny" disabled={!!busy}>
+            <button type="submit" class="btn btn-danger-quiet" data-choice="deny" disabled={locked}>
               {t("approvals.deny")}
             </button>
             <button type="button" class="btn btn-quiet" onClick={() => setDenying(false)}>
@@ -213,7 +236,7 @@ export function ApprovalCardView(
                 type="button"
                 class={a.primary ? "btn btn-primary" : "btn"}
                 data-choice={a.choice}
-                disabled={!!busy}
+                disabled={locked}
                 title={a.titleKey ? t(a.titleKey) : undefined}
                 onClick={() => respond(a.choice, a.scope)}
               >
@@ -228,7 +251,7 @@ export function ApprovalCardView(
             ))}
             <AlwaysCategory
               keys={approval.pattern_keys ?? [approval.pattern_key]}
-              disabled={!!busy}
+              disabled={locked}
               onClick={() => respond("always", "pattern")}
             />
             <button
@@ -236,13 +259,14 @@ export function ApprovalCardView(
               type="button"
               class="btn btn-danger-quiet"
               data-choice="deny-open"
-              disabled={!!busy}
+              disabled={locked}
               onClick={() => setDenying(true)}
             >
               {t("approvals.denyOpen")}
             </button>
           </div>
         )}
+      {online ? null : <p class="approval-offline">{t("approvals.offline")}</p>}
       {error ? <p class="card-error" role="alert">{error}</p> : null}
     </section>
   );

@@ -3,7 +3,7 @@
 // per chat and per turn in localStorage and read as the island hydrates, so switching chats or
 // reloading shows each turn the way it was left. Failures and approvals are never only in
 // here: the turn repeats them outside (components/TurnView.tsx).
-import { useLayoutEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { activitySummary, type TodoItem, type ToolView } from "../lib/shared/transcript_model.ts";
 import { ToolCard } from "../components/ToolCard.tsx";
 import { ActivitySteps } from "../components/ActivitySteps.tsx";
@@ -13,6 +13,8 @@ import type { ActivityStep } from "../lib/shared/transcript_order.ts";
 import { RollbackButton } from "../components/RollbackButton.tsx";
 import { offersTurnRollback } from "../lib/shared/turn_rollback.ts";
 import { t } from "../lib/i18n/t.ts";
+import { onHermesEvent } from "../lib/shared/ui_events.ts";
+import { type IslandDisplay, islandDisplay } from "../lib/browser/transcript_display.ts";
 
 export interface ActivityGroupProps {
   sessionId: string;
@@ -34,21 +36,37 @@ export function activityStorageKey(sessionId: string, turnKey: string): string {
   return `hermes:activity:${sessionId}:${turnKey}`;
 }
 
-/** Whether the user left this turn's activity open (false when storage is unavailable). */
-export function readActivityOpen(sessionId: string, turnKey: string): boolean {
+/**
+ * Whether the user left this turn's activity open: `byDefault` unless they chose otherwise
+ * (and it, too, when storage is unavailable).
+ */
+export function readActivityOpen(sessionId: string, turnKey: string, byDefault = false): boolean {
   try {
-    return globalThis.localStorage?.getItem(activityStorageKey(sessionId, turnKey)) === "open";
+    const v = globalThis.localStorage?.getItem(activityStorageKey(sessionId, turnKey));
+    return v === "open" ? true : v === "closed" ? false : byDefault;
   } catch {
-    return false;
+    return byDefault;
   }
 }
 
-function writeOpen(key: string, open: boolean): void {
+/** Keep only a choice that differs from the default: back at the default, the turn is forgotten. */
+function writeOpen(key: string, open: boolean, byDefault: boolean): void {
   try {
-    if (open) globalThis.localStorage?.setItem(key, "open");
-    else globalThis.localStorage?.removeItem(key);
+    if (open === byDefault) globalThis.localStorage?.removeItem(key);
+    else globalThis.localStorage?.setItem(key, open ? "open" : "closed");
   } catch { /* storage disabled or full: the choice lasts for this page only */ }
 }
+
+/** What the server renders with (it does not know the page's preferences). */
+const SERVER_DISPLAY: IslandDisplay = {
+  activityMode: "compact_worklog",
+  expandedTools: false,
+  terminalAutoExpand: false,
+};
+
+/** A terminal call whose output arrived: it opens with its card when the setting asks. */
+const terminalOutput = (tools: ToolView[]) =>
+  tools.some((x) => x.name === "terminal" && x.result !== null);
 
 const TODO_MARK: Record<string, string> = {
   completed: "✓",
@@ -62,15 +80,38 @@ export default function ActivityGroup(
     ActivityGroupProps,
 ) {
   const key = activityStorageKey(sessionId, turnKey);
-  const [open, setOpen] = useState(false);
+  // Rolled back here: nothing is left to roll back (as a reload reads the checkpoints).
+  const [rolledBack, setRolledBack] = useState(false);
+  useEffect(() =>
+    onHermesEvent("hermes:turn-rolled-back", (d) => {
+      if (d.session_id === sessionId && d.turn_id === turnKey) setRolledBack(true);
+    }), []);
+  // Hydration keeps the server's attributes: the preferences apply from the render after it.
+  const [hydrated, setHydrated] = useState(false);
+  useLayoutEffect(() => setHydrated(true), []);
+  const painted = islandDisplay.value;
+  const display = hydrated ? painted : SERVER_DISPLAY;
+  // The Compact tool activity switch off (`simplified_tool_calling`): every turn starts open.
+  const byDefault = display.expandedTools;
+  const [choice, setChoice] = useState<boolean | null>(null);
   // Before the browser paints the hydrated island: open what the user left open.
   useLayoutEffect(() => {
-    if (readActivityOpen(sessionId, turnKey)) setOpen(true);
-  }, [key]);
+    setChoice(readActivityOpen(sessionId, turnKey, byDefault));
+  }, [key, byDefault]);
+  // Terminal output that arrives while this turn runs opens it, once (the setting's promise).
+  const hadOutput = useRef(terminalOutput(tools));
+  useEffect(() => {
+    if (hadOutput.current || !terminalOutput(tools)) return;
+    hadOutput.current = true;
+    if (display.terminalAutoExpand) setChoice(true);
+  });
+  // Transparent stream shows every step in the flow: the disclosure is always open.
+  const transparent = display.activityMode === "transparent_stream";
+  const open = transparent || (choice ?? byDefault);
 
   const toggle = (now: boolean) => {
-    setOpen(now);
-    writeOpen(key, now);
+    setChoice(now);
+    writeOpen(key, now, byDefault);
   };
 
   // The "files changed" note sits beside the row, not in <summary>: a button may not be nested
@@ -81,11 +122,12 @@ export default function ActivityGroup(
         class="activity"
         open={open}
         data-turn={turnKey}
+        data-mode={transparent ? "transparent" : undefined}
         data-live={live ? "" : undefined}
         onToggle={(e) => {
           // Opened by the browser itself (find in page): keep state and storage in step.
           const now = e.currentTarget.open;
-          if (now !== open) toggle(now);
+          if (now !== open && !transparent) toggle(now);
         }}
       >
         <summary
@@ -93,7 +135,7 @@ export default function ActivityGroup(
             // Toggle through state and remember the choice at once (the native toggle event
             // comes a task later, after a quick reload could already have dropped it).
             e.preventDefault();
-            toggle(!open);
+            if (!transparent) toggle(!open);
           }}
         >
           <span class="activity-label">{activitySummary(thinking.length > 0, tools.length)}</span>
@@ -131,7 +173,8 @@ export default function ActivityGroup(
               />
             )
             : tools.map((x) => <ToolCard key={x.id} tool={x} sessionId={sessionId} />)}
-          {!live && !/^[ir]\d+$/.test(turnKey) && offersTurnRollback({ changedFiles, tools })
+          {!live && !rolledBack && !/^[ir]\d+$/.test(turnKey) &&
+              offersTurnRollback({ changedFiles, tools })
             ? (
               <div class="activity-footer">
                 <RollbackButton

@@ -12,6 +12,8 @@ import type { ClarifyRequest, LiveRun } from "../lib/shared/transcript_live.ts";
 import { createLiveTranscript } from "../lib/browser/live_transcript.ts";
 import { installCodeCopy } from "../lib/browser/code_copy.ts";
 import { installMermaid } from "../lib/browser/mermaid_watch.ts";
+import { installAnswerVariants } from "../lib/browser/answer_variants.ts";
+import { onHermesEvent } from "../lib/shared/ui_events.ts";
 import { watchOlderTurns } from "../lib/browser/older_turns.ts";
 import { TurnView } from "../components/TurnView.tsx";
 import { LiveTurn } from "../components/transcript/LiveTurn.tsx";
@@ -48,7 +50,10 @@ export default function Transcript(props: TranscriptProps) {
         for (const b of document.querySelectorAll("#transcript-history [data-retry-turn]")) {
           b.remove();
         }
-        requestAnimationFrame(scrollToEnd);
+        // Not following new output: jump_latest.ts places the new turn once, by itself.
+        if (!document.documentElement.hasAttribute("data-no-auto-follow")) {
+          requestAnimationFrame(scrollToEnd);
+        }
       },
     })
   );
@@ -57,28 +62,38 @@ export default function Transcript(props: TranscriptProps) {
     const disconnect = t.connect();
     const offCopy = installCodeCopy();
     const offMermaid = installMermaid();
-    // Message actions load after the first paint: they are not needed to read the chat. A click
-    // on an action before they arrive is kept and replayed once they are installed, so a quick
-    // first click (Edit right after a reload) is never lost.
+    // The answer's ‹ n/m › switcher is there from the start; what the action buttons do loads
+    // on the reader's first interaction (a pointer, a tap, focus, a key): nothing a reader who
+    // only reads needs. The interaction that loads it is handed over and acted on once it is in,
+    // so a quick first click (Edit right after a reload) is never lost.
+    const offVariants = installAnswerVariants(sessionId);
     let offActions = () => {};
-    let offAnnounce = () => {};
     let gone = false;
-    let early: HTMLElement | null = null;
-    const keepEarly = (e: MouseEvent) => {
-      const btn = (e.target as Element | null)?.closest?.(".msg-action") as HTMLElement | null;
-      if (btn) early = btn;
+    let first: Event | undefined;
+    const WAKE = ["pointerover", "pointerdown", "focusin", "click", "keydown"] as const;
+    const wake = (e: Event) => {
+      if (e.type === "click" || !first) first = e;
+      if (loading) return;
+      loading = import("../lib/browser/message_actions.ts").then((mod) => {
+        for (const type of WAKE) document.removeEventListener(type, wake, true);
+        if (!gone) offActions = mod.installMessageActions(sessionId, first);
+      });
     };
-    document.addEventListener("click", keepEarly);
-    import("../lib/browser/message_actions.ts").then((mod) => {
-      document.removeEventListener("click", keepEarly);
-      if (gone) return;
-      offActions = mod.installMessageActions(sessionId);
-      if (early?.isConnected) early.click();
-    });
-    // What screen readers are told of runs ending, approvals, queued messages (a live region).
-    import("../lib/browser/announcer.ts").then((mod) => {
-      if (!gone) offAnnounce = mod.installAnnouncer(sessionId);
-    });
+    let loading: Promise<void> | undefined;
+    for (const type of WAKE) document.addEventListener(type, wake, true);
+    // What screen readers are told of runs ending, approvals, queued messages (a live region):
+    // the words load with the first thing to say (imports resolve in call order: none reorder).
+    const announcer = () => import("../lib/browser/announcer.ts");
+    const offAnnounce = [
+      onHermesEvent(
+        "hermes:announce",
+        ({ text, urgent }) => void announcer().then((m) => !gone && m.announce(text, urgent)),
+      ),
+      onHermesEvent(
+        "hermes:chat-ended",
+        (d) => void announcer().then((m) => !gone && m.announceChatEnded(sessionId, d)),
+      ),
+    ];
     // Older turns: loaded above the history as the reader nears its top.
     const offOlder = watchOlderTurns(sessionId, scroller(), (turns, container) =>
       render(
@@ -87,12 +102,13 @@ export default function Transcript(props: TranscriptProps) {
       ));
     return () => (
       gone = true,
-        document.removeEventListener("click", keepEarly),
+        WAKE.forEach((type) => document.removeEventListener(type, wake, true)),
+        offVariants(),
         disconnect(),
         offCopy(),
         offMermaid(),
         offActions(),
-        offAnnounce(),
+        offAnnounce.forEach((off) => off()),
         offOlder()
     );
   }, []);

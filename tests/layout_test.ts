@@ -12,7 +12,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** Folders whose code runs in the browser (lib/browser) or on both sides (shared, markdown). */
 const BROWSER = "lib/browser/";
 // lib/i18n is browser-safe but for its server files (catalog.ts reads the catalog, render.ts).
-const I18N_SAFE = ["lib/i18n/t.ts", "lib/i18n/locales.ts"];
+const I18N_SAFE = ["lib/i18n/t.ts", "lib/i18n/locales.ts", "lib/i18n/format_message.ts"];
 const BROWSER_SAFE = ["lib/browser/", "lib/shared/", "lib/markdown/", ...I18N_SAFE];
 const SHARED = ["lib/shared/", "lib/markdown/"];
 

@@ -188,7 +188,8 @@ Deno.test("a rule still honoured after config.yaml lost it by hand stays listed 
     await Deno.writeTextFile(app.ctx.config.configPath, "model: {}\n");
     const [rule] = await rules(app);
     strictEqual(rule?.id, "category:rm_recursive", "still allowed, so still shown");
-    strictEqual(rule.created_at, null);
+    // The database (every replica's copy) still knows when it was made.
+    ok(rule.created_at !== null && rule.created_at > 0, JSON.stringify(rule));
     const res = await app.call("POST", "/api/approval/rules/remove", { id: rule.id });
     strictEqual(res.status, 200);
     deepStrictEqual(await rules(app), []);
@@ -214,4 +215,45 @@ Deno.test("a config.yaml broken by hand still lists the rules in effect; a remov
       "the Control Center still opens",
     );
   });
+});
+
+Deno.test("standing rules are shared by replicas of one database: made on one, enforced, listed and removed on every one", async () => {
+  const a = await createTestApp({ configYaml: "# replica a\nmodel: {}\n" });
+  // A second process on the same database (its own config.yaml, as on another machine).
+  const b = await createTestApp({
+    configYaml: "# replica b\nmodel: {}\n",
+    env: { HERMES_WEBUI_STATE_DIR: a.stateDir },
+  });
+  try {
+    const onA = await toolContext(a);
+    ok((await rmBuild(a, onA, { choice: "always", scope: "pattern" })).asked);
+    const laterOnA = await toolContext(a);
+    deepStrictEqual((await rules(b)).map((r) => r.id), ["category:rm_recursive"], "B lists it");
+    ok((await rules(b))[0].created_at !== null, "with when it was made");
+
+    // B enforces it: its own recursive delete runs unasked, with the rule named.
+    const onB = await toolContext(b);
+    const ran = await rmBuild(b, onB);
+    ok(!ran.asked, "the rule made on A allows it on B");
+    match(ran.output, /^\[allowed by rule `rm_recursive`\]\n/);
+
+    // Removed on B: A (whose own config.yaml still names it) asks again at once.
+    const res = await b.call("POST", "/api/approval/rules/remove", { id: "category:rm_recursive" });
+    strictEqual(res.status, 200, JSON.stringify(res.body));
+    deepStrictEqual(await rules(a), [], "A no longer lists it");
+    ok((await rmBuild(a, laterOnA, { choice: "deny" })).asked, "A asks again");
+
+    // An exact command made "always" on B is listed on A too, with its workspace.
+    ok((await rmBuild(b, onB, { choice: "always", scope: "command" })).asked);
+    const listed = await rules(a);
+    ok(
+      listed.some((r) =>
+        r.kind === "command" && r.command === "rm -rf build" && r.workspace === onB.workspace
+      ),
+      JSON.stringify(listed),
+    );
+  } finally {
+    await b.close();
+    await a.close();
+  }
 });

@@ -1,10 +1,12 @@
 // `deno task build`: bundle the islands runtime for the browser with esbuild. One client entry
 // (lib/browser/islands_client.ts) plus one content-hashed chunk per island file, ESM with code
 // splitting so preact and shared code load once; written to static/_islands/ with a
-// manifest.json the server reads. Every `lib/browser/pages/*.ts` module is an entry too (a page
-// script, `scripts` in the manifest; lib/server/page_scripts.ts): the same build, so they share
-// chunks with the islands. Then print, per page, the JavaScript it loads before any
-// interaction (gzipped, page scripts included) and fail when a page exceeds the budget.
+// manifest.json the server reads. The `lib/browser/pages/*.ts` modules (page scripts, `scripts` in
+// the manifest; lib/server/page_scripts.ts) are bundled together as one entry — every console
+// page loads them all, and one response compresses far better than ten small ones — in the same
+// build, so they share chunks with the islands; a script another page loads alone (the login
+// page's passkeys) stays an entry of its own. Then print, per page, the JavaScript it loads
+// before any interaction (gzipped, page scripts included) and fail when a page exceeds the budget.
 import * as esbuild from "esbuild";
 import { browserKeys } from "./i18n_keys.ts";
 import { messagesFor } from "../lib/i18n/catalog.ts";
@@ -28,6 +30,26 @@ const scriptName = (path: string) => path.split("/").at(-1)!.replace(/\.ts$/, ""
  * in the manifest): the share page's diagrams. Never page scripts, so no console page pays them.
  */
 const STANDALONE_SCRIPTS: Record<string, string> = { share: "lib/browser/share_page.ts" };
+/** Page scripts a page loads on its own (routes/login.tsx: passkeys): kept out of the one bundle. */
+const SOLO_SCRIPTS = new Set(["passkeys"]);
+/** The entry that imports every other page script, in name order (the order their tags had). */
+const PAGE_SCRIPTS_ENTRY = "hermes-page-scripts";
+const pageScriptsEntry: esbuild.Plugin = {
+  name: "page-scripts-entry",
+  setup(build) {
+    build.onResolve(
+      { filter: new RegExp(`^${PAGE_SCRIPTS_ENTRY}$`) },
+      (args) => ({ path: args.path, namespace: PAGE_SCRIPTS_ENTRY }),
+    );
+    build.onLoad({ filter: /.*/, namespace: PAGE_SCRIPTS_ENTRY }, () => ({
+      contents: sourceFiles(join(ROOT, "lib/browser/pages"), /\.ts$/).map(rel).sort()
+        .filter((f) => !SOLO_SCRIPTS.has(scriptName(f)))
+        .map((f) => `import "./${f}";`).join("\n"),
+      resolveDir: ROOT,
+      loader: "ts",
+    }));
+  },
+};
 /** The issue's budget: JS a page loads before interaction, gzipped. */
 export const PAGE_BUDGET_GZIP = 60 * 1024;
 
@@ -143,7 +165,9 @@ export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult
   const entryPoints = [
     { in: "lib/browser/islands_client.ts", out: "boot" },
     ...islandFiles.map((f) => ({ in: f, out: islandNameFromPath(f) })),
-    ...clientFiles.map((f) => ({ in: f, out: "page-" + scriptName(f) })),
+    { in: PAGE_SCRIPTS_ENTRY, out: "pages" },
+    ...clientFiles.filter((f) => SOLO_SCRIPTS.has(scriptName(f)))
+      .map((f) => ({ in: f, out: "page-" + scriptName(f) })),
     ...Object.entries(STANDALONE_SCRIPTS).map(([name, f]) => ({ in: f, out: name })),
   ];
   const result = await esbuild.build({
@@ -166,7 +190,7 @@ export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult
     metafile: true,
     write: false,
     logLevel: "silent",
-    plugins: [withoutIcuParser],
+    plugins: [withoutIcuParser, pageScriptsEntry],
   });
   const meta = result.metafile;
   const base = (p: string) => p.slice(OUT.length + 1);
@@ -184,12 +208,17 @@ export async function buildIslands(opts: BuildOptions = {}): Promise<BuildResult
     base: BASE,
     entry: chunkOf("lib/browser/islands_client.ts"),
     islands: Object.fromEntries(islandFiles.map((f) => [islandNameFromPath(f), chunkOf(f)])),
-    scripts: Object.fromEntries(clientFiles.map((f) => [scriptName(f), chunkOf(f)])),
+    scripts: Object.fromEntries(clientFiles.map((f) => [
+      scriptName(f),
+      chunkOf(SOLO_SCRIPTS.has(scriptName(f)) ? f : `${PAGE_SCRIPTS_ENTRY}:${PAGE_SCRIPTS_ENTRY}`),
+    ])),
     standalone: Object.fromEntries(
       Object.entries(STANDALONE_SCRIPTS).map(([name, f]) => [name, chunkOf(f)]),
     ),
     pages: {},
-    inputs: Object.keys(meta.inputs).filter((f) => !f.includes("node_modules/")).sort(),
+    inputs: Object.keys(meta.inputs)
+      .filter((f) => !f.includes("node_modules/") && !f.startsWith(`${PAGE_SCRIPTS_ENTRY}:`))
+      .sort(),
   };
   // The catalog keys a page must ship: those the bundled sources name (tools/i18n_keys.ts).
   bundle.i18nKeys = browserKeys(

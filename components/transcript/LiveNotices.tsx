@@ -3,9 +3,29 @@
 // Rendered inside the Transcript island; the model decides what shows.
 import type { LiveTranscript } from "../../lib/browser/live_transcript.ts";
 import { ApprovalCard } from "../ApprovalCard.tsx";
-import { ClarifyCard } from "../ClarifyCard.tsx";
+import type { ClarifyCardProps } from "../ClarifyCard.tsx";
 import { ApprovalPill } from "./ApprovalPill.tsx";
 import { t } from "../../lib/i18n/t.ts";
+import { useEffect, useState } from "preact/hooks";
+
+type ClarifyView = typeof import("../ClarifyCard.tsx").ClarifyCard;
+let clarifyView: ClarifyView | undefined;
+
+/**
+ * The clarify card loads with the first question a page shows (as the approval card does):
+ * a chat where the agent never asks ships none of it before interaction (the 60 KB budget).
+ */
+function ClarifyCard(props: ClarifyCardProps) {
+  const [View, setView] = useState<ClarifyView | undefined>(() => clarifyView);
+  useEffect(() => {
+    if (View) return;
+    import("../ClarifyCard.tsx").then(
+      (m) => setView(() => clarifyView = m.ClarifyCard),
+      () => {}, // the next question tries again
+    );
+  }, []);
+  return View ? <View {...props} /> : null;
+}
 
 export function LiveNotices({ transcript: live }: { transcript: LiveTranscript }) {
   const conn = live.conn.value;
@@ -57,10 +77,13 @@ export function LiveNotices({ transcript: live }: { transcript: LiveTranscript }
       {live.skip.value
         ? (
           <p class="yolo-note" role="status">
-            {yoloBefore}
-            {/* i18n-ignore: the slash command, typed as is */}
-            <code>/yolo</code>
-            {yoloAfter}
+            {/* One run of text beside the dot: as flex items its parts would wrap as columns. */}
+            <span class="yolo-note-text">
+              {yoloBefore}
+              {/* i18n-ignore: the slash command, typed as is */}
+              <code>/yolo</code>
+              {yoloAfter}
+            </span>
           </p>
         )
         : null}

@@ -105,7 +105,11 @@ function LiveTurnView(
     >
       {running && run.retrying ? <p class="turn-status" role="status">{run.retrying}</p> : null}
       {running && reconnecting
-        ? <p class="turn-status" role="status">{t("transcript.reconnecting")}</p>
+        ? (
+          <p class="turn-status" role="status" data-reconnecting="">
+            {t("transcript.reconnecting")}
+          </p>
+        )
         : null}
       {running && !run.turn.tools.some((x) => IN_FLIGHT.has(x.status))
         ? (

@@ -20,6 +20,7 @@ import {
 } from "./approval_scope.ts";
 import { checkEditedCommand } from "./approval_edit.ts";
 import { addCategoryRules, addCommandRule } from "./standing_rules.ts";
+import { recordStandingRule, standingRuleStates } from "./standing_rules_store.ts";
 import { CHANGED_CODE_KEYS } from "./command_patterns.ts";
 
 export type ApprovalChoice = "once" | "session" | "always" | "deny";
@@ -507,11 +508,14 @@ async function answerWithoutAsking(
   if (session.skip_approvals) return { approved: true, via: "skip" };
   const granted = await sessionApprovedKeys(app.db, req.sessionId);
   const exactKey = commandGrantKey(session.workspace, req.command);
-  if (granted.has(exactKey) || hub.exact.has(exactKey)) {
+  // Standing rules as every replica sees them (the database), else as this one's config says.
+  const stored = await standingRuleStates(app.db, [exactKey, ...keys]);
+  const standing = (key: string, own: Set<string>) => stored.get(key) ?? own.has(key);
+  if (granted.has(exactKey) || standing(exactKey, hub.exact)) {
     const via = granted.has(exactKey) ? "session" : "allowlist";
     return { approved: true, via, rule: describeGrant(exactKey) };
   }
-  if (keys.length > 0 && keys.every((k) => granted.has(k) || hub.allowlist.has(k))) {
+  if (keys.length > 0 && keys.every((k) => granted.has(k) || standing(k, hub.allowlist))) {
     const via = keys.every((k) => granted.has(k)) ? "session" : "allowlist";
     return { approved: true, via, rule: keys.join(", ") };
   }
@@ -753,12 +757,27 @@ export async function resolveApproval(
     // Write the allowlist first: if the config cannot be written, nothing is decided. (An
     // "always" that then loses a race to another answer keeps its entry: the person asked.)
     // Each standing rule records when it was made (Control Center › Standing approvals).
+    // The database row is what every other replica reads (standing_rules_store.ts).
     if (scope === "command") {
       await addCommandRule(app.config.configPath, workspace, approval.command, app.clock());
       hub.exact.add(exactKey);
+      await recordStandingRule(app.db, {
+        rule_key: exactKey,
+        kind: "command",
+        workspace,
+        command: approval.command.trim(),
+      }, app.clock());
     } else {
       await addCategoryRules(app.config.configPath, approval.pattern_keys, app.clock());
-      for (const k of approval.pattern_keys) hub.allowlist.add(k);
+      for (const k of approval.pattern_keys) {
+        hub.allowlist.add(k);
+        await recordStandingRule(app.db, {
+          rule_key: k,
+          kind: "category",
+          workspace: null,
+          command: null,
+        }, app.clock());
+      }
     }
   }
   // The answer is one conditional statement: of two answers racing (two tabs, two replicas)

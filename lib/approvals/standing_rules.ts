@@ -3,8 +3,10 @@
 // writes) and `command_allowlist_commands` (one `{workspace, command}` per exact command) — plus
 // when each was made: `added_at` inside an exact entry and, so the original's list keeps its
 // shape, a side map `command_allowlist_added_at` (key → ISO time) for categories. A rule written
-// by hand has no time. Invariant: a removal has taken effect when it returns — the file, this
-// process's grants and every session's copy of the grant — so the next matching call asks.
+// by hand has no time. The database holds them too (standing_rules_store.ts), so replicas sharing
+// it list and enforce the same rules. Invariant: a removal has taken effect when it returns — the
+// file, this process's grants, the database (every replica) and every session's copy of the
+// grant — so the next matching call asks, wherever it runs.
 import { createHash } from "node:crypto";
 import type { Document } from "yaml";
 import { isMap, isScalar, isSeq, type YAMLMap, type YAMLSeq } from "yaml";
@@ -13,8 +15,10 @@ import { ConfigError, parseConfigText } from "../settings/config.ts";
 import { type Db, sql } from "../storage/db.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import type { Clock } from "../ids.ts";
 import { commandGrantKey } from "./approval_scope.ts";
 import { PATTERNS } from "./command_patterns.ts";
+import { revokeStandingRule, storedStandingRules } from "./standing_rules_store.ts";
 
 const CATEGORY_LIST = "command_allowlist";
 const COMMAND_LIST = "command_allowlist_commands";
@@ -49,6 +53,7 @@ export interface StandingGrants {
 /** What listing and removing need of the app (AppContext satisfies it). */
 export interface StandingRulesApp {
   db: Db;
+  clock: Clock;
   log: Logger;
   config: { configPath: string };
   tools: { approvals: StandingGrants };
@@ -159,17 +164,33 @@ export async function listStandingRules(app: StandingRulesApp): Promise<Standing
       error: err.message,
     });
   }
-  const rules = file ? rulesFromConfig(file) : [];
-  const grants = app.tools.approvals;
+  // What the database says (every replica's rules) first: it has their times, and its removals
+  // overrule a config file this replica read before another removed the rule.
+  const stored = await storedStandingRules(app.db);
+  const rules: StandingRule[] = stored.active.flatMap((r) =>
+    r.kind === "category"
+      ? [categoryRule(r.rule_key, r.created_at)]
+      : r.workspace !== null && r.command !== null
+      ? [commandRule(r.workspace, r.command, r.created_at)]
+      : []
+  );
   const listed = new Set(rules.map((r) => r.id));
-  for (const key of grants.allowlist) {
-    if (!listed.has(categoryRuleId(key))) rules.push(categoryRule(key, null));
+  const add = (rule: StandingRule, key: string) => {
+    if (listed.has(rule.id) || stored.removed.has(key)) return;
+    listed.add(rule.id);
+    rules.push(rule);
+  };
+  for (const rule of file ? rulesFromConfig(file) : []) {
+    add(
+      rule,
+      rule.kind === "category" ? rule.pattern_key : commandGrantKey(rule.workspace, rule.command),
+    );
   }
+  const grants = app.tools.approvals;
+  for (const key of grants.allowlist) add(categoryRule(key, null), key);
   for (const key of grants.exact) {
     const pair = decodeCommandKey(key);
-    if (pair && !listed.has(commandRuleId(pair[0], pair[1]))) {
-      rules.push(commandRule(pair[0], pair[1], null));
-    }
+    if (pair) add(commandRule(pair[0], pair[1], null), key);
   }
   return rules.sort((a, b) => (b.created_at ?? -1) - (a.created_at ?? -1));
 }
@@ -207,6 +228,12 @@ export async function removeStandingRule(
     : commandGrantKey(rule.workspace, rule.command);
   if (rule.kind === "category") grants.allowlist.delete(key);
   else grants.exact.delete(key);
+  await revokeStandingRule(app.db, {
+    rule_key: key,
+    kind: rule.kind,
+    workspace: rule.kind === "command" ? rule.workspace : null,
+    command: rule.kind === "command" ? rule.command : null,
+  }, app.clock());
   await app.db.run(sql`DELETE FROM session_approvals WHERE pattern_key = ${key}`);
   app.log.info("standing approval removed", {
     kind: rule.kind,

@@ -3,7 +3,7 @@
 // regions ([data-announce="polite"|"assertive"]), written once per thing worth saying — a
 // settled answer (never token by token: the transcript itself is a log with aria-live off), a
 // stopped or failed run, an approval waiting, a queued message. One write, one mutation.
-import { onHermesEvent } from "../shared/ui_events.ts";
+import { type HermesEvents, onHermesEvent } from "../shared/ui_events.ts";
 import { t } from "../i18n/t.ts";
 
 /** How much of a settled answer is read out; the rest is in the transcript. */
@@ -31,19 +31,23 @@ export function announce(text: string, urgent = false): void {
   region.textContent = said;
 }
 
+/** Say how the run of `sessionId` ended (`hermes:chat-ended` of another chat says nothing). */
+export function announceChatEnded(
+  sessionId: string,
+  { session_id, reason, answer, error }: HermesEvents["hermes:chat-ended"],
+): void {
+  if (session_id !== sessionId) return;
+  if (reason === "error") return announce(t("a11y_sr.runFailed", { error: error ?? "" }), true);
+  if (reason === "cancel") return announce(t("a11y_sr.runStopped"));
+  const summary = answerSummary(answer ?? "");
+  announce(summary ? t("a11y_sr.answerFinished", { summary }) : t("a11y_sr.runFinished"));
+}
+
 /** Follow the page's run and composer events; returns the function that stops following. */
 export function installAnnouncer(sessionId: string): () => void {
   const offs = [
     onHermesEvent("hermes:announce", ({ text, urgent }) => announce(text, urgent)),
-    onHermesEvent("hermes:chat-ended", ({ session_id, reason, answer, error }) => {
-      if (session_id !== sessionId) return;
-      if (reason === "error") return announce(t("a11y_sr.runFailed", { error: error ?? "" }), true);
-      if (reason === "cancel") return announce(t("a11y_sr.runStopped"));
-      const summary = answerSummary(answer ?? "");
-      announce(
-        summary ? t("a11y_sr.answerFinished", { summary }) : t("a11y_sr.runFinished"),
-      );
-    }),
+    onHermesEvent("hermes:chat-ended", (d) => announceChatEnded(sessionId, d)),
   ];
   return () => offs.forEach((off) => off());
 }

@@ -82,6 +82,11 @@ export function createConnection(deps: ConnectionDeps): ServerConnection {
 
 let page: ServerConnection | undefined;
 
+/** Whether the page reaches its server now, without mounting anything ("online" until known). */
+export function pageReach(): Reach {
+  return page?.reach ?? "online";
+}
+
 /** The page's connection, its sign mounted under the top bar on first use. */
 export function pageConnection(): ServerConnection {
   if (page) return page;

@@ -1,7 +1,8 @@
 // Browser-safe: imports nothing from Deno or the database.
 // What the message action rows do (components/transcript/MessageActions.tsx): one delegated
 // click listener for the page, so rows rendered later (live turns, older pages) need no wiring.
-// Copy puts the stored markdown on the clipboard; Regenerate, the ‹ n/m › switcher, Edit & resend
+// Copy puts the stored markdown on the clipboard; Regenerate, the ‹ n/m › switcher (drawn by
+// lib/browser/answer_variants.ts), Edit & resend
 // and Retry on an interrupted turn's notice change the session on the server and reload it; Fork opens the new chat; Read
 // aloud speaks the answer (lib/browser/voice/read_aloud.ts, loaded on its first press).
 // Time, tokens and cost load on the first hover or focus of a row (GET /api/session/turns), for
@@ -11,7 +12,7 @@
 import { api, ApiError } from "./api_client.ts";
 import { formatDate, formatNumber, t } from "../i18n/t.ts";
 import { onHermesEvent } from "../shared/ui_events.ts";
-import { installMessageReveal } from "./message_reveal.ts";
+import { installMessageReveal, revealRowAt } from "./message_reveal.ts";
 
 interface Msg {
   idx: number;
@@ -151,47 +152,6 @@ async function showMeta(sessionId: string, cache: { turns?: Promise<TurnMeta[]> 
   }
 }
 
-/**
- * The ‹ n/m › switcher on the last turn's answer, when it has more than one. Found by the turn
- * id the server names: while a regenerated answer streams, the last answer row on the page is
- * the previous turn's, and the switcher belongs to the one being written (filled once it ends).
- */
-async function showVariants(sessionId: string): Promise<void> {
-  const v = await api<{ turn_id: string | null; count: number; current: number }>(
-    "GET",
-    `/api/session/variant?session_id=${encodeURIComponent(sessionId)}`,
-  ).catch(() => null);
-  const rows = [...document.querySelectorAll<HTMLElement>(".msg-actions-answer")];
-  const row = v?.turn_id ? rows.findLast((r) => r.dataset.turnId === v.turn_id) : rows.at(-1);
-  for (const other of rows) {
-    const stale = other !== row && other.querySelector<HTMLElement>(".msg-variants");
-    if (stale) stale.hidden = true;
-  }
-  const slot = row?.querySelector<HTMLElement>(".msg-variants");
-  if (!v || v.count < 2 || !slot) return;
-  slot.hidden = false;
-  slot.innerHTML = "";
-  const btn = (label: string, to: number, nameKey: string) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "msg-action msg-variant-step";
-    b.dataset.action = "variant";
-    b.dataset.variant = String(to);
-    b.textContent = label;
-    b.setAttribute("aria-label", t(nameKey));
-    b.disabled = to < 1 || to > v.count;
-    return b;
-  };
-  const count = document.createElement("span");
-  count.className = "msg-variant-count";
-  count.textContent = `${v.current}/${v.count}`;
-  slot.append(
-    btn("‹", v.current - 1, "transcript.previousAnswer"),
-    count,
-    btn("›", v.current + 1, "transcript.nextAnswer"),
-  );
-}
-
 function editInPlace(row: HTMLElement, sessionId: string, user: Msg): void {
   const bubble = row.closest(".msg-user")?.querySelector<HTMLElement>(".msg-user-bubble");
   if (!bubble || row.closest(".msg-user")?.querySelector(".msg-edit")) return;
@@ -286,8 +246,12 @@ async function retryTurn(sessionId: string, btn: HTMLButtonElement): Promise<voi
   }
 }
 
-/** Install the listeners for the transcript of `sessionId`; returns the uninstaller. */
-export function installMessageActions(sessionId: string): () => void {
+/**
+ * Install the listeners for the transcript of `sessionId`; returns the uninstaller. `first` is
+ * the interaction heard before they were installed (the one that loaded this module): a click
+ * on an action or a message, or a hover/focus that fills the rows' time and usage.
+ */
+export function installMessageActions(sessionId: string, first?: Event): () => void {
   const cache: { turns?: Promise<TurnMeta[]> } = {};
   const onClick = (e: MouseEvent) => {
     const retry = (e.target as Element | null)?.closest?.("[data-retry-turn]");
@@ -311,14 +275,16 @@ export function installMessageActions(sessionId: string): () => void {
     const looked = cache.turns !== undefined;
     cache.turns = undefined;
     if (!d.active && looked) requestAnimationFrame(() => void showMeta(sessionId, cache));
-    // The finished turn's answer row is rendered by then: it may be the one with variants.
-    if (!d.active) requestAnimationFrame(() => void showVariants(sessionId));
   });
   const offReveal = installMessageReveal();
   document.addEventListener("click", onClick);
   document.addEventListener("focusin", onPeek);
   document.addEventListener("pointerover", onPeek, { passive: true });
-  void showVariants(sessionId);
+  // The interaction that loaded this module happened before its listeners: act on it now.
+  if (first?.type === "click") {
+    onClick(first as MouseEvent);
+    if (first.target instanceof Element) revealRowAt(first.target);
+  } else if (first) onPeek(first);
   return () => {
     offReveal();
     offRun();

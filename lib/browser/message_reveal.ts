@@ -12,18 +12,20 @@ function rowOf(target: Element): HTMLElement | null {
     : msg.closest(".turn")?.querySelector<HTMLElement>(":scope > .msg-actions-answer") ?? null;
 }
 
+/** Show the action row of the message a tap landed on (`target`), putting away the last one. */
+export function revealRowAt(target: Element | null): void {
+  // A tap on an action keeps its row where it is.
+  if (!target?.closest || target.closest(".msg-actions")) return;
+  const row = rowOf(target);
+  for (const shown of document.querySelectorAll(".msg-actions[data-revealed]")) {
+    if (shown !== row) shown.removeAttribute("data-revealed");
+  }
+  row?.setAttribute("data-revealed", "");
+}
+
 /** Listen for taps on messages; returns the uninstaller. */
 export function installMessageReveal(): () => void {
-  const onClick = (e: MouseEvent) => {
-    const target = e.target as Element | null;
-    // A tap on an action keeps its row where it is.
-    if (!target?.closest || target.closest(".msg-actions")) return;
-    const row = rowOf(target);
-    for (const shown of document.querySelectorAll(".msg-actions[data-revealed]")) {
-      if (shown !== row) shown.removeAttribute("data-revealed");
-    }
-    row?.setAttribute("data-revealed", "");
-  };
+  const onClick = (e: MouseEvent) => revealRowAt(e.target as Element | null);
   document.addEventListener("click", onClick);
   return () => document.removeEventListener("click", onClick);
 }

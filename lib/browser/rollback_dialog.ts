@@ -142,6 +142,12 @@ export async function openRollbackDialog(
         },
       );
       emitHermesEvent("hermes:git-changed", { session_id: sel.sessionId });
+      if (sel.turnId && out.files_restored.length) {
+        emitHermesEvent("hermes:turn-rolled-back", {
+          session_id: sel.sessionId,
+          turn_id: sel.turnId,
+        });
+      }
       const done = el(
         "p",
         { class: "rollback-note", role: "status" },

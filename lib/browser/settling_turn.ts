@@ -52,11 +52,11 @@ async function readChangedFiles(run: LiveRun, deps: SettleDeps): Promise<void> {
   if (!run.ended || asked.has(run) || !turnId || !ran) return;
   asked.add(run);
   try {
-    const { checkpoints } = await deps.api<{ checkpoints: Array<{ turn_id: string }> }>(
-      "GET",
-      `/api/rollback/list?session_id=${encodeURIComponent(run.sessionId)}`,
-    );
-    run.turn.changedFiles = checkpoints.some((c) => c.turn_id === turnId);
+    const { checkpoints } = await deps.api<
+      { checkpoints: Array<{ turn_id: string; restored_at?: number | null }> }
+    >("GET", `/api/rollback/list?session_id=${encodeURIComponent(run.sessionId)}`);
+    // As the server's page reads them (turnsWithChanges): restored changes offer nothing.
+    run.turn.changedFiles = checkpoints.some((c) => c.turn_id === turnId && !c.restored_at);
     deps.changed();
   } catch { /* unknown: a file-changing call that ran is taken as a change */ }
 }

@@ -56,14 +56,17 @@ export async function listCheckpoints(
 }
 
 /**
- * The turns of a session that changed files (a checkpoint is saved only for a call that changed
- * something): "Roll back this turn" is offered for these alone.
+ * The turns of a session whose file changes still stand (a checkpoint is saved only for a call
+ * that changed something, and marked once restored): "Roll back this turn" is offered for these
+ * alone — a turn already rolled back has nothing left to roll back.
  */
 export async function turnsWithChanges(
   store: CheckpointStore,
   sessionId: string,
 ): Promise<Set<string>> {
-  return new Set((await store.list(sessionId)).map((cp) => cp.turn_id));
+  return new Set(
+    (await store.list(sessionId)).filter((cp) => !cp.restored_at).map((cp) => cp.turn_id),
+  );
 }
 
 /** The checkpoints a selection names (oldest first); 404 when none. */

@@ -1,7 +1,7 @@
 // A locale's messages: every lib/i18n/messages/<locale>/<area>.json merged, over English so a
 // key a translation lacks still reads (the catalog test fails on it first). Also the payload a
 // page ships: only the active locale, with every message that needs ICU formatting parsed here
-// (the browser bundle carries intl-messageformat without its parser). Server side only: the
+// (the browser formats them with lib/i18n/format_message.ts, no ICU library). Server side only: the
 // browser gets its catalog from the page (lib/i18n/t.ts).
 import { IntlMessageFormat } from "intl-messageformat";
 import { directionOf, type Locale, LOCALES, SOURCE_LOCALE } from "./locales.ts";
@@ -76,7 +76,11 @@ export function catalogPayloadJson(locale: Locale, keys?: readonly string[]): st
   return json;
 }
 
-// Loading this module is what lets t() read catalog files on the server.
-installServerCatalog(messagesFor);
+// Loading this module is what lets t() read catalog files (and parse them) on the server.
+installServerCatalog(
+  messagesFor,
+  (source, locale) =>
+    new IntlMessageFormat(source, locale, undefined, { ignoreTag: true }).getAst(),
+);
 
 export { LOCALES };

@@ -1,5 +1,6 @@
 // The one way UI text is produced: `t(key, values)` looks the key up in the active locale's
-// catalog and formats it with ICU MessageFormat (intl-messageformat: plurals, selects, numbers).
+// catalog and formats it with ICU MessageFormat (plurals, selects, numbers) from the parsed message
+// (lib/i18n/format_message.ts: the platform's Intl, no formatting library in the pages).
 // Used alike by server-rendered components, islands and page scripts.
 // - In the browser the catalog is the page's `#hermes-i18n` JSON (lib/i18n/catalog.ts), read
 //   once; only that locale ships, its formatted messages already parsed.
@@ -8,11 +9,10 @@
 //   read by lib/i18n/catalog.ts, which installs itself here when loaded (this module stays
 //   browser-safe: no Deno API, no server import).
 // A key missing from the catalog renders as the key itself, so it shows up rather than hides.
-import { IntlMessageFormat } from "intl-messageformat";
 import { directionOf, type Locale, SOURCE_LOCALE } from "./locales.ts";
+import { formatMessageAst, type MessageAst } from "./format_message.ts";
 
-/** A parsed message: ICU's AST (what intl-messageformat accepts instead of source text). */
-export type MessageAst = ReturnType<IntlMessageFormat["getAst"]>;
+export type { MessageAst };
 /** What a page ships (lib/i18n/catalog.ts): plain text where no formatting is needed, else the AST. */
 export interface CatalogPayload {
   locale: Locale;
@@ -26,16 +26,23 @@ interface Active {
   locale: Locale;
   dir: "ltr" | "rtl";
   messages: Record<string, string | MessageAst>;
-  compiled: Map<string, IntlMessageFormat>;
+  /** Source text parsed on first use (server catalogs hold text; pages get ASTs already). */
+  compiled: Map<string, MessageAst>;
 }
 
 let active: Active | null = null;
 /** The server's catalog reader (lib/i18n/catalog.ts installs it); unset in the browser. */
 let serverMessages: ((locale: Locale) => Record<string, string>) | undefined;
+/** The server's ICU parser (tags kept as text); unset in the browser, whose messages come parsed. */
+let parseSource: ((source: string, locale: Locale) => MessageAst) | undefined;
 
 /** Called once by lib/i18n/catalog.ts when the server loads it. */
-export function installServerCatalog(read: (locale: Locale) => Record<string, string>): void {
+export function installServerCatalog(
+  read: (locale: Locale) => Record<string, string>,
+  parse?: (source: string, locale: Locale) => MessageAst,
+): void {
   serverMessages = read;
+  parseSource = parse ?? parseSource;
 }
 
 function fromPayload(p: CatalogPayload): Active {
@@ -91,13 +98,13 @@ export function t(key: string, values?: Values): string {
   const msg = cat?.messages[key];
   if (msg === undefined || !cat) return key;
   if (typeof msg === "string" && !/[{}'<#]/.test(msg)) return msg;
-  let fmt = cat.compiled.get(key);
-  if (!fmt) {
-    fmt = new IntlMessageFormat(msg, cat.locale, undefined, { ignoreTag: true });
-    cat.compiled.set(key, fmt);
+  let ast = typeof msg === "string" ? cat.compiled.get(key) : msg;
+  if (!ast) {
+    if (!parseSource) return msg as string; // no parser here: the text as written
+    ast = parseSource(msg as string, cat.locale);
+    cat.compiled.set(key, ast);
   }
-  const out = fmt.format(values as Record<string, string | number | boolean | Date>);
-  return typeof out === "string" ? out : String(out);
+  return formatMessageAst(ast, cat.locale, values);
 }
 
 /** Does the active catalog have `key`? (For text that is optional, such as hints.) */

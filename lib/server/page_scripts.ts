@@ -68,8 +68,9 @@ export function pageScriptTags(
   }
   const head = [...preload]
     .map((f) => `<link rel="modulepreload" href="${attr(bundle.base + f)}">`).join("");
-  const body = scripts
-    .map(([, chunk]) => `<script type="module" src="${attr(bundle.base + chunk.file)}"></script>`)
+  // Page scripts bundled together share one file: one tag for it.
+  const body = [...new Set(scripts.map(([, chunk]) => chunk.file))]
+    .map((file) => `<script type="module" src="${attr(bundle.base + file)}"></script>`)
     .join("");
   return { head, body };
 }

@@ -96,6 +96,8 @@ export interface HermesEvents {
    * action, a rollback): the panel re-reads its tree and git badge (lib/browser/workspace/git_badge.ts).
    */
   "hermes:git-changed": { session_id: string };
+  /** A turn's file changes were rolled back (lib/browser/rollback_dialog.ts): it offers it no more. */
+  "hermes:turn-rolled-back": { session_id: string; turn_id: string };
   /** Open the workspace panel on a file of the open session's workspace and preview it. */
   "hermes:open-file": { path: string };
   /**

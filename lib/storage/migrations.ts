@@ -947,4 +947,29 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: `ALTER TABLE cron_jobs ADD COLUMN skills TEXT NOT NULL DEFAULT '[]';`,
     postgres: `ALTER TABLE cron_jobs ADD COLUMN skills text COLLATE "C" NOT NULL DEFAULT '[]';`,
   },
+  // 21: standing approvals ("Always allow") shared by every replica of one database
+  // (lib/approvals/standing_rules_store.ts): made on one, enforced and listed on all; a removal
+  // stays as a row (removed_at) so a replica whose own config.yaml still holds the rule obeys it.
+  {
+    sqlite: `
+  CREATE TABLE standing_rules (
+    rule_key TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('category', 'command')),
+    workspace TEXT,
+    command TEXT,
+    created_at REAL,
+    removed_at REAL
+  ) WITHOUT ROWID;
+  `,
+    postgres: `
+  CREATE TABLE standing_rules (
+    rule_key text COLLATE "C" PRIMARY KEY,
+    kind text COLLATE "C" NOT NULL CHECK (kind IN ('category', 'command')),
+    workspace text COLLATE "C",
+    command text COLLATE "C",
+    created_at double precision,
+    removed_at double precision
+  );
+  `,
+  },
 ];

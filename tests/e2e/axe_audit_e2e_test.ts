@@ -3,7 +3,9 @@
 // on every page and state the browser tests reach — the empty state, a chat with markdown, math
 // and code, an expanded Activity row, approval and clarify cards, every Control Center tab,
 // Insights, onboarding, login, a share page, the workspace panel's preview/editor/git/terminal
-// tabs, the phone layout, light and dark and every skin. Any violation of impact "serious" or
+// tabs, the phone layout, light and dark and every skin — and issue 29's: an interrupted turn
+// with Retry, the rollback dialog, the edit-message box, a background result card, the standing
+// approvals list, a phone's revealed message actions, the sidebar drawer at 200% zoom. Any violation of impact "serious" or
 // "critical" fails the test, naming the state, the rule and each offending element.
 import { strictEqual } from "node:assert/strict";
 import { join } from "node:path";
@@ -24,6 +26,20 @@ import {
 import { seedApp } from "./seed.ts";
 import { openToolCard, transcriptFixture } from "./transcript_harness.ts";
 import { git } from "../git_fixture.ts";
+import { launchZoomBrowser } from "./zoom.ts";
+import { addCategoryRules } from "../../lib/approvals/standing_rules.ts";
+import { recordStandingRule } from "../../lib/approvals/standing_rules_store.ts";
+
+/** Before/after screenshots for the issue's closing note, taken when the folder exists. */
+const SHOTS = "/tmp/shots/issue29";
+
+async function shotBoth(page: Page, name: string): Promise<void> {
+  if (!(await Deno.stat(SHOTS).catch(() => null))) return;
+  for (const theme of ["light", "dark"] as const) {
+    await paint(page, theme, "default");
+    await page.screenshot({ path: join(SHOTS, `${name}-${theme}.png`), animations: "disabled" });
+  }
+}
 
 const AXE_SOURCE = await Deno.readTextFile(
   new URL("../../node_modules/axe-core/axe.min.js", import.meta.url),
@@ -544,3 +560,114 @@ browserTest("axe: onboarding", async () => {
     await fake.close();
   }
 });
+
+browserTest(
+  "axe: issue 29's states (Retry, rollback, edit box, background card, rules, phone, zoom)",
+  async () => {
+    const f = await transcriptFixture({ width: 1280, height: 860 });
+    const { page, h } = f;
+    const audit = new Audit();
+    const both = async (state: string) => {
+      for (const theme of ["light", "dark"] as const) {
+        await paint(page, theme, "default");
+        await audit.check(page, `${state}, ${theme}`);
+      }
+    };
+    try {
+      // An answer cut by a restart: the Interrupted card and its Retry.
+      await f.open();
+      h.fake.enqueue({ text: "A first part of the answer that the restart cuts. ", hang: 3 });
+      await f.send("explain the plan");
+      await page.locator(".turns-live .turn[data-live] .prose").first().waitFor();
+      await page.goto("about:blank");
+      await h.restart();
+      await f.open();
+      await page.locator(".turn-notice[data-kind='error'] [data-retry-turn]").waitFor();
+      await both("interrupted turn with Retry");
+
+      // A turn that wrote a file: its Activity open, then the rollback dialog.
+      h.fake.enqueue(
+        {
+          text: "Writing `notes.txt`.",
+          toolCalls: [{ name: "write_file", args: { path: "notes.txt", content: "hi\n" } }],
+        },
+        { text: "Written." },
+      );
+      await f.send("write the notes");
+      await f.settled();
+      const turn = page.locator(".turns-live .turn").last();
+      await turn.locator("details.activity").evaluate((d) => (d as HTMLDetailsElement).open = true);
+      await turn.getByRole("button", { name: "Roll back this turn" }).click();
+      await page.locator(".rollback-dialog").getByRole("button", { name: "Restore files" })
+        .waitFor();
+      await both("rollback dialog");
+      await shotBoth(page, "after_dialog");
+      await page.keyboard.press("Escape");
+      await page.locator(".rollback-dialog").waitFor({ state: "hidden" });
+
+      // The edit-message box.
+      const user = page.locator(".msg-actions-user").last();
+      await user.locator('[data-action="edit-user"]').click();
+      await page.locator(".msg-edit textarea").waitFor();
+      await both("edit-message box");
+      await shotBoth(page, "after_edit_box");
+      await page.locator(".msg-edit").getByRole("button", { name: "Cancel" }).click();
+
+      // A background result card.
+      h.fake.enqueue({ text: "## Report\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nDone." });
+      await page.locator("#composer-input").fill("/background sum it up");
+      await page.keyboard.press("Enter");
+      await page.locator('.bg-task[data-status="done"] .side-answer[data-state="final"]').waitFor();
+      await both("background card");
+      await shotBoth(page, "after_background_card");
+
+      // The standing approvals list with a rule in it.
+      await addCategoryRules(h.app.ctx.config.configPath, ["rm_recursive"], h.app.ctx.clock());
+      await recordStandingRule(h.app.ctx.db, {
+        rule_key: "rm_recursive",
+        kind: "category",
+        workspace: null,
+        command: null,
+      }, h.app.ctx.clock());
+      await page.locator('[data-action="control-center"]').click();
+      await page.locator('[data-cc-tab="rules"]').click();
+      await page.locator("li[data-rule-id='category:rm_recursive']").waitFor();
+      await both("Control Center standing approvals");
+      await page.keyboard.press("Escape");
+
+      // A phone: a tap brings out a message's actions.
+      const phone = await f.browser.newPage({ width: 390, height: 844 });
+      await phone.goto(`${h.url}/?session=${h.sessionId}`);
+      await waitForIslands(phone);
+      await phone.locator(".turn .msg-user-bubble").last().click();
+      await phone.locator(".msg-actions[data-revealed]").waitFor();
+      for (const theme of ["light", "dark"] as const) {
+        await paint(phone, theme, "default");
+        await audit.check(phone, `phone, message actions shown, ${theme}`);
+      }
+      await shotBoth(phone, "after_phone");
+
+      // 200% zoom (720×450 CSS px): the sidebar is a drawer; open, it is audited too.
+      const zoom = await launchZoomBrowser(await screenshotsDir());
+      try {
+        const zoomed = await zoom.newPage({ width: 720, height: 450 });
+        await zoomed.goto(`${h.url}/?session=${h.sessionId}`);
+        await waitForIslands(zoomed);
+        await zoomed.locator('[data-action="toggle-sidebar"]').first().click();
+        await zoomed.locator('.app[data-drawer="open"]').waitFor({ state: "attached" });
+        for (const theme of ["light", "dark"] as const) {
+          await paint(zoomed, theme, "default");
+          await audit.check(zoomed, `200% zoom, sidebar drawer open, ${theme}`);
+        }
+        zoom.assertNoErrors();
+      } finally {
+        await zoom.close();
+      }
+      f.browser.assertNoErrors();
+      console.log(`axe audited ${audit.states.length} states`);
+      audit.assertClean();
+    } finally {
+      await f.close();
+    }
+  },
+);

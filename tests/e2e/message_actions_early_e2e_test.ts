@@ -1,4 +1,4 @@
-// Message actions load after the transcript hydrates (they are not needed to read the chat). A
+// Message actions load on the reader's first interaction (they are not needed to read the chat). A
 // click on one before its module arrives must not be lost: it is kept and replayed. The module's
 // chunk is held back here until after the click, so the early path is the one exercised.
 import { strictEqual } from "node:assert/strict";
@@ -34,8 +34,9 @@ browserTest(
       await page.goto(`${url}/?session=${seeded.withTranscript}`);
       await waitForIslands(page);
       await page.waitForFunction(() => document.querySelector(".msg-actions-user"));
-      strictEqual(held, true, "the message actions' chunk was requested and is being held");
+      // The module loads on the reader's first interaction (the pointer reaching the button).
       await page.locator(".msg-actions-user").last().locator('[data-action="edit-user"]').click();
+      strictEqual(held, true, "the message actions' chunk was requested and is being held");
       strictEqual(await page.locator(".msg-edit textarea").count(), 0, "nothing can answer yet");
       release.resolve();
       await page.locator(".msg-edit textarea").waitFor();

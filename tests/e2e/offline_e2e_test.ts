@@ -2,9 +2,11 @@
 // approval, against main.ts as `deno task start` runs it. The server is stopped (SIGTERM): the
 // page's quiet connection sign appears (role=status, polite) without anything being sent; the
 // server is started again on the same port and state dir: the sign goes and the live transcript
-// resumes, reading the run as interrupted by the restart. Screenshots of the sign in both themes,
-// desktop and phone. Fails on any console error but the refused connections of the offline window.
-import { ok, strictEqual } from "node:assert/strict";
+// resumes, reading the run as interrupted by the restart. While away, one "reconnecting" message
+// shows (not also the followed turn's) and the approval card's answers are disabled. Screenshots
+// of the sign in both themes, desktop and phone. Fails on any console error but the refused
+// connections of the offline window.
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { join } from "node:path";
 import { browserTest, ensureIslandsBuilt, launchBrowser, type Page } from "./browser.ts";
 import { startFakeProvider } from "../fixtures/fake_provider.ts";
@@ -41,6 +43,18 @@ async function exitWithin(child: Deno.ChildProcess, ms: number) {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The visible elements that say the page is reconnecting, by their text. */
+function reconnectingShown(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>("body *")]
+      .filter((el) =>
+        el.children.length === 0 && /reconnecting/i.test(el.textContent ?? "") &&
+        el.getClientRects().length > 0
+      )
+      .map((el) => el.textContent!.trim())
+  );
 }
 
 async function setTheme(page: Page, theme: "light" | "dark") {
@@ -90,6 +104,15 @@ browserTest(
       await page.locator('.connection-sign[data-reach="offline"]').waitFor({ timeout: 15_000 });
       strictEqual(await sign.textContent(), "Can’t reach the server — reconnecting…");
       ok(await sign.isVisible());
+      // The followed run's stream broke too (its turn's line is there), yet one sign says so; and
+      // the approval card cannot be answered while nothing could receive the answer.
+      await page.locator(".turn-status[data-reconnecting]").waitFor({
+        state: "attached",
+        timeout: 15_000,
+      });
+      deepStrictEqual(await reconnectingShown(page), ["Can’t reach the server — reconnecting…"]);
+      await page.locator(".approval-card .approval-offline").waitFor();
+      strictEqual(await page.locator(".approval-card button:enabled").count(), 0);
 
       await setTheme(page, "dark");
       await browser.screenshot(page, "offline-sign-dark");

@@ -1,8 +1,9 @@
 // Browser-safe page script (lib/browser/pages): imports nothing from Deno or the database.
 // Control Center › Profiles and › Prompts: only the wiring lives here (it loads on every page);
 // what the buttons and forms do (lib/browser/agent_panel_actions.ts) loads on first use.
-import { clearInvalid, controlLayer } from "../control_panels.ts";
-
+// No static import of lib/browser/control_panels.ts: the wiring needs only the layer, and every
+// page would pay for the panels' helpers before any interaction.
+const controlLayer = () => document.querySelector<HTMLElement>("[data-cc-layer]");
 const actions = () => import("../agent_panel_actions.ts");
 const isMine = (action: string) => action.startsWith("profile-") || action.startsWith("prompt-");
 
@@ -22,7 +23,7 @@ function init(): void {
       return;
     }
     e.preventDefault();
-    clearInvalid(form);
+    for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
     const submitter = (e as SubmitEvent).submitter as HTMLButtonElement | null;
     void actions().then((m) =>
       kind === "profile-save" ? m.saveProfile(form, submitter) : m.savePrompt(form, submitter)

@@ -8,6 +8,7 @@
 // Invariants: a key already handled (defaultPrevented), typed while composing, or meant for
 // the terminal or code editor is left alone; `?` never fires in a text field; nothing fires
 // behind a modal.
+import { watchAttention } from "../attention.ts";
 import type { ComfortAction } from "../comfort_actions.ts";
 
 /** Below 900 px the sidebar is a drawer (static/style.css, sidebar.css): phones and 200% zoom. */
@@ -67,7 +68,9 @@ function init(): void {
     e.stopPropagation();
     run("sidebar");
   }, true);
-  const watch = () => void import("../attention.ts").then((m) => m.watchAttention());
+  // Bundled with the page scripts, not imported at idle: every page runs it before any
+  // interaction, and a separate response would only cost its own overhead (page_weight test).
+  const watch = () => watchAttention();
   const idle = () =>
     "requestIdleCallback" in globalThis ? requestIdleCallback(watch, { timeout: 2000 }) : watch();
   if (document.readyState === "complete") idle();

@@ -13,6 +13,7 @@ import { emitHermesEvent, onHermesEvent } from "../../shared/ui_events.ts";
 import type { ProjectInfo } from "../project_dialogs.ts";
 import type { SidebarContext } from "../sidebar_actions.ts";
 import { SessionVList } from "../session_vlist.ts";
+import { watchFeed } from "../connection_status.ts";
 
 const SEARCH_DEBOUNCE_MS = 180;
 const REFRESH_DEBOUNCE_MS = 120;
@@ -326,9 +327,10 @@ function init(): void {
     scheduleRefresh();
   });
   addEventListener("pagehide", () => feed?.close());
-  // The feed is the page's one always-open connection: the connection sign (loaded once the
-  // page has loaded, well before it could be needed) hears from it when the server may be gone.
-  const watch = () => feed && import("../connection_status.ts").then((m) => m.watchFeed(feed));
+  // The feed is the page's one always-open connection: the connection sign hears from it when
+  // the server may be gone (imported statically: it must be here before the server goes, and
+  // the build's page weight then counts it as the browser does).
+  const watch = () => feed && watchFeed(feed);
   if (document.readyState === "complete") watch();
   else addEventListener("load", watch, { once: true });
 
