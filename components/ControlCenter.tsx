@@ -12,6 +12,7 @@ import { t } from "../lib/i18n/t.ts";
 import { Icon } from "./Icon.tsx";
 import { type AppearanceData, AppearancePanel } from "./control/AppearancePanel.tsx";
 import { displayOptionsOf } from "./control/DisplayOptions.tsx";
+import { transcriptOptionsOf } from "./control/TranscriptOptions.tsx";
 import {
   type ConversationData,
   ConversationPanel,
@@ -115,7 +116,13 @@ export async function loadControlPanel<T extends ControlTab>(
     appearance: async () => {
       const s = await settings();
       const language = typeof s.language === "string" ? s.language : "auto";
-      return { theme: s.theme, show_thinking: s.show_thinking, language, ...displayOptionsOf(s) };
+      return {
+        theme: s.theme,
+        show_thinking: s.show_thinking,
+        language,
+        transcript: transcriptOptionsOf(s),
+        ...displayOptionsOf(s),
+      };
     },
     preferences: async () => loadPreferences(app, await settings()),
     providers: async () => loadProviders(app, await settings()),

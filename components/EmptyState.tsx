@@ -1,5 +1,7 @@
 // What the central column shows before the first message: a quiet invitation that says
-// where the agent will work (workspace, model), so the first chat starts with context.
+// where the agent will work (workspace, model), so the first chat starts with context, and a
+// few suggestions that fill the composer (lib/browser/pages/page_preferences.ts). The
+// `hide_empty_state_*` preferences hide the suggestions or the whole welcome (static/page_prefs.css).
 import type { ComponentChildren } from "preact";
 import { t } from "../lib/i18n/t.ts";
 
@@ -12,6 +14,9 @@ export interface EmptyStateProps {
   /** Set when no provider is usable: say so plainly, and how to configure one. */
   noProvider?: { configPath: string } | null;
 }
+
+/** The suggestion buttons, as catalog keys; a click puts the text in the composer. */
+const SUGGESTIONS = ["prefs.suggestExplore", "prefs.suggestReview", "prefs.suggestTests"] as const;
 
 export function EmptyState(
   { workspace, model, projectName, notice, noProvider }: EmptyStateProps,
@@ -26,28 +31,45 @@ export function EmptyState(
           </p>
         )
         : null}
-      <div class="brand-mark brand-mark-lg" aria-hidden="true">H</div>
-      <h2 class="empty-title">{t("shell.emptyTitle")}</h2>
-      <p class="empty-lede">{t("shell.emptyLede")}</p>
-      <dl class="empty-context">
-        {projectName
-          ? (
-            <div>
-              <dt>{t("shell.project")}</dt>
-              <dd>{projectName}</dd>
-            </div>
-          )
-          : null}
-        <div>
-          <dt>{t("shell.workspace")}</dt>
-          <dd class="mono">{workspace ?? t("shell.notSet")}</dd>
-        </div>
-        <div>
-          <dt>{t("shell.model")}</dt>
-          <dd class="mono">{model ?? t("shell.providerDefault")}</dd>
-        </div>
-      </dl>
+      <div class="empty-welcome">
+        <div class="brand-mark brand-mark-lg" aria-hidden="true">H</div>
+        <h2 class="empty-title">{t("shell.emptyTitle")}</h2>
+        <p class="empty-lede">{t("shell.emptyLede")}</p>
+        <EmptyContext workspace={workspace} model={model} projectName={projectName} />
+      </div>
+      <ul class="empty-suggestions" aria-label={t("prefs.suggestions")}>
+        {SUGGESTIONS.map((key) => (
+          <li key={key}>
+            <button type="button" class="empty-suggestion" data-suggestion>{t(key)}</button>
+          </li>
+        ))}
+      </ul>
     </div>
+  );
+}
+
+function EmptyContext(
+  { workspace, model, projectName }: Pick<EmptyStateProps, "workspace" | "model" | "projectName">,
+) {
+  return (
+    <dl class="empty-context">
+      {projectName
+        ? (
+          <div>
+            <dt>{t("shell.project")}</dt>
+            <dd>{projectName}</dd>
+          </div>
+        )
+        : null}
+      <div>
+        <dt>{t("shell.workspace")}</dt>
+        <dd class="mono">{workspace ?? t("shell.notSet")}</dd>
+      </div>
+      <div>
+        <dt>{t("shell.model")}</dt>
+        <dd class="mono">{model ?? t("shell.providerDefault")}</dd>
+      </div>
+    </dl>
   );
 }
 

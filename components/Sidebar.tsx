@@ -9,6 +9,7 @@ import type { AppContext } from "../lib/server/app_context.ts";
 import { listProjects } from "../lib/sessions/projects.ts";
 import { SEARCH_MAX_LIMIT, searchSessions } from "../lib/sessions/session_search.ts";
 import { sql } from "../lib/storage/db.ts";
+import { readPreferences } from "../lib/settings/stored_settings.ts";
 import {
   countSessions,
   listSessionPage,
@@ -64,6 +65,8 @@ export async function loadSidebar(
   const profileParam = params.get("profile");
   const activeProfile = profileParam && profiles.includes(profileParam) ? profileParam : null;
   const tasksView = params.get("tasks") === "1";
+  // `show_cron_sessions` off: task sessions leave the list (the Tasks chip still shows them).
+  const showTaskSessions = (await readPreferences(db)).show_cron_sessions !== false;
   const filterChoices = {
     tasks: !!(await db.get(sql`SELECT 1 AS one FROM cron_jobs LIMIT 1`)) ||
       !!(await db.get(sql`SELECT 1 AS one FROM sessions WHERE cron_job_id IS NOT NULL LIMIT 1`)),
@@ -107,7 +110,11 @@ export async function loadSidebar(
   const filter: SessionFilter = {
     archived: archivedView ? "only" : "exclude",
     project: activeProjectId ?? undefined,
-    ...(tasksView ? { tasks: "only" as const } : {}),
+    ...(tasksView
+      ? { tasks: "only" as const }
+      : showTaskSessions
+      ? {}
+      : { tasks: "exclude" as const }),
     ...(activeProfile ? { profile: activeProfile } : {}),
   };
   const cursor = params.get("cursor");

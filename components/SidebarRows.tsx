@@ -139,6 +139,11 @@ export function SessionItem(
           <span class="session-title">
             {query ? <Highlighted text={s.title} query={query} /> : s.title}
           </span>
+          {/* The detailed density's second line (static/page_prefs.css shows it). */}
+          <span class="session-meta">
+            {t("prefs.rowMessages", { count: s.message_count })}
+            {s.model ? ` · ${s.model}` : ""}
+          </span>
           {snippet
             ? (
               <span class="session-snippet" data-match="content">

@@ -2,7 +2,7 @@
 // status; arguments and result only behind expansion, the result clamped, and the whole text
 // (when the page carries a clipped copy) fetched on "Show full output". Rendered inside the
 // Activity disclosure, never as a chat message.
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { AllowedByRule } from "./AllowedByRule.tsx";
 import { withoutAllowedNote } from "../lib/shared/allowed_by_rule.ts";
 import type { ToolView } from "../lib/shared/transcript_model.ts";
@@ -12,6 +12,7 @@ import { DelegateChildren } from "./DelegateChildren.tsx";
 import { RollbackButton, UNDOABLE_TOOLS } from "./RollbackButton.tsx";
 import { DiffSlot } from "./transcript/DiffSlot.tsx";
 import { formatNumber, t } from "../lib/i18n/t.ts";
+import { islandDisplay } from "../lib/browser/transcript_display.ts";
 
 /**
  * How a tool name reads on its card: MCP tools (`mcp__<server>__<tool>`) show the tool with
@@ -86,6 +87,15 @@ async function loadFull(sessionId: string, id: string): Promise<FullText> {
 
 export function ToolCard({ tool, sessionId }: { tool: ToolView; sessionId: string }) {
   const [open, setOpen] = useState(false);
+  // `terminal_auto_expand_on_output`: a command's output arriving while the card is folded
+  // opens it, once; a card that already had its output (history) stays as it was.
+  const hadOutput = useRef(tool.result !== null);
+  const autoExpand = islandDisplay.value.terminalAutoExpand;
+  useEffect(() => {
+    if (hadOutput.current || tool.result === null) return;
+    hadOutput.current = true;
+    if (autoExpand && tool.name === "terminal") setOpen(true);
+  });
   const [more, setMore] = useState(false);
   const [full, setFull] = useState<FullText | null>(null);
   const [loading, setLoading] = useState(false);

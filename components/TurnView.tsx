@@ -67,7 +67,8 @@ export function TurnView(
         ? (
           <div class="msg msg-user" data-idx={turn.user.idx ?? undefined}>
             <div class="msg-user-bubble" dir="auto">
-              {turn.user.text}
+              {/* Its own element: `render_user_markdown` renders it (lib/browser/user_markdown.ts). */}
+              <div class="msg-user-text">{turn.user.text}</div>
               <AttachmentChips
                 sessionId={sessionId}
                 files={turn.userFiles ??

@@ -1,6 +1,7 @@
 import type { AppModuleProps } from "../lib/server/file_router.ts";
 import { currentDirection, currentLocale, t } from "../lib/i18n/t.ts";
 import { fontSizeOf, skinOf } from "../lib/shared/appearance.ts";
+import { type PagePaint, paintStyle } from "../lib/shared/page_preferences.ts";
 
 /**
  * The HTML document around every page. `data-theme` on <html> is the `theme` setting (read
@@ -16,6 +17,8 @@ export default function App({ Component, state }: AppModuleProps) {
   const theme = state.theme === "light" || state.theme === "system" ? state.theme : "dark";
   const skin = skinOf(state.skin);
   const fontSize = fontSizeOf(state.fontSize);
+  // Layout preferences (lib/shared/page_preferences.ts), painted like the skin.
+  const paint = state.pagePaint as PagePaint | undefined;
   // A page may name its whole title (`documentTitle`) and its `lang` tag (`htmlLang`, e.g. the
   // login page's region tags), else the title is `state.title · app` and lang the locale id.
   const title = typeof state.documentTitle === "string" && state.documentTitle
@@ -32,6 +35,9 @@ export default function App({ Component, state }: AppModuleProps) {
       data-font-size={fontSize === "default" ? undefined : fontSize}
       data-sidebar-hidden={state.sidebarHidden === true ? "" : undefined}
       data-hide-thinking={state.showThinking === false ? "" : undefined}
+      {...paint?.attrs}
+      {...state.transcriptDisplay as Record<string, string> | undefined}
+      style={paint ? paintStyle(paint.vars) : undefined}
     >
       <head>
         <meta charset="utf-8" />
@@ -52,8 +58,10 @@ export default function App({ Component, state }: AppModuleProps) {
         <link rel="stylesheet" href="/static/composer.css" />
         <link rel="stylesheet" href="/static/markdown.css" />
         <link rel="stylesheet" href="/static/transcript.css" />
+        <link rel="stylesheet" href="/static/transcript_display.css" />
         <link rel="stylesheet" href="/static/control.css" />
         <link rel="stylesheet" href="/static/skins.css" />
+        <link rel="stylesheet" href="/static/page_prefs.css" />
         <link rel="stylesheet" href="/static/a11y.css" />
       </head>
       <body>

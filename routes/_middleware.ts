@@ -16,6 +16,8 @@ import {
 } from "../lib/errors.ts";
 import { json, MAX_UNAUTHENTICATED_BODY_BYTES } from "../lib/server/http.ts";
 import { readPreferences, readSettingsAndPreferences } from "../lib/settings/stored_settings.ts";
+import { pagePaint } from "../lib/shared/page_preferences.ts";
+import { transcriptDisplayAttrs } from "../lib/shared/transcript_display.ts";
 import { pickLocale } from "../lib/i18n/locales.ts";
 import { fontSizeOf, skinOf } from "../lib/shared/appearance.ts";
 import {
@@ -208,6 +210,10 @@ async function guard(req: Request, ctx: RouteContext): Promise<Response> {
     // state (Ctrl/Cmd+B) is this browser's own, kept in a cookie (lib/browser/pages/comfort.ts).
     ctx.state.skin = skinOf(prefs.skin);
     ctx.state.fontSize = fontSizeOf(prefs.font_size);
+    // The layout preferences (hidden and reordered controls, density, …) too.
+    ctx.state.pagePaint = pagePaint(prefs);
+    // The transcript's display preferences (badges, outline, Activity mode, …) too.
+    ctx.state.transcriptDisplay = transcriptDisplayAttrs(prefs);
     ctx.state.sidebarHidden = /(?:^|;\s*)hermes_sidebar=hidden(?:;|$)/.test(
       req.headers.get("cookie") ?? "",
     );

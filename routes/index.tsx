@@ -45,6 +45,8 @@ interface HomeData {
   sendKey: SendKey;
   /** `default_message_mode`: what Send does while an answer runs (queue, steer, interrupt). */
   messageMode: MessageMode;
+  /** `large_text_paste_as_attachment` and `new_chat_on_workspace_switch`. */
+  composerPrefs: { largePasteAsFile: boolean; newChatOnWorkspaceSwitch: boolean };
   sandbox: { bubblewrap: boolean; message: string; warning: string | null };
   /** No usable provider: the page says so and how to set one up. */
   noProvider: { configPath: string } | null;
@@ -119,6 +121,10 @@ export const handler: Handlers<HomeData> = {
       sendKey: stored.send_key,
       // The preference's rule admits only the three modes.
       messageMode: prefs.default_message_mode as MessageMode,
+      composerPrefs: {
+        largePasteAsFile: prefs.large_text_paste_as_attachment !== false,
+        newChatOnWorkspaceSwitch: prefs.new_chat_on_workspace_switch === true,
+      },
       goal: session ? goalPayload(await getGoal(db, session.session_id)) as GoalView | null : null,
       profile: {
         name: profileName,
@@ -173,6 +179,7 @@ export default function Home({ data }: PageProps<HomeData>) {
         home: data.home,
         sendKey: data.sendKey,
         messageMode: data.messageMode,
+        ...data.composerPrefs,
         sandbox: data.sandbox,
         activeStreamId: session?.active_stream_id ?? null,
         skipApprovals: session?.skip_approvals ?? false,

@@ -226,7 +226,9 @@ Deno.test("/login shows the bot name (escaped) in its title and heading, in the 
       ["zh-TW,en;q=0.5", "zh-TW", /登入/],
       ["ru-RU,ru;q=0.9,en;q=0.8", "ru-RU", /Войти/],
       ["fr-FR,en;q=0.5", "fr-FR", /Se connecter/],
-      ["ko-KR,ko;q=0.9", "en", /Sign in/],
+      ["ko-KR,ko;q=0.9", "ko-KR", /로그인/],
+      // A language the console does not speak falls back to English.
+      ["th-TH,th;q=0.9", "en", /Sign in/],
       ["ar-EG", "ar", /تسجيل الدخول/],
     ];
     for (const [header, lang, word] of cases) {

@@ -1,10 +1,11 @@
 // The composer footer's left side: the attach and saved-prompts buttons (with the hidden file
 // input) and the chips for the chat's model, its workspace, its profile and the "approvals off"
-// switch. Each chip opens its popover or flips its switch through the model. Rendered inside
-// the Composer island.
+// switch, and the quota chip when that setting is on. Each chip opens its popover or flips its
+// switch through the model. Rendered inside the Composer island.
 import { useRef } from "preact/hooks";
 import type { ComposerModel } from "../../lib/browser/composer/composer_model.ts";
 import { Icon } from "../Icon.tsx";
+import { QuotaChip } from "./QuotaChip.tsx";
 import { t } from "../../lib/i18n/t.ts";
 
 export function ComposerTools({ model: m }: { model: ComposerModel }) {
@@ -47,6 +48,7 @@ export function ComposerTools({ model: m }: { model: ComposerModel }) {
       </button>
       <FooterChips model={m} />
       <ProfileChip model={m} />
+      <QuotaChip model={m} />
     </div>
   );
 }

@@ -8,10 +8,13 @@ import { LOCALE_NAMES, LOCALES, matchLocale } from "../../lib/i18n/locales.ts";
 import { t } from "../../lib/i18n/t.ts";
 import { Field, Section, StatusLine, SwitchField } from "./parts.tsx";
 import { DisplayOptions, type DisplayOptionsData, NotifyOption } from "./DisplayOptions.tsx";
+import { TranscriptOptions, type TranscriptOptionsData } from "./TranscriptOptions.tsx";
 
 export type AppearanceData = Pick<PublicSettings, "theme" | "show_thinking"> & {
   /** The `language` preference: "auto" (the browser's) or a locale tag. */
   language: string;
+  /** Conversation display (components/control/TranscriptOptions.tsx). */
+  transcript: TranscriptOptionsData;
 } & DisplayOptionsData;
 
 const THEMES = [
@@ -72,6 +75,7 @@ export function AppearancePanel({ data }: { data: AppearanceData }) {
         />
         <StatusLine hook="appearance" />
       </Section>
+      <TranscriptOptions data={data.transcript} />
       <NotifyOption data={data} />
     </>
   );

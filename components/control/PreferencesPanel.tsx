@@ -1,11 +1,13 @@
 // Control Center › Preferences: the send key, the model and workspace new conversations get,
 // and how long a tool call waits for an approval. One form; only changed fields are sent
 // (POST /api/settings merges), so saving never pins a default that came from the config.
+// Below it, the layout options (./LayoutOptions.tsx), each saved as it changes.
 import type { AppContext } from "../../lib/server/app_context.ts";
 import type { PublicSettings } from "../../lib/settings/settings.ts";
 import { listWorkspaces } from "../../lib/workspace/workspaces.ts";
 import { t } from "../../lib/i18n/t.ts";
 import { Field, MonoTextField, Section, StatusLine } from "./parts.tsx";
+import { LayoutOptions, type LayoutOptionsData, layoutOptionsOf } from "./LayoutOptions.tsx";
 
 export interface PreferencesData extends
   Pick<
@@ -13,6 +15,7 @@ export interface PreferencesData extends
     "send_key" | "default_model" | "default_workspace" | "approval_timeout_seconds"
   > {
   workspaces: Array<{ path: string; name: string }>;
+  layout: LayoutOptionsData;
 }
 
 export async function loadPreferences(
@@ -25,6 +28,7 @@ export async function loadPreferences(
     default_workspace: settings.default_workspace,
     approval_timeout_seconds: settings.approval_timeout_seconds,
     workspaces: await listWorkspaces(app),
+    layout: layoutOptionsOf(settings),
   };
 }
 
@@ -38,6 +42,15 @@ const SEND_KEYS = [
 ] as const;
 
 export function PreferencesPanel({ data }: { data: PreferencesData }) {
+  return (
+    <>
+      <PreferencesForm data={data} />
+      <LayoutOptions data={data.layout} />
+    </>
+  );
+}
+
+function PreferencesForm({ data }: { data: PreferencesData }) {
   return (
     <form class="cc-form" data-cc-form="preferences" novalidate>
       <Section hook="composer" title={t("control.composer")}>

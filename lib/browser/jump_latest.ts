@@ -3,8 +3,10 @@
 // is at the end, the end stays in view whatever grows (streamed prose, the settled answer's
 // final render and action row, a taller composer); once they scroll away nothing moves on its
 // own, and a button over the composer brings them back — during a run, and after it while the
-// newest content is still out of view. Invariant: only the person's own scrolling stops the
-// following; what this file scrolls is always the end.
+// newest content is still out of view. With `auto_scroll_follow` off (<html
+// data-no-auto-follow>) nothing follows: what grows below leaves the reader's place where it
+// was, and the button offers the way down. Invariant: only the person's own scrolling stops the
+// following; what this file scrolls is always the end, or back to the reader's own place.
 import { onHermesEvent } from "../shared/ui_events.ts";
 import { t } from "../i18n/t.ts";
 
@@ -60,18 +62,53 @@ export function installJumpToLatest(): void {
       button = null;
     }
   };
+  // Not following: the first turn in view and where it was, kept there as content grows.
+  let anchor: { el: Element; top: number } | null = null;
+  const setAnchor = () => {
+    const top = s.getBoundingClientRect().top;
+    const el = [...s.querySelectorAll(".turn")].find((x) => x.getBoundingClientRect().bottom > top);
+    anchor = el ? { el, top: el.getBoundingClientRect().top } : null;
+  };
+  // A run just started: its turn is brought into view once, then stays where it began.
+  let starting = false;
   // Every scroll the page makes lands at the end, so one that leaves it is the person's.
   s.addEventListener("scroll", () => {
     following = fromEnd(s) <= NEAR_END;
+    setAnchor();
     update();
   }, { passive: true });
+  /** Show the new turn from its start: at the end while it fits, else its top at the top. */
+  const placeNewTurn = (turn: Element) => {
+    const box = s.getBoundingClientRect();
+    const r = turn.getBoundingClientRect();
+    if (r.height <= box.height) toEnd(s);
+    else s.scrollTop += r.top - box.top;
+    anchor = { el: turn, top: turn.getBoundingClientRect().top };
+  };
+  const keepPlace = () => {
+    if (starting) {
+      // The run's own turn is the live one (an earlier run's turn no longer says so).
+      const turn = [...s.querySelectorAll(".turns-live > .turn[data-live]")].at(-1);
+      if (turn) {
+        starting = false;
+        placeNewTurn(turn);
+      }
+    } else if (anchor?.el.isConnected) {
+      // The reversed column pins its end by itself: put the reader back where they were.
+      const dy = anchor.el.getBoundingClientRect().top - anchor.top;
+      if (Math.abs(dy) > 1) s.scrollTop += dy;
+    }
+    update();
+  };
   const hold = () => {
+    if (document.documentElement.hasAttribute("data-no-auto-follow")) return keepPlace();
     if (following && fromEnd(s) > 0) toEnd(s);
   };
   const sizes = new ResizeObserver(hold);
   sizes.observe(s);
   for (const child of s.children) sizes.observe(child);
   onHermesEvent("hermes:run-state", ({ active, stream_id }) => {
+    if (active && running !== stream_id) starting = true;
     if (!active && running === stream_id && !following) unseen = true;
     running = active ? stream_id : running === stream_id ? null : running;
     update();

@@ -7,6 +7,7 @@
 // reads is the segment object the run model grows in place.
 import type { Segment } from "../shared/transcript_model.ts";
 import { t } from "../i18n/t.ts";
+import { createFadeState, type FadeState, fadeTail } from "./fade_text.ts";
 
 type StreamModule = typeof import("../markdown/stream.ts");
 type Renderer = ReturnType<StreamModule["createStreamRenderer"]>;
@@ -23,6 +24,8 @@ interface Sink {
   kick: boolean;
   finishing: Promise<void> | null;
   done: boolean;
+  /** What the fade-in effect has seen arrive (only while `fade_text_effect` is on). */
+  fade: FadeState | null;
 }
 
 let streamModule: Promise<StreamModule> | null = null;
@@ -68,6 +71,7 @@ export class LiveProse {
       kick: false,
       finishing: null,
       done: !live && !!seg.html,
+      fade: null,
     });
     // A stable hook for tests and styles: "streaming" until the final render is in place.
     el.dataset.state = !live && seg.html ? "final" : "streaming";
@@ -135,6 +139,9 @@ export class LiveProse {
       s.serverHtml = false;
     }
     this.md.applyStreamUpdate(s.el, update);
+    if (globalThis.document?.documentElement?.hasAttribute("data-fade-text")) {
+      fadeTail(s.el, s.fade ??= createFadeState(), performance.now());
+    }
     return true;
   }
 

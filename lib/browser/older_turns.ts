@@ -1,12 +1,14 @@
 // Browser-safe: imports nothing from Deno or the database.
-// Older turns of a long conversation, loaded above the server-rendered history as the reader
-// nears its top (or clicks the loader). Invariants: each page holds whole turns (alignedPage);
-// one page loads at a time; the loader marker disappears once nothing older exists.
+// Older turns of a long conversation, loaded above the server-rendered history when the reader
+// clicks the loader, or, with `session_endless_scroll` on (<html data-endless-scroll>), as they
+// near its top. Invariants: each page holds whole turns (alignedPage); one page loads at a time;
+// the loader marker disappears once nothing older exists.
 import { api } from "./api_client.ts";
 import { alignedPage, foldMessages } from "../shared/transcript_fold.ts";
 import type { ToolCallRecord, TurnModel } from "../shared/transcript_turns.ts";
 import type { SessionAnswer } from "./live_transcript.ts";
 import { renderSegmentsHtml } from "./live_prose.ts";
+import { onHermesEvent } from "../shared/ui_events.ts";
 
 /** Rows asked for per older page (whole turns are completed by alignedPage). */
 const OLDER_ROWS = 30;
@@ -67,15 +69,24 @@ export function watchOlderTurns(
       busy = false;
     }
   };
+  // Read as it fires, so turning the setting on or off applies from the next scroll on.
+  const endless = () => document.documentElement.hasAttribute("data-endless-scroll");
   const io = new IntersectionObserver(
-    (entries) => entries.some((e) => e.isIntersecting) && load(),
+    (entries) => endless() && entries.some((e) => e.isIntersecting) && load(),
     { root: scroller, rootMargin: "600px 0px 0px 0px" },
   );
   io.observe(marker);
   const button = marker.querySelector("button");
   button?.addEventListener("click", load);
+  // Turned on while the marker is already near: the observer will not fire again by itself.
+  const offSettings = onHermesEvent("hermes:settings-changed", ({ changed }) => {
+    if (!changed.includes("session_endless_scroll") || !marker.isConnected) return;
+    io.unobserve(marker);
+    io.observe(marker);
+  });
   return () => {
     io.disconnect();
+    offSettings();
     button?.removeEventListener("click", load);
   };
 }

@@ -1,4 +1,5 @@
-// Session titles written by the model: after the first answer (and on `/title` with no text,
+// Session titles written by the model: after the first answer, every N turns when
+// `auto_title_refresh_every` asks for it (and on `/title` with no text,
 // POST /api/session/title/regenerate) the auxiliary model — or the session's own — is asked
 // for a short title. Invariants: a title the person set (title_source 'user') is never
 // overwritten; the model's text is data, cut to one plain line ≤ 80 chars; failures keep the title.
@@ -9,6 +10,7 @@ import { pickEndpoint, resolveProviders } from "../providers/provider_config.ts"
 import { contentText, listMessages } from "../sessions/messages.ts";
 import { getSession, normalizeTitle, UNTITLED, updateSession } from "../sessions/sessions.ts";
 import { sql } from "../storage/db.ts";
+import { readPreferences } from "../settings/stored_settings.ts";
 
 /** What a title attempt ended with (the original's `status` field). */
 export type TitleStatus = "generated" | "user_title" | "no_exchange" | "empty" | "failed";
@@ -138,14 +140,26 @@ export async function startAutoTitle(
   run: { sessionId: string; emit(e: { event: "title_status"; data: TitleStatusData }): void },
   opts: { fetch?: typeof fetch },
 ): Promise<void> {
-  if (await titleSource(host, run.sessionId) !== null) return;
+  const source = await titleSource(host, run.sessionId);
+  if (source === "user") return;
   const users = (await listMessages(host.db, run.sessionId)).filter((m) => m.role === "user")
     .length;
-  if (users !== 1) return;
+  const first = source === null && users === 1;
+  // Adaptive refresh (`auto_title_refresh_every`): every N user turns the title follows the
+  // conversation's latest exchange, as the original does; a title the person set never moves.
+  const every = titleRefreshInterval((await readPreferences(host.db)).auto_title_refresh_every);
+  const refresh = !first && every > 0 && users > 1 && users % every === 0;
+  if (!first && !refresh) return;
   run.emit({ event: "title_status", data: { session_id: run.sessionId, status: "generating" } });
-  generateTitle(host, run.sessionId, { fetch: opts.fetch }).catch((err) =>
+  generateTitle(host, run.sessionId, { fetch: opts.fetch, preferLatest: refresh }).catch((err) =>
     host.log.warn("title generation failed", { session_id: run.sessionId, error: String(err) })
   );
+}
+
+/** The refresh interval in user turns out of the setting ("0", "5", …); 0 = never. */
+export function titleRefreshInterval(value: unknown): number {
+  const n = typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : 0;
+  return n > 0 ? n : 0;
 }
 
 type TitleStatusData = { session_id: string; status: "generating" | "generated" | "failed" };

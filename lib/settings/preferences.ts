@@ -73,7 +73,9 @@ export const PREFERENCES: Readonly<Record<string, Preference>> = {
   show_tps: bool(false),
   fade_text_effect: bool(false),
   show_cli_sessions: bool(false),
-  show_cron_sessions: bool(false),
+  // Scheduled-task sessions in the sidebar's list. The original hides them by default; here they
+  // have always been listed (the Tasks chip narrows the list to them), so listing stays the default.
+  show_cron_sessions: bool(true),
   sync_to_insights: bool(false),
   check_for_updates: bool(true),
   update_channel: oneOf("stable", ["stable", "beta"]),
@@ -116,12 +118,31 @@ export const PREFERENCES: Readonly<Record<string, Preference>> = {
   terminal_auto_expand_on_output: bool(false),
   api_redact_enabled: bool(true),
   dashboard_plugins: { default: {}, rule: { kind: "object" } },
-  auto_title_refresh_every: text("0", 16),
+  // Re-title the chat from its latest exchange every N user turns ("0": never), as the original.
+  auto_title_refresh_every: oneOf("0", ["0", "5", "10", "20"]),
   // What Send does while an answer runs (lib/browser/composer/message_mode.ts). The original
   // defaults to steer; here queue stays the default, as it was before steering existed.
   default_message_mode: oneOf("queue", ["steer", "queue", "interrupt"]),
   auth_disabled_acknowledged: bool(false),
 };
+
+/**
+ * The original's keys whose feature this console does not have: self-update, dashboard plugins,
+ * the CLI's state.db (its sessions and the usage sync), raw audio, the auth-disabled warning and
+ * a composer reasoning chip. A valid value is kept as sent, so the original's clients read back
+ * what they wrote (its own tests round-trip `raw_audio_mode`), but POST names every such key in
+ * `ignored`, because nothing here acts on it, and the Control Center never offers one.
+ */
+export const INERT_PREFERENCES: readonly string[] = [
+  "check_for_updates",
+  "update_channel",
+  "dashboard_plugins",
+  "show_cli_sessions",
+  "sync_to_insights",
+  "raw_audio_mode",
+  "auth_disabled_acknowledged",
+  "hide_composer_reasoning",
+];
 
 export type Checked = { ok: true; value: unknown } | { ok: false };
 

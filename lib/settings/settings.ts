@@ -18,7 +18,7 @@ import { hashPassword } from "../security/password.ts";
 import { isMaskedSecret, maskSecret } from "../security/secrets.ts";
 import { PASSWORD_HASH_SETTING, revokeAllSessions, storedPasswordHash } from "../security/auth.ts";
 import { registerWorkspace, validateWorkspaceToAdd } from "../workspace/workspaces.ts";
-import { checkPreference, PREFERENCES, SPEECH_KEYS } from "./preferences.ts";
+import { checkPreference, INERT_PREFERENCES, PREFERENCES, SPEECH_KEYS } from "./preferences.ts";
 import {
   applySettingsToConfig,
   baseOf,
@@ -129,7 +129,10 @@ const LENIENT_KEYS = [
 export interface SettingsBody {
   patch: SettingsPatch;
   preferences: Record<string, unknown>;
-  /** Unknown keys, invalid values, and default_model (set through POST /api/default-model). */
+  /**
+   * Unknown keys, invalid values, default_model (set through POST /api/default-model), and the
+   * inert keys (INERT_PREFERENCES): kept for the original's clients, acted on by nothing here.
+   */
   ignored: string[];
 }
 
@@ -153,7 +156,7 @@ export function parseSettingsBody(raw: Record<string, unknown>): SettingsBody {
     } else if (Object.hasOwn(PREFERENCES, key)) {
       const checked = checkPreference(PREFERENCES[key].rule, value);
       if (checked.ok) preferences[key] = checked.value;
-      else ignored.push(key);
+      if (!checked.ok || INERT_PREFERENCES.includes(key)) ignored.push(key);
     } else {
       ignored.push(key);
     }

@@ -2,7 +2,9 @@
 // the console's own, secrets masked, plus `auth_enabled`, `password_env_var` and
 // `persisted_speech_keys`. POST /api/settings {…partial} merges like the original: unknown keys
 // and invalid values are ignored and named in `ignored` (malformed JSON is still a 400);
-// default_model goes through POST /api/default-model instead. Setting or changing the password
+// default_model goes through POST /api/default-model instead. The original's keys with no
+// feature here (INERT_PREFERENCES: self-update, dashboard plugins, the CLI bridge, …) are kept as
+// sent, so its clients round-trip them, and are named in `ignored` too: nothing acts on them. Setting or changing the password
 // revokes every login and hands this client a fresh login cookie, so the person who changed it
 // stays signed in; clearing it removes the cookie.
 import type { Handlers } from "../../lib/server/file_router.ts";

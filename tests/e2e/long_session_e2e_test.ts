@@ -4,6 +4,7 @@
 import { ok, strictEqual } from "node:assert/strict";
 import { createSession } from "../../lib/sessions/sessions.ts";
 import { appendMessages, type NewMessage } from "../../lib/sessions/messages.ts";
+import { updateSettings } from "../../lib/settings/settings.ts";
 import { browserTest, waitForIslands, withAppInBrowser } from "./browser.ts";
 import { domSize } from "./transcript_harness.ts";
 
@@ -50,6 +51,8 @@ browserTest(
     await withAppInBrowser({}, async ({ app, url, browser }) => {
       const s = await createSession(app.ctx.db, app.ctx.clock, { workspace: app.workspace });
       await appendMessages(app.ctx.db, app.ctx.clock, s.session_id, seedMessages());
+      // Loading on scroll is the `session_endless_scroll` preference (off: the loader's button).
+      await updateSettings(app.ctx, {}, { session_endless_scroll: true });
       const page = await browser.newPage({ width: 1280, height: 860 });
       const t0 = performance.now();
       await page.goto(`${url}/?session=${s.session_id}`);

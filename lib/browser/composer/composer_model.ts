@@ -79,6 +79,10 @@ export interface ComposerInit {
   showProfile?: boolean;
   /** The `default_message_mode` setting: what Send does while an answer runs (default queue). */
   messageMode?: MessageMode;
+  /** `large_text_paste_as_attachment` (default on): a long paste becomes a file. */
+  largePasteAsFile?: boolean;
+  /** `new_chat_on_workspace_switch`: another workspace starts a new chat there. */
+  newChatOnWorkspaceSwitch?: boolean;
 }
 
 /** The browser around the model; tests pass their own. */
@@ -140,6 +144,10 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
   const profile = signal(init.profile ?? "default");
   const showProfile = signal(!!init.showProfile || (init.profile ?? "default") !== "default");
   const sendKey = signal<SendKey>(init.sendKey ?? "enter");
+  const prefs = {
+    pasteAsFile: signal(init.largePasteAsFile ?? true),
+    newChatOnSwitch: signal(init.newChatOnWorkspaceSwitch ?? false),
+  };
   const mac = signal(false);
   const dragOver = signal(false);
   const menu = createSlashMenu(draft, computed(() => open.value !== null));
@@ -240,6 +248,19 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
   }
 
   async function chooseWorkspace(path: string) {
+    if (prefs.newChatOnSwitch.value && sid.value && path !== workspace.value) {
+      // The open chat keeps its workspace; the new one starts in the chosen one.
+      const body: Record<string, unknown> = { workspace: path };
+      if (projectId) body.project_id = projectId;
+      const { session: s } = await deps.api<{ session: { session_id: string } }>(
+        "POST",
+        "/api/session/new",
+        body,
+      );
+      open.value = null;
+      deps.navigate(`/?session=${encodeURIComponent(s.session_id)}`);
+      return;
+    }
     const s = await session.chooseWorkspace(path);
     open.value = null;
     showFlash(t("composer.workspaceTitle", { path: shortPath(s.workspace, home) }));
@@ -369,13 +390,16 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
     view.focus();
   }
 
-  /** A paste: files are attached, a long text becomes a `.txt` file. True when handled here. */
+  /**
+   * A paste: files are attached, a long text becomes a `.txt` file (unless the
+   * `large_text_paste_as_attachment` setting is off). True when handled here.
+   */
   function paste(files: File[], text: string): boolean {
     if (files.length) {
       addFiles(files);
       return true;
     }
-    if (text.length <= LARGE_PASTE_CHARS) return false;
+    if (!prefs.pasteAsFile.value || text.length <= LARGE_PASTE_CHARS) return false;
     const file = pastedTextFile(text, ++pastes);
     addFiles([file]);
     showFlash(t("composer.longPaste", { file: file.name }));
@@ -523,6 +547,7 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
       sending,
       yolo,
       sendKey,
+      prefs,
       mac,
       menu,
       sendQueued: (q) => void sendMessage(q.text, q.attachments),
@@ -566,6 +591,7 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
     profile,
     showProfile,
     sendKey,
+    prefs,
     mac,
     dragOver,
     menu,
@@ -601,5 +627,7 @@ export function createComposerModel(init: ComposerInit, overrides: Partial<Compo
     withHost,
     pickMenu,
     keyDown,
+    /** The page's API client (the quota chip reads through it). */
+    api: deps.api,
   };
 }

@@ -37,6 +37,8 @@ export interface PageParts<Q> {
   sending: ReadonlySignal<boolean>;
   yolo: Signal<boolean>;
   sendKey: Signal<SendKey>;
+  /** Settings the composer follows live (lib/browser/composer/composer_model.ts). */
+  prefs?: { pasteAsFile: Signal<boolean>; newChatOnSwitch: Signal<boolean> };
   mac: Signal<boolean>;
   menu: SlashMenuModel;
   sendQueued(q: Q): void;
@@ -64,6 +66,10 @@ export function followPage<Q>(p: PageParts<Q>): () => void {
     onHermesEvent("hermes:settings-changed", ({ settings }) => {
       const key = settings.send_key;
       if (key === "enter" || key === "ctrl+enter" || key === "shift+enter") sendKey.value = key;
+      const paste = settings.large_text_paste_as_attachment;
+      if (p.prefs && typeof paste === "boolean") p.prefs.pasteAsFile.value = paste;
+      const newChat = settings.new_chat_on_workspace_switch;
+      if (p.prefs && typeof newChat === "boolean") p.prefs.newChatOnSwitch.value = newChat;
     }),
     effect(() => {
       const text = draft.value;

@@ -75,6 +75,8 @@ function loadPanelScripts(): Promise<unknown> {
     import("./shares_panel.ts"),
     import("./standing_rules_panel.ts"),
     import("./display_panel.ts"),
+    import("./transcript_options_panel.ts"),
+    import("./layout_panel.ts"),
   ]);
 }
 

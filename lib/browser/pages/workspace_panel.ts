@@ -7,7 +7,6 @@
 // preview needs them.
 import { onHermesEvent } from "../../shared/ui_events.ts";
 import { PANEL_VIEWS, type PanelView } from "../workspace/panel_views.ts";
-import { workspacePathOf } from "../../markdown/urls.ts";
 import { t } from "../../i18n/t.ts";
 
 const PANEL_COOKIE = "hermes_panel";
@@ -115,7 +114,10 @@ function init(): void {
   p.querySelector("[data-panel-tabs]")?.addEventListener("keydown", (e) => {
     const ev = e as KeyboardEvent;
     if (ev.key !== "ArrowRight" && ev.key !== "ArrowLeft") return;
-    const tabs = [...p.querySelectorAll<HTMLElement>("[data-panel-tab]")];
+    // The tabs as shown: hidden_tabs and tab_order (static/page_prefs.css) apply.
+    const tabs = [...p.querySelectorAll<HTMLElement>("[data-panel-tab]")]
+      .filter((tab) => tab.getClientRects().length > 0)
+      .sort((a, b) => Number(getComputedStyle(a).order) - Number(getComputedStyle(b).order));
     const at = tabs.findIndex((tab) => tab.getAttribute("aria-selected") === "true");
     const next = tabs[(at + (ev.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length];
     void showView(next.dataset.panelTab!, { focus: true });
@@ -126,10 +128,11 @@ function init(): void {
     const link = (e.target as Element).closest<HTMLAnchorElement>('a[href^="workspace:" i]');
     if (link) {
       e.preventDefault();
-      const path = workspacePathOf(link.getAttribute("href") ?? "");
-      if (path) {
-        void setOpen(true).then(() => browser()).then((b) => b.openPreview(path));
-      }
+      // The URL rules load on the first such click (lib/markdown/urls.ts: not needed to read).
+      void import("../../markdown/urls.ts").then(({ workspacePathOf }) => {
+        const path = workspacePathOf(link.getAttribute("href") ?? "");
+        if (path) void setOpen(true).then(() => browser()).then((b) => b.openPreview(path));
+      });
       return;
     }
     const btn = (e.target as Element).closest<HTMLElement>("[data-action]");
