@@ -69,8 +69,6 @@ export function installJumpToLatest(): void {
     const el = [...s.querySelectorAll(".turn")].find((x) => x.getBoundingClientRect().bottom > top);
     anchor = el ? { el, top: el.getBoundingClientRect().top } : null;
   };
-  // A run just started: its turn is brought into view once, then stays where it began.
-  let starting = false;
   // Every scroll the page makes lands at the end, so one that leaves it is the person's.
   s.addEventListener("scroll", () => {
     following = fromEnd(s) <= NEAR_END;
@@ -85,14 +83,19 @@ export function installJumpToLatest(): void {
     else s.scrollTop += r.top - box.top;
     anchor = { el: turn, top: turn.getBoundingClientRect().top };
   };
+  // A run's turn is brought into view once, when it appears, then stays where it began. Counted
+  // by position, not by element: the live turn is rendered again under its server key once the
+  // run is announced, and placing that element again jumped back to the end. Settled turns
+  // leave the live list, and the count follows it down.
+  let placedTurns = 0;
   const keepPlace = () => {
-    if (starting) {
-      // The run's own turn is the live one (an earlier run's turn no longer says so).
-      const turn = [...s.querySelectorAll(".turns-live > .turn[data-live]")].at(-1);
-      if (turn) {
-        starting = false;
-        placeNewTurn(turn);
-      }
+    const live = s.querySelectorAll(".turns-live > .turn");
+    if (live.length < placedTurns) placedTurns = live.length;
+    // The run's own turn is the live one (an earlier run's turn no longer says so).
+    const turn = [...s.querySelectorAll(".turns-live > .turn[data-live]")].at(-1);
+    if (turn && live.length > placedTurns) {
+      placedTurns = live.length;
+      placeNewTurn(turn);
     } else if (anchor?.el.isConnected) {
       // The reversed column pins its end by itself: put the reader back where they were.
       const dy = anchor.el.getBoundingClientRect().top - anchor.top;
@@ -108,7 +111,6 @@ export function installJumpToLatest(): void {
   sizes.observe(s);
   for (const child of s.children) sizes.observe(child);
   onHermesEvent("hermes:run-state", ({ active, stream_id }) => {
-    if (active && running !== stream_id) starting = true;
     if (!active && running === stream_id && !following) unseen = true;
     running = active ? stream_id : running === stream_id ? null : running;
     update();
