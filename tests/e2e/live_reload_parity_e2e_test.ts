@@ -98,7 +98,8 @@ browserTest(
       }, { text: TITLE });
       const row = page.locator(`.session-row[data-session-id="${h.sessionId}"] .session-title`);
       await row.filter({ hasText: TITLE }).waitFor();
-      await page.locator("[data-topbar-title]", { hasText: TITLE }).waitFor({ timeout: 5_000 });
+      // The title is a second model call, after the answer settles: the default bound.
+      await page.locator("[data-topbar-title]", { hasText: TITLE }).waitFor();
       const live = await seen(page);
       strictEqual(live.header, TITLE, "the header took the generated title, as the sidebar did");
       ok(!/(^|· )0 in · 0 out/.test(live.footer), `not unmetered: ${live.footer}`);
@@ -243,7 +244,8 @@ browserTest(
       }, { text: TITLE });
       await f.send("hello");
       await f.settled();
-      await page.locator("[data-topbar-title]", { hasText: TITLE }).waitFor({ timeout: 5_000 });
+      // The title is a second model call, after the answer settles: the default bound.
+      await page.locator("[data-topbar-title]", { hasText: TITLE }).waitFor();
 
       // A multi-step turn: interim prose with markdown, a tool call, then the answer. Reported
       // usage over both steps: 13.2k in · 560 out a run.

@@ -195,6 +195,24 @@ export async function refreshSidebar(): Promise<void> {
       ?.focus({ preventScroll: true });
   }
   syncUrl(params);
+  followOpenTitle(adopted);
+}
+
+/**
+ * The list and the top bar show one title. A rename reaches the top bar through the feed's event;
+ * one this page missed (the feed was reconnecting, and a stream never replays) still arrives with
+ * the list that shows it, since every refresh reads the server's titles.
+ */
+function followOpenTitle(list: HTMLElement): void {
+  const open = new URL(location.href).searchParams.get("session");
+  if (!open) return;
+  const row = list.querySelector<HTMLElement>(
+    `.session-row[data-session-id="${CSS.escape(open)}"]`,
+  );
+  const title = row?.dataset.title;
+  if (title && title !== document.querySelector("[data-topbar-title]")?.textContent) {
+    emitHermesEvent("hermes:session-title", { session_id: open, title });
+  }
 }
 
 /**
