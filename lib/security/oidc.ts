@@ -30,6 +30,22 @@ export function oidcStateCookie(state: string, secure: boolean): string {
     `HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
 }
 
+/**
+ * The answer that starts a sign-in (GET /api/auth/oidc/login and the original's …/start): a 302
+ * to the provider, with the state cookie that binds the sign-in to this browser.
+ */
+export async function oidcStartResponse(sec: Security, req: Request, url: URL): Promise<Response> {
+  const start = await startOidcLogin(sec, req, url, url.searchParams.get("next"));
+  return new Response(null, {
+    status: 302,
+    headers: {
+      location: start.url.href,
+      "set-cookie": oidcStateCookie(start.state, url.protocol === "https:"),
+      "cache-control": "no-store",
+    },
+  });
+}
+
 /** Set-Cookie that forgets the state cookie (the callback ran, whatever its outcome). */
 export function clearedOidcStateCookie(secure: boolean): string {
   return `${OIDC_STATE_COOKIE}=; Path=/api/auth/oidc/; Max-Age=0; HttpOnly; SameSite=Lax` +

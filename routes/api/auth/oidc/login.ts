@@ -3,25 +3,13 @@
 // cookie that binds the sign-in to this browser. 400 when OIDC is not configured or auth is
 // off; an unreachable provider gets the sign-in error page (502).
 import type { Handlers } from "../../../../lib/server/file_router.ts";
-import {
-  OidcRefusedError,
-  oidcStateCookie,
-  startOidcLogin,
-} from "../../../../lib/security/oidc.ts";
+import { OidcRefusedError, oidcStartResponse } from "../../../../lib/security/oidc.ts";
 import { signInErrorPage } from "../../../../lib/security/sign_in_page.ts";
 
 export const handler: Handlers = {
   async GET(req, { app, url }) {
     try {
-      const start = await startOidcLogin(app.security, req, url, url.searchParams.get("next"));
-      return new Response(null, {
-        status: 302,
-        headers: {
-          location: start.url.href,
-          "set-cookie": oidcStateCookie(start.state, url.protocol === "https:"),
-          "cache-control": "no-store",
-        },
-      });
+      return await oidcStartResponse(app.security, req, url);
     } catch (err) {
       if (!(err instanceof OidcRefusedError)) throw err;
       app.log.warn("OIDC sign-in could not start", { error: err.message });

@@ -4,26 +4,14 @@
 // that is not configured (or auth off) is a 404 {error}, and a provider that cannot be reached
 // a 502 {error}.
 import type { Handlers } from "../../../../lib/server/file_router.ts";
-import {
-  OidcRefusedError,
-  oidcStateCookie,
-  startOidcLogin,
-} from "../../../../lib/security/oidc.ts";
+import { OidcRefusedError, oidcStartResponse } from "../../../../lib/security/oidc.ts";
 import { ValidationError } from "../../../../lib/errors.ts";
 import { json } from "../../../../lib/server/http.ts";
 
 export const handler: Handlers = {
   async GET(req, { app, url }) {
     try {
-      const start = await startOidcLogin(app.security, req, url, url.searchParams.get("next"));
-      return new Response(null, {
-        status: 302,
-        headers: {
-          location: start.url.href,
-          "set-cookie": oidcStateCookie(start.state, url.protocol === "https:"),
-          "cache-control": "no-store",
-        },
-      });
+      return await oidcStartResponse(app.security, req, url);
     } catch (err) {
       if (err instanceof ValidationError) return json({ error: err.message }, 404);
       if (!(err instanceof OidcRefusedError)) throw err;
