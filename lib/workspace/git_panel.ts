@@ -360,21 +360,27 @@ export async function identityArgs(t: GitTarget): Promise<string[]> {
   return identity;
 }
 
+/** A commit message from a request body: some text, at most 20,000 characters, no NUL. */
+export function commitMessageOf(message: unknown): string {
+  if (typeof message !== "string" || message.trim() === "") {
+    throw new ValidationError('Invalid field "message": write a commit message', "message");
+  }
+  if (message.length > 20_000 || message.includes("\0")) {
+    throw new ValidationError(
+      'Invalid field "message": at most 20,000 characters, no NUL',
+      "message",
+    );
+  }
+  return message;
+}
+
 /** Commit what is staged. Hooks never run (core.hooksPath=/dev/null and --no-verify), no signing. */
 export function commit(
   t: GitTarget,
   message: unknown,
 ): Promise<{ ok: true; commit: string; status: PanelStatus }> {
   return locked(t, async () => {
-    if (typeof message !== "string" || message.trim() === "") {
-      throw new ValidationError('Invalid field "message": write a commit message', "message");
-    }
-    if (message.length > 20_000 || message.includes("\0")) {
-      throw new ValidationError(
-        'Invalid field "message": at most 20,000 characters, no NUL',
-        "message",
-      );
-    }
+    const text = commitMessageOf(message);
     await requireRepo(t);
     const staged = await git(t, ["diff", "--cached", "--quiet", "--no-ext-diff"]);
     const merging = (await git(t, ["rev-parse", "-q", "--verify", "MERGE_HEAD"])).ok;
@@ -391,7 +397,7 @@ export function commit(
         "--cleanup=strip",
         "-q",
         "-m",
-        message,
+        text,
       ], true),
       "commit",
     );

@@ -7,6 +7,7 @@
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import {
   checkPaths,
+  commitMessageOf,
   git,
   type GitTarget,
   hasHead,
@@ -119,15 +120,7 @@ export function commitSelected(
   paths: unknown,
 ): Promise<{ ok: true; commit: string; paths: string[]; status: PanelStatus }> {
   return locked(t, async () => {
-    if (typeof message !== "string" || message.trim() === "") {
-      throw new ValidationError('Invalid field "message": write a commit message', "message");
-    }
-    if (message.length > 20_000 || message.includes("\0")) {
-      throw new ValidationError(
-        'Invalid field "message": at most 20,000 characters, no NUL',
-        "message",
-      );
-    }
+    const text = commitMessageOf(message);
     const sel = await selectFiles(t, paths);
     if ((await git(t, ["rev-parse", "-q", "--verify", "MERGE_HEAD"])).ok) {
       throw new ConflictError("A merge is in progress: commit all of it, not selected files", {
@@ -146,7 +139,7 @@ export function commitSelected(
       "-q",
       "--only",
       "-m",
-      message,
+      text,
       "--",
       ...sel.specs,
     ], true);
