@@ -39,9 +39,16 @@ async function switchInCC(
     ? `[data-transcript-setting="${key}"]`
     : `[data-transcript-setting="${key}"][value="${value}"]`;
   await page.locator(sel).click({ force: true });
+  // A choice (`value`) waits for its own value: the attribute may already be there, set by the
+  // previous choice.
   await page.waitForFunction(
-    ([attr, present]) => document.documentElement.hasAttribute(attr as string) === present,
-    [attr, present] as const,
+    ([attr, present, value]) => {
+      const html = document.documentElement;
+      if (html.hasAttribute(attr as string) !== present) return false;
+      return !present || value === undefined || value === "compact_worklog" ||
+        html.getAttribute(attr as string) === value;
+    },
+    [attr, present, value] as const,
   );
   await page.keyboard.press("Escape");
   await page.waitForSelector("[data-cc-layer]", { state: "hidden" });
